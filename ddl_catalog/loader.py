@@ -1,0 +1,301 @@
+"""Load the DDL catalog: YAML system files + their DDL, validated against each other.
+
+`load_catalog()` reads every `systems/*.yaml` and `glossary.yaml` of a catalog folder and
+returns a `Catalog`. Anything inconsistent (metadata naming a column the DDL lacks, a join
+to an unknown table, a table without declared tenancy) is a `CatalogError` naming the file
+and line, because the guard's allowlist is built from this and must fail closed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pglast
+import yaml
+from pglast import ast
+from pglast.enums.parsenodes import ConstrType
+from pglast.stream import RawStream
+from pydantic import ValidationError
+
+from ddl_catalog.model import (
+    Catalog,
+    Column,
+    ColumnMeta,
+    GlossaryFile,
+    GlossaryTerm,
+    Location,
+    System,
+    SystemFile,
+    Table,
+)
+
+DEMO_CATALOG_DIR = Path(__file__).parent
+"""The catalog of the demo logistics platform, shipped with the package."""
+
+
+class CatalogError(Exception):
+    """A catalog file is invalid; `code` is stable, `message` names file and line."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def load_catalog(folder: Path | None = None) -> Catalog:
+    """Load and cross-check every system file and the glossary under `folder`."""
+    folder = Path(folder) if folder is not None else DEMO_CATALOG_DIR
+    files = sorted((folder / "systems").glob("*.yaml"))
+    if not files:
+        raise CatalogError("CATALOG_EMPTY", f"no system files in {folder / 'systems'}")
+    systems: list[System] = []
+    tables: dict[str, Table] = {}
+    warnings: list[str] = []
+    for path in files:
+        system, system_tables, system_warnings = load_system_file(path)
+        for table in system_tables:
+            if table.name in tables:
+                other = tables[table.name].where
+                raise CatalogError(
+                    "CATALOG_DUPLICATE_TABLE",
+                    f"{table.where}: table {table.name} is already declared at {other}",
+                )
+            tables[table.name] = table
+        systems.append(system)
+        warnings.extend(system_warnings)
+    _check_joins(tables)
+    glossary, where = load_glossary(folder / "glossary.yaml", tables)
+    return Catalog(tuple(systems), tables, glossary, where, tuple(warnings))
+
+
+def load_system_file(path: Path) -> tuple[System, list[Table], list[str]]:
+    """Parse one system file into its system, tables and warnings."""
+    text = path.read_text(encoding="utf-8")
+    data, lines = _parse_yaml(path, text)
+    try:
+        raw = SystemFile.model_validate(data)
+    except ValidationError as exc:
+        raise _validation_error(path, exc, lines) from None
+    if raw.system != path.stem:
+        raise CatalogError(
+            "CATALOG_SYSTEM_NAME",
+            f"{path}:{lines.get(('system',), 1)}: system is {raw.system!r} "
+            f"but the file is {path.name}; name the file after its system",
+        )
+    ddl_first_line = lines.get(("ddl",), 1) + 1
+    statements = _parse_ddl(path, raw.ddl, ddl_first_line)
+    tables: list[Table] = []
+    table_ddl: list[str] = []
+    index_ddl: list[str] = []
+    warnings: list[str] = []
+    for stmt, source, line in statements:
+        if isinstance(stmt, ast.IndexStmt):
+            index_ddl.append(source)
+            continue
+        table = _resolve_table(path, raw, stmt, (raw.ddl, ddl_first_line), line, lines, warnings)
+        tables.append(table)
+        table_ddl.append(source)
+    declared = {t.name for t in tables}
+    for name in raw.tables:
+        if name not in declared:
+            where = lines.get(("tables", name), 1)
+            raise CatalogError(
+                "CATALOG_UNKNOWN_TABLE",
+                f"{path}:{where}: metadata describes table {name}, which the DDL does not create",
+            )
+    system = System(
+        name=raw.system,
+        title=raw.title or raw.system,
+        purpose=raw.purpose,
+        purpose_en=raw.purpose_en,
+        db_schema=raw.db_schema,
+        file=path,
+        table_ddl=tuple(table_ddl),
+        index_ddl=tuple(index_ddl),
+        tables=tuple(t.name for t in tables),
+    )
+    return system, tables, warnings
+
+
+def load_glossary(
+    path: Path, tables: dict[str, Table]
+) -> tuple[tuple[GlossaryTerm, ...], tuple[Location, ...]]:
+    """Load the glossary and where each term is; every table it names must exist."""
+    if not path.exists():
+        return (), ()
+    data, lines = _parse_yaml(path, path.read_text(encoding="utf-8"))
+    try:
+        glossary = GlossaryFile.model_validate(data)
+    except ValidationError as exc:
+        raise _validation_error(path, exc, lines) from None
+    for index, term in enumerate(glossary.terms):
+        line = lines.get(("terms", index), 1)
+        named = [*term.tables, *([term.metric.table] if term.metric else [])]
+        for table in named:
+            if table not in tables:
+                raise CatalogError(
+                    "CATALOG_GLOSSARY_TABLE",
+                    f"{path}:{line}: term {term.term!r} names unknown table {table}",
+                )
+        metric = term.metric
+        if metric and metric.date_column not in (None, *tables[metric.table].column_names):
+            raise CatalogError(
+                "CATALOG_GLOSSARY_COLUMN",
+                f"{path}:{line}: term {term.term!r}: {metric.table} has no column "
+                f"{metric.date_column}",
+            )
+    where = tuple(Location(path, lines.get(("terms", i), 1)) for i in range(len(glossary.terms)))
+    return tuple(glossary.terms), where
+
+
+def _parse_yaml(path: Path, text: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+    """YAML content plus the 1-based line of every mapping key and sequence item."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        raise CatalogError("CATALOG_YAML", f"{path}:{line}: {exc}") from None
+    lines: dict[tuple[Any, ...], int] = {}
+    if node is not None:
+        _index_lines(node, (), lines)
+    return data, lines
+
+
+def _index_lines(node: yaml.Node, prefix: tuple[Any, ...], out: dict[tuple[Any, ...], int]) -> None:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            path = (*prefix, key_node.value)
+            out[path] = key_node.start_mark.line + 1
+            _index_lines(value_node, path, out)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            path = (*prefix, index)
+            out[path] = item.start_mark.line + 1
+            _index_lines(item, path, out)
+
+
+def _validation_error(path: Path, exc: ValidationError, lines: dict) -> CatalogError:
+    first = exc.errors()[0]
+    loc = tuple(first["loc"])
+    line = 1
+    for depth in range(len(loc), 0, -1):
+        if loc[:depth] in lines:
+            line = lines[loc[:depth]]
+            break
+    where = ".".join(str(p) for p in loc) or "(file)"
+    return CatalogError("CATALOG_INVALID", f"{path}:{line}: {where}: {first['msg']}")
+
+
+def _parse_ddl(path: Path, ddl: str, first_line: int) -> list[tuple[Any, str, int]]:
+    """Statements of a DDL block as (node, source text, file line); only tables and indexes."""
+    try:
+        parsed = pglast.parse_sql(ddl)
+    except pglast.parser.ParseError as exc:
+        line = first_line + ddl[: max(exc.location, 0)].count("\n")
+        raise CatalogError("CATALOG_DDL_SYNTAX", f"{path}:{line}: {exc}") from None
+    out = []
+    for raw in parsed:
+        chunk = ddl[raw.stmt_location : raw.stmt_location + raw.stmt_len]
+        offset = raw.stmt_location + len(chunk) - len(chunk.lstrip())
+        source = chunk.strip()
+        line = first_line + ddl[:offset].count("\n")
+        if not isinstance(raw.stmt, ast.CreateStmt | ast.IndexStmt):
+            kind = type(raw.stmt).__name__
+            raise CatalogError(
+                "CATALOG_DDL_STATEMENT",
+                f"{path}:{line}: a catalog holds only CREATE TABLE and CREATE INDEX, not {kind}",
+            )
+        if raw.stmt.relation.schemaname:
+            raise CatalogError(
+                "CATALOG_DDL_QUALIFIED",
+                f"{path}:{line}: write table names unqualified; the file's `schema:` places them",
+            )
+        out.append((raw.stmt, source, line))
+    return out
+
+
+def _resolve_table(
+    path: Path,
+    raw: SystemFile,
+    stmt: ast.CreateStmt,
+    ddl_lines: tuple[str, int],
+    line: int,
+    lines: dict,
+    warnings: list[str],
+) -> Table:
+    name = stmt.relation.relname
+    meta = raw.tables.get(name)
+    if meta is None:
+        raise CatalogError(
+            "CATALOG_UNDESCRIBED_TABLE",
+            f"{path}:{line}: table {name} has no entry under `tables:`; declare at least "
+            "its tenant_column or shared: true",
+        )
+    columns: list[Column] = []
+    primary_key: tuple[str, ...] = ()
+    for element in stmt.tableElts or ():
+        if isinstance(element, ast.ColumnDef):
+            ddl, first_line = ddl_lines
+            col_line = first_line + ddl[: element.location].count("\n")
+            constraints = [c.contype for c in element.constraints or ()]
+            not_null = any(
+                c in (ConstrType.CONSTR_NOTNULL, ConstrType.CONSTR_PRIMARY) for c in constraints
+            )
+            if ConstrType.CONSTR_PRIMARY in constraints:
+                primary_key = (element.colname,)
+            col_meta = meta.columns.get(element.colname)
+            if col_meta is None:
+                warnings.append(
+                    f"{path}:{col_line}: column {name}.{element.colname} has no metadata"
+                )
+            columns.append(
+                Column(
+                    name=element.colname,
+                    type_sql=RawStream()(element.typeName),
+                    not_null=not_null,
+                    meta=col_meta or ColumnMeta(),
+                    where=Location(path, col_line),
+                )
+            )
+        elif element.contype == ConstrType.CONSTR_PRIMARY:
+            primary_key = tuple(k.sval for k in element.keys)
+    names = {c.name for c in columns}
+    meta_line = lines.get(("tables", name), line)
+    for col_name in meta.columns:
+        if col_name not in names:
+            where = lines.get(("tables", name, "columns", col_name), meta_line)
+            raise CatalogError(
+                "CATALOG_UNKNOWN_COLUMN",
+                f"{path}:{where}: metadata describes {name}.{col_name}, which the DDL lacks",
+            )
+    if meta.tenant_column and meta.tenant_column not in names:
+        where = lines.get(("tables", name, "tenant_column"), meta_line)
+        raise CatalogError(
+            "CATALOG_TENANT_COLUMN",
+            f"{path}:{where}: tenant_column {meta.tenant_column} is not a column of {name}",
+        )
+    where = Location(path, line)
+    return Table(name, raw.system, raw.db_schema, tuple(columns), primary_key, meta, where)
+
+
+def _check_joins(tables: dict[str, Table]) -> None:
+    """Every join names a catalog table and columns that exist on both sides."""
+    for table in tables.values():
+        for join in table.meta.joins:
+            target = tables.get(join.to)
+            if target is None:
+                raise CatalogError(
+                    "CATALOG_JOIN_TABLE",
+                    f"{table.where}: {table.name} joins unknown table {join.to}",
+                )
+            for local, remote in join.on.items():
+                for side, column in ((table, local), (target, remote)):
+                    if column not in side.column_names:
+                        raise CatalogError(
+                            "CATALOG_JOIN_COLUMN",
+                            f"{table.where}: join {table.name} → {join.to} uses "
+                            f"{side.name}.{column}, which does not exist",
+                        )

@@ -1,0 +1,1 @@
+"""Orquestra's front door: settings, database connection, command line, HTTP server."""

@@ -1,0 +1,183 @@
+"""The `orquestra` command line (design §3.1).
+
+Every command reads `Settings` once; errors that reach the terminal carry a code and a plain
+message (details go to the log, never a stack trace). Exit codes: 0 success, 1 a check found
+problems, 2 a user-facing error, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ddl_catalog import CatalogError, load_catalog
+from server.database import DatabaseUnavailable
+from server.db_init import DatabaseNotEmpty
+from server.settings import Settings
+
+log = logging.getLogger("orquestra")
+USER_ERRORS = (CatalogError, DatabaseUnavailable, DatabaseNotEmpty)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="orquestra", description="Orchestrated text-to-SQL agent for multi-tenant PostgreSQL."
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    demo = commands.add_parser("demo", help="embedded PostgreSQL + demo data, then report")
+    demo.set_defaults(run=_cmd_demo)
+
+    db = commands.add_parser("db", help="database set-up").add_subparsers(
+        dest="db_command", required=True, metavar="ACTION"
+    )
+    init = db.add_parser("init", help="schema and demo data (skipped if already loaded)")
+    init.add_argument("--scale", type=float, default=None, help="data scale factor (default 1)")
+    init.add_argument("--reset", action="store_true", help="drop and reload the demo tables")
+    init.set_defaults(run=_cmd_db_init)
+
+    catalog = commands.add_parser("catalog", help="the DDL catalog").add_subparsers(
+        dest="catalog_command", required=True, metavar="ACTION"
+    )
+    check = catalog.add_parser("check", help="compare the catalog with the live database")
+    check.add_argument("--catalog", type=Path, default=None, help="catalog folder")
+    check.set_defaults(run=_cmd_catalog_check)
+    imp = catalog.add_parser("import", help="write a catalog file from a live schema")
+    imp.add_argument("--schema", required=True, help="database schema to read")
+    imp.add_argument("--system", default=None, help="system name (default: the schema's)")
+    imp.add_argument("--out", type=Path, default=Path("catalog/systems"), help="output folder")
+    imp.add_argument("--force", action="store_true", help="overwrite an existing file")
+    imp.set_defaults(run=_cmd_catalog_import)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format='{"level": "%(levelname)s", "logger": "%(name)s", "message": %(message)r}',
+    )
+    # SIGTERM ends the process like Ctrl-C, so the embedded PostgreSQL stops cleanly.
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        settings = Settings()
+        return args.run(args, settings)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return _fail("CONFIG_INVALID", f"setting {where}: {first['msg']}")
+    except USER_ERRORS as exc:
+        return _fail(exc.code, exc.message)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _fail(code: str, message: str) -> int:
+    print(f"error [{code}]: {message}", file=sys.stderr)
+    return 2
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from server.db_init import init_database
+
+    print("Orquestra demo: starting the embedded PostgreSQL and loading the demo data…")
+    report = asyncio.run(init_database(settings))
+    _print_report(report)
+    return _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
+
+
+def _cmd_db_init(args: argparse.Namespace, settings: Settings) -> int:
+    from server.db_init import init_database
+
+    report = asyncio.run(init_database(settings, scale=args.scale, reset=args.reset))
+    _print_report(report)
+    return 0
+
+
+def _print_report(report: Any) -> None:
+    verb = "loaded" if report.loaded else "already loaded"
+    print(
+        f"Demo data {verb}: {report.total_rows:,} rows, seed {report.seed}, scale {report.scale:g},"
+        f" history ending {report.reference_date.isoformat()}"
+        + (f", in {report.seconds:.1f} s" if report.loaded else "")
+    )
+    print("\nTenants (suppliers)")
+    for code, rows in report.tenant_rows.items():
+        print(f"  {code}  {report.tenants.get(code, ''):<28} {rows:>10,} rows")
+    print("\nTables")
+    for name, count in report.row_counts.items():
+        print(f"  {name:<22} {count:>10,}")
+
+
+def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:
+    from ddl_catalog.check import check_catalog
+    from server.database import admin_url, connect
+
+    catalog = load_catalog(args.catalog or settings.catalog_dir)
+
+    async def run() -> list[Any]:
+        conn = await connect(admin_url(settings))
+        try:
+            return await check_catalog(conn, catalog)
+        finally:
+            await conn.close()
+
+    drifts = asyncio.run(run())
+    for warning in catalog.warnings:
+        print(f"warning: {warning}")
+    for drift in drifts:
+        print(drift)
+    summary = f"{len(catalog.systems)} systems, {len(catalog.tables)} tables, "
+    summary += f"{len(catalog.glossary)} glossary terms"
+    if drifts:
+        print(f"\ncatalog check: {len(drifts)} drift(s) ({summary})")
+        return 1
+    print(f"\ncatalog check: clean ({summary})")
+    return 0
+
+
+def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
+    from ddl_catalog.importer import import_schema
+    from server.database import admin_url, connect
+
+    system = args.system or args.schema
+    target = args.out / f"{system}.yaml"
+    if target.exists() and not args.force:
+        return _fail("FILE_EXISTS", f"{target} exists; pass --force to overwrite it")
+
+    async def run() -> tuple[str, list[str]]:
+        conn = await connect(admin_url(settings))
+        try:
+            return await import_schema(
+                conn, args.schema, system=system, tenant_column=settings.tenant_column
+            )
+        finally:
+            await conn.close()
+
+    text, undecided = asyncio.run(run())
+    args.out.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {target}")
+    if undecided:
+        print(
+            f"tables without a `{settings.tenant_column}` column: {', '.join(undecided)}. "
+            "Set tenant_column or `shared: true` for each; until then the catalog will not load."
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

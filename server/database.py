@@ -1,0 +1,103 @@
+"""Where the database is: the embedded PostgreSQL (pgserver) or `DATABASE_URL`.
+
+With no `DATABASE_URL`, a real PostgreSQL 16 with pgvector runs from the `pgserver` package
+in `<data_dir>/pgdata`, listening only on a Unix socket. Several Orquestra processes share
+it safely: pgserver keeps a lock and a list of the processes using the server, and the
+last one to exit stops it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+if TYPE_CHECKING:
+    from server.settings import Settings
+
+CONNECT_TIMEOUT_S = 10.0
+
+
+class DatabaseUnavailable(Exception):
+    """The configured PostgreSQL cannot be reached; the message says what to do."""
+
+    code = "DB_UNAVAILABLE"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+_embedded: dict[Path, object] = {}
+
+
+def embedded_server(data_dir: Path) -> object:
+    """Start (or join) the embedded PostgreSQL in `data_dir`; it lives until the last user exits."""
+    pgdata = (data_dir / "pgdata").resolve()
+    if pgdata not in _embedded:
+        pgdata.parent.mkdir(parents=True, exist_ok=True)
+        with warnings.catch_warnings():
+            # platformdirs warns when XDG_RUNTIME_DIR is unset; pgserver then uses /tmp.
+            warnings.simplefilter("ignore")
+            import pgserver
+
+            _embedded[pgdata] = pgserver.get_server(pgdata, cleanup_mode="stop")
+    return _embedded[pgdata]
+
+
+def admin_url(settings: Settings) -> str:
+    """URL of the database Orquestra owns: `DATABASE_URL`, or the embedded one."""
+    if settings.database_url:
+        return settings.database_url
+    server = embedded_server(settings.data_dir)
+    return with_database(server.get_uri(), settings.database_name)  # type: ignore[attr-defined]
+
+
+def with_database(url: str, database: str) -> str:
+    """The same server URL pointing at another database."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+def describe(url: str) -> str:
+    """Host (or socket folder), port and database of a URL, without the password."""
+    parts = urlsplit(url)
+    query = dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p)
+    host = parts.hostname or query.get("host", "localhost")
+    port = f":{parts.port}" if parts.port else ""
+    return f"{host}{port}/{parts.path.lstrip('/') or 'postgres'}"
+
+
+async def connect(url: str, **kwargs: object) -> asyncpg.Connection:
+    """One connection, with an error that names the server and the way out."""
+    try:
+        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S, **kwargs)
+    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
+        raise DatabaseUnavailable(
+            f"cannot reach PostgreSQL at {describe(url)} ({type(exc).__name__}: {exc}). "
+            "Check DATABASE_URL, or unset it to use the embedded PostgreSQL "
+            "that Orquestra starts by itself in ORQUESTRA_DATA_DIR (default .orquestra/)."
+        ) from exc
+
+
+async def ensure_database(settings: Settings) -> str:
+    """Create the embedded server's Orquestra database if missing; return its URL."""
+    url = admin_url(settings)
+    if settings.database_url:
+        return url
+    conn = await connect(with_database(url, "postgres"))
+    try:
+        exists = await conn.fetchval(
+            "SELECT 1 FROM pg_database WHERE datname = $1", settings.database_name
+        )
+        if not exists:
+            # Another process may create it between the check and here; that is fine.
+            with contextlib.suppress(asyncpg.DuplicateDatabaseError):
+                await conn.execute(f'CREATE DATABASE "{settings.database_name}"')
+    finally:
+        await conn.close()
+    return url

@@ -1,0 +1,178 @@
+"""`orquestra db init`: the demo catalog's schema and data, loaded in one transaction.
+
+Tables come from the catalog's DDL, rows from the seeded generator through binary COPY,
+indexes after the data. Everything happens in a single transaction under an advisory lock,
+so a failure leaves nothing half-written and two processes never load at once. A small
+`orquestra_internal.demo_dataset` row records what was loaded (seed, scale, counts).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+
+import asyncpg
+
+from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
+from ddl_catalog.demo import DemoData, generate
+from server.database import connect, ensure_database
+from server.settings import Settings
+
+INIT_LOCK_KEY = 7_460_001
+"""Advisory lock id that serialises `db init` across processes."""
+META_SCHEMA = "orquestra_internal"
+
+
+class DatabaseNotEmpty(Exception):
+    """Catalog tables exist that Orquestra did not load; refuse to overwrite them."""
+
+    code = "DB_NOT_EMPTY"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class InitReport:
+    """What `db init` found or did."""
+
+    loaded: bool
+    """False when the data was already there and nothing was changed."""
+    seed: int
+    scale: float
+    reference_date: date
+    row_counts: dict[str, int]
+    tenant_rows: dict[int, int]
+    tenants: dict[int, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def total_rows(self) -> int:
+        return sum(self.row_counts.values())
+
+
+async def init_database(
+    settings: Settings, *, scale: float | None = None, reset: bool = False
+) -> InitReport:
+    """Create the demo schema and data unless already there (`reset` reloads)."""
+    started = time.perf_counter()
+    catalog = load_catalog(DEMO_CATALOG_DIR)
+    url = await ensure_database(settings)
+    conn = await connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", INIT_LOCK_KEY)
+            existing = await _existing_report(conn)
+            if existing is not None and not reset:
+                return existing
+            await _drop_or_refuse(conn, catalog, reset=reset, ours=existing is not None)
+            scale = settings.demo_scale if scale is None else scale
+            data = generate(settings.demo_seed, scale, settings.reference_date)
+            await _create_and_load(conn, catalog, data)
+            report = _report(settings, catalog, scale, data)
+            await _record(conn, report, data)
+    finally:
+        await conn.close()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+async def _existing_report(conn: asyncpg.Connection) -> InitReport | None:
+    await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
+    await conn.execute(
+        f"""CREATE TABLE IF NOT EXISTS {META_SCHEMA}.demo_dataset (
+            id boolean PRIMARY KEY DEFAULT true CHECK (id),
+            seed bigint NOT NULL, scale double precision NOT NULL,
+            reference_date date NOT NULL, row_counts jsonb NOT NULL,
+            tenant_rows jsonb NOT NULL, tenants jsonb NOT NULL, checksums jsonb NOT NULL,
+            loaded_at timestamptz NOT NULL DEFAULT now())"""
+    )
+    row = await conn.fetchrow(f"SELECT * FROM {META_SCHEMA}.demo_dataset")
+    if row is None:
+        return None
+    return InitReport(
+        loaded=False,
+        seed=row["seed"],
+        scale=row["scale"],
+        reference_date=row["reference_date"],
+        row_counts=json.loads(row["row_counts"]),
+        tenant_rows={int(k): v for k, v in json.loads(row["tenant_rows"]).items()},
+        tenants={int(k): v for k, v in json.loads(row["tenants"]).items()},
+    )
+
+
+async def _drop_or_refuse(
+    conn: asyncpg.Connection, catalog: Catalog, *, reset: bool, ours: bool
+) -> None:
+    present = await conn.fetch(
+        "SELECT schemaname, tablename FROM pg_tables WHERE (schemaname, tablename) IN "
+        "(SELECT * FROM unnest($1::text[], $2::text[]))",
+        [t.db_schema for t in catalog.tables.values()],
+        list(catalog.tables),
+    )
+    if present and not (reset or ours):
+        names = ", ".join(f"{r['schemaname']}.{r['tablename']}" for r in present)
+        raise DatabaseNotEmpty(
+            f"tables of the demo catalog already exist and were not loaded by Orquestra "
+            f"({names}); run `orquestra db init --reset` to replace them"
+        )
+    for row in present:
+        await conn.execute(f'DROP TABLE "{row["schemaname"]}"."{row["tablename"]}" CASCADE')
+    await conn.execute(f"DELETE FROM {META_SCHEMA}.demo_dataset")
+
+
+async def _create_and_load(conn: asyncpg.Connection, catalog: Catalog, data: DemoData) -> None:
+    for system in catalog.systems:
+        await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{system.db_schema}"')
+        await conn.execute(f'SET LOCAL search_path TO "{system.db_schema}"')
+        for statement in system.table_ddl:
+            await conn.execute(statement)
+    for name, table in catalog.tables.items():
+        await conn.copy_records_to_table(
+            name,
+            records=data.tables[name],
+            columns=list(table.column_names),
+            schema_name=table.db_schema,
+        )
+    for system in catalog.systems:
+        await conn.execute(f'SET LOCAL search_path TO "{system.db_schema}"')
+        for statement in system.index_ddl:
+            await conn.execute(statement)
+    await conn.execute("RESET search_path")
+    for table in catalog.tables.values():
+        await conn.execute(f'ANALYZE "{table.db_schema}"."{table.name}"')
+
+
+def _report(settings: Settings, catalog: Catalog, scale: float, data: DemoData) -> InitReport:
+    tenants = {row[0]: row[1] for row in data.tables["fornecedores"]}
+    per_tenant: Counter[int] = Counter()
+    for name, column in catalog.tenant_tables().items():
+        position = catalog.table(name).column_names.index(column)
+        per_tenant.update(row[position] for row in data.tables[name])
+    return InitReport(
+        loaded=True,
+        seed=settings.demo_seed,
+        scale=scale,
+        reference_date=settings.reference_date,
+        row_counts=data.row_counts(),
+        tenant_rows=dict(sorted(per_tenant.items())),
+        tenants=tenants,
+    )
+
+
+async def _record(conn: asyncpg.Connection, report: InitReport, data: DemoData) -> None:
+    await conn.execute(
+        f"INSERT INTO {META_SCHEMA}.demo_dataset (seed, scale, reference_date, row_counts, "
+        "tenant_rows, tenants, checksums) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        report.seed,
+        report.scale,
+        report.reference_date,
+        json.dumps(report.row_counts),
+        json.dumps(report.tenant_rows),
+        json.dumps(report.tenants),
+        json.dumps(data.checksums()),
+    )

@@ -1,0 +1,150 @@
+"""One typed `Settings` for every knob Orquestra has.
+
+Precedence, highest first: explicit arguments, environment variables (`ORQUESTRA_*`, plus the
+conventional `DATABASE_URL` and `OPENAI_*`), the YAML config file (`orquestra.yaml` in the
+working directory, or the file named by `ORQUESTRA_CONFIG`), then the defaults below.
+Nested groups are set from the environment with a double underscore, e.g.
+`ORQUESTRA_CAPS__MAX_FIX_ATTEMPTS=3`.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import date
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, BaseModel, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    YamlConfigSettingsSource,
+)
+
+CONFIG_ENV = "ORQUESTRA_CONFIG"
+DEFAULT_CONFIG_FILE = "orquestra.yaml"
+
+
+class ModelRoles(BaseModel):
+    """Model per role as `provider:model` strings; `None` means the default model."""
+
+    default: str | None = None
+    """Used by every role left unset; `None` picks OpenAI when a key is set, else `offline`."""
+    router: str | None = None
+    """Cheap model that classifies the message into a route."""
+    augmenter: str | None = None
+    """Rewrites a follow-up into a complete question."""
+    sql_writer: str | None = None
+    """Writes SQL (tracking and analytics specialists)."""
+    fixer: str | None = None
+    """Repairs SQL after a database error or a guard rejection."""
+    librarian: str | None = None
+    """Answers concept questions from the glossary and documents."""
+    chat: str | None = None
+    """Small talk and the final answer's wording."""
+    judge: str | None = None
+    """Judges (groundedness, relevance) and guardrails that need a model."""
+
+
+class Caps(BaseModel):
+    """Explicit caps on every loop of the graph; hitting one yields an honest answer."""
+
+    max_fix_attempts: int = Field(2, ge=0, le=10)
+    """SQL repairs by the fixer within one SQL attempt."""
+    max_sql_attempts: int = Field(4, ge=1, le=10)
+    """SQL attempts per turn (the first plus zero-row retries)."""
+    max_clarify_rounds: int = Field(2, ge=0, le=5)
+    """Clarifying questions asked before answering with the best reading."""
+    max_refine_rounds: int = Field(3, ge=0, le=10)
+    """Librarian answer refinements driven by the judge."""
+    max_model_calls_per_turn: int = Field(16, ge=1, le=200)
+    """Budget of model calls in one turn; a runaway turn stops with a clear message."""
+    recursion_limit: int = Field(60, ge=10, le=1000)
+    """LangGraph super-step backstop set explicitly on every run."""
+
+
+class Limits(BaseModel):
+    """Row caps and timeouts."""
+
+    row_cap: int = Field(500, ge=1, le=100_000)
+    """Rows returned to the agent per query (one more is fetched to detect truncation)."""
+    statement_timeout_ms: int = Field(8_000, ge=100)
+    """PostgreSQL `statement_timeout` for the agent's queries."""
+    client_timeout_s: float = Field(10.0, gt=0)
+    """Client-side timeout around each query, a little above the statement timeout."""
+    model_timeout_s: float = Field(60.0, gt=0)
+    """Timeout of one model call."""
+    max_message_chars: int = Field(4_000, ge=1)
+    """Longest user message accepted."""
+
+
+class Settings(BaseSettings):
+    """Everything configurable in Orquestra, typed and validated once at start-up."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ORQUESTRA_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        validate_default=True,
+        populate_by_name=True,
+    )
+
+    mode: Literal["demo", "production"] = "demo"
+    """`demo` relaxes secrets and pins "today" to the reference date; `production` does not."""
+    database_url: str | None = Field(
+        None, validation_alias=AliasChoices("DATABASE_URL", "ORQUESTRA_DATABASE_URL")
+    )
+    """PostgreSQL to use; unset means the embedded PostgreSQL in `data_dir`."""
+    data_dir: Path = Path(".orquestra")
+    """Where the embedded PostgreSQL and caches live."""
+    database_name: str = Field("orquestra", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
+    """Database created inside the embedded server."""
+    catalog_dir: Path | None = None
+    """Folder of catalog files; `None` means the demo catalog shipped with the package."""
+    tenant_column: str = "cod_fornecedor"
+    """Default tenant column name, used when importing a catalog from a live schema."""
+    reference_date: date = date(2026, 6, 30)
+    """Last day of the demo data's 24 months of history."""
+    today: date | None = None
+    """"Today" for relative dates; `None`: reference date in demo mode, else the clock."""
+    demo_scale: float = Field(1.0, gt=0, le=200)
+    """Scale factor of the demo data (1 ≈ 190k rows, 20 ≈ 3.8M rows)."""
+    demo_seed: int = 20260630
+    """Seed of the demo data generator; the same seed gives identical data."""
+    models: ModelRoles = ModelRoles()
+    """Models per role."""
+    caps: Caps = Caps()
+    """Loop caps."""
+    limits: Limits = Limits()
+    """Row caps and timeouts."""
+    openai_api_key: str | None = Field(
+        None, validation_alias=AliasChoices("OPENAI_API_KEY", "ORQUESTRA_OPENAI_API_KEY")
+    )
+    """Key for OpenAI or any OpenAI-compatible endpoint."""
+    openai_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("OPENAI_BASE_URL", "ORQUESTRA_OPENAI_BASE_URL")
+    )
+    """Base URL of an OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp server)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        yaml_file = Path(os.environ.get(CONFIG_ENV, DEFAULT_CONFIG_FILE))
+        return (
+            init_settings,
+            env_settings,
+            YamlConfigSettingsSource(settings_cls, yaml_file=yaml_file),
+        )
+
+    def effective_today(self) -> date:
+        """The date relative periods ("este mês", "last quarter") resolve against."""
+        if self.today is not None:
+            return self.today
+        return self.reference_date if self.mode == "demo" else date.today()
