@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import asyncpg
+import pglast
 import yaml
+from pglast.stream import RawStream
 
 from ddl_catalog.check import COLUMNS_SQL, PRIMARY_KEYS_SQL
 
@@ -73,8 +75,6 @@ async def import_schema(
 ) -> tuple[str, list[str]]:
     """A system file for `schema` as YAML text, and the tables needing a tenancy decision."""
     async with conn.transaction():
-        # pg_get_indexdef qualifies names not on the search path; keep them unqualified.
-        await conn.execute("SELECT set_config('search_path', quote_ident($1), true)", schema)
         tables = await conn.fetch(TABLES_SQL, schema)
         columns = await conn.fetch(COLUMNS_SQL, schema)
         primary_keys = {
@@ -98,7 +98,7 @@ async def import_schema(
         if row["table_name"] in by_table:
             by_table[row["table_name"]].append(row)
     ddl = [_create_table(name, by_table[name], primary_keys.get(name), quoted) for name in names]
-    ddl += [f"{r['ddl']};" for r in indexes if r["table_name"] in by_table]
+    ddl += [_unqualified_index(r["ddl"]) for r in indexes if r["table_name"] in by_table]
     undecided = []
     meta: dict[str, Any] = {}
     for table in tables:
@@ -138,6 +138,13 @@ async def import_schema(
     }
     text = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return text, undecided
+
+
+def _unqualified_index(definition: str) -> str:
+    """`pg_get_indexdef` output without the schema (the file's `schema:` places the table)."""
+    statement = pglast.parse_sql(definition)[0].stmt
+    statement.relation.schemaname = None
+    return f"{RawStream()(statement)};"
 
 
 def _create_table(

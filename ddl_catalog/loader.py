@@ -194,7 +194,8 @@ def _parse_ddl(path: Path, ddl: str, first_line: int) -> list[tuple[Any, str, in
     try:
         parsed = pglast.parse_sql(ddl)
     except pglast.parser.ParseError as exc:
-        line = first_line + ddl[: max(exc.location, 0)].count("\n")
+        offset = exc.args[1] if len(exc.args) > 1 and exc.args[1] else 0
+        line = first_line + ddl[:offset].count("\n")
         raise CatalogError("CATALOG_DDL_SYNTAX", f"{path}:{line}: {exc}") from None
     out = []
     for raw in parsed:

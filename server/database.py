@@ -49,6 +49,13 @@ def embedded_server(data_dir: Path) -> object:
     return _embedded[pgdata]
 
 
+def stop_embedded(data_dir: Path) -> None:
+    """Release this process's handle on the embedded server (stopping it if it was the last)."""
+    server = _embedded.pop((data_dir / "pgdata").resolve(), None)
+    if server is not None:
+        server.cleanup()  # type: ignore[attr-defined]
+
+
 def admin_url(settings: Settings) -> str:
     """URL of the database Orquestra owns: `DATABASE_URL`, or the embedded one."""
     if settings.database_url:

@@ -1,0 +1,62 @@
+"""Shared fixtures: hermetic settings, one embedded PostgreSQL with the demo data per session."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from server.settings import Settings
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def hermetic_environment() -> Iterator[None]:
+    """No developer's DATABASE_URL, key or config file leaks into the tests."""
+    saved = dict(os.environ)
+    for name in list(os.environ):
+        if name.startswith(("ORQUESTRA_", "OPENAI_", "LANGSMITH_")) or name == "DATABASE_URL":
+            del os.environ[name]
+    os.environ["ORQUESTRA_CONFIG"] = str(REPO / "tests" / "no-such-config.yaml")
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded PostgreSQL's folder for this test session."""
+    return tmp_path_factory.mktemp("orquestra")
+
+
+@pytest.fixture(scope="session")
+def settings(data_dir: Path, hermetic_environment: None) -> Settings:
+    return Settings(data_dir=data_dir)
+
+
+@pytest.fixture(scope="session")
+async def demo_db(settings: Settings):
+    """The embedded database with the demo data at scale 1 (loaded once per session)."""
+    from server.db_init import init_database
+
+    return await init_database(settings)
+
+
+@pytest.fixture(scope="session")
+def db_url(settings: Settings, demo_db: object) -> str:
+    from server.database import admin_url
+
+    return admin_url(settings)
+
+
+@pytest.fixture
+async def conn(db_url: str) -> AsyncIterator[asyncpg.Connection]:
+    connection = await asyncpg.connect(db_url)
+    try:
+        yield connection
+    finally:
+        await connection.close()

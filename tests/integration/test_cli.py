@@ -1,0 +1,86 @@
+"""The `orquestra` command as a user runs it: separate processes, real database."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+
+from tests.catalog_copies import catalog_copy, edit
+
+ORQUESTRA = [str(Path(sys.executable).parent / "orquestra")]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, data_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir), **env}
+    return subprocess.run(
+        [*ORQUESTRA, *args], capture_output=True, text=True, env=environment, cwd=REPO, timeout=300
+    )
+
+
+def test_second_process_shares_the_running_server(demo_db, data_dir: Path, db_url: str) -> None:
+    result = run("db", "init", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    assert "already loaded" in result.stdout
+    for code in ("101", "102", "103", "104", "105"):
+        assert code in result.stdout
+    assert "notas_fiscais" in result.stdout
+
+    async def still_up() -> int:
+        conn = await asyncpg.connect(db_url)
+        try:
+            return await conn.fetchval("SELECT count(*) FROM fornecedores")
+        finally:
+            await conn.close()
+
+    import asyncio
+
+    assert asyncio.run(still_up()) == 5  # the other process left our server running
+
+
+def test_demo_reports_tenants_tables_and_a_clean_catalog(demo_db, data_dir: Path) -> None:
+    result = run("demo", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    assert "Tenants" in result.stdout and "Estrela Têxtil ME" in result.stdout
+    assert "eventos_rastreamento" in result.stdout
+    assert "catalog check: clean" in result.stdout
+
+
+def test_catalog_check_on_a_broken_copy_exits_1_with_file_and_line(
+    demo_db, data_dir: Path, tmp_path: Path
+) -> None:
+    folder = catalog_copy(tmp_path)
+    line = edit(folder / "systems" / "vendas.yaml", "numeric(14,2)", "numeric(16,4)")
+    result = run("catalog", "check", "--catalog", str(folder), data_dir=data_dir)
+    assert result.returncode == 1
+    assert f"vendas.yaml:{line}: TYPE_MISMATCH" in result.stdout
+    assert "1 drift" in result.stdout
+
+
+def test_unreachable_database_is_a_clear_error_without_traceback(tmp_path: Path) -> None:
+    result = run("db", "init", data_dir=tmp_path, DATABASE_URL="postgresql://u@127.0.0.1:1/erp")
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "error [DB_UNAVAILABLE]: cannot reach PostgreSQL at 127.0.0.1:1/erp"
+    )
+    assert "Traceback" not in result.stderr
+
+
+def test_invalid_setting_is_a_clear_error(tmp_path: Path) -> None:
+    result = run("db", "init", data_dir=tmp_path, ORQUESTRA_CAPS__MAX_FIX_ATTEMPTS="many")
+    assert result.returncode == 2
+    assert "error [CONFIG_INVALID]: setting caps.max_fix_attempts" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_fresh_data_dir_initialises_and_stops_the_server_on_exit(tmp_path: Path) -> None:
+    data_dir = tmp_path / "fresh"
+    result = run("db", "init", "--scale", "0.05", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    assert "Demo data loaded" in result.stdout
+    assert (data_dir / "pgdata" / "PG_VERSION").exists()
+    assert not (data_dir / "pgdata" / "postmaster.pid").exists()  # stopped cleanly
