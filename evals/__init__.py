@@ -1,0 +1,1 @@
+"""The evaluation harness: datasets, runner, metrics and reports."""

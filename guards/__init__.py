@@ -1,0 +1,13 @@
+"""The tenant guard: three independent layers that make cross-tenant reads and writes impossible.
+
+1. `validate`: parse with PostgreSQL's own parser (pglast) and allowlist, failing closed.
+2. `rewrite`: every tenant table reference becomes a filtered derived table, tenant bound as $1.
+3. `policies` + `executor`: least-privilege role, forced row-level security, read-only
+   transaction, `SET LOCAL app.tenant_id`, statement timeout.
+"""
+
+from guards.errors import GuardRejection
+from guards.policy import GuardPolicy, TablePolicy
+from guards.sql_guard import GuardedSQL, guard_sql
+
+__all__ = ["GuardPolicy", "GuardRejection", "GuardedSQL", "TablePolicy", "guard_sql"]
