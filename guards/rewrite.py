@@ -20,7 +20,7 @@ from pglast.enums.parsenodes import A_Expr_Kind, SetOperation
 
 from guards.errors import GuardRejection
 from guards.policy import GuardPolicy, TablePolicy
-from guards.tree import iter_nodes, map_relations
+from guards.tree import iter_nodes, iter_relations, map_relations
 
 TENANT_PARAM = 1
 
@@ -40,9 +40,12 @@ def filter_tenant_tables(statement: ast.SelectStmt, policy: GuardPolicy) -> ast.
             raise GuardRejection("GUARD_TABLE_NOT_ALLOWED", f"table {ref.relname} is not allowed")
         if table.tenant_column is None:
             return ast.RangeVar(
-                schemaname=table.schema, relname=table.name, inh=ref.inh,
-                relpersistence="p", alias=ref.alias,
-            )  # fmt: skip
+                schemaname=table.schema,
+                relname=table.name,
+                inh=ref.inh,
+                relpersistence="p",
+                alias=ref.alias,
+            )
         return ast.RangeSubselect(
             lateral=False,
             subquery=_tenant_filter(table, inh=ref.inh),
@@ -73,40 +76,46 @@ def cap_rows(statement: ast.SelectStmt, max_rows: int) -> ast.SelectStmt:
     return statement
 
 
-def verify_filters(statement: ast.SelectStmt, policy: GuardPolicy) -> None:
-    """Fail unless every tenant table is read only through a `= $1` filter subquery."""
+def verify_filters(statement: ast.SelectStmt, policy: GuardPolicy) -> bool:
+    """Fail unless every tenant table is read only through a `= $1` filter subquery.
+
+    Returns whether the statement uses the tenant parameter at all.
+    """
     guarded: set[int] = set()
+    params: list[ast.ParamRef] = []
     for node in iter_nodes(statement):
         if isinstance(node, ast.SelectStmt):
             guarded.update(_filter_parts(node, policy))
-    for node in iter_nodes(statement):
-        if isinstance(node, ast.ParamRef) and id(node) not in guarded:
-            raise GuardRejection("GUARD_INTERNAL", "a parameter escaped the tenant filter")
-
-    def hook(ref: ast.RangeVar, scope: frozenset[str]) -> ast.RangeVar:
+        elif isinstance(node, ast.ParamRef):
+            params.append(node)
+    if any(id(param) not in guarded for param in params):
+        raise GuardRejection("GUARD_INTERNAL", "a parameter escaped the tenant filter")
+    for ref, scope in iter_relations(statement):
         if ref.schemaname is None:
             if ref.relname not in scope:
                 raise GuardRejection("GUARD_INTERNAL", f"{ref.relname} was left unqualified")
-            return ref
+            continue
         table = policy.lookup(ref.schemaname, ref.relname)
         if table is None or (table.tenant_column and id(ref) not in guarded):
             raise GuardRejection("GUARD_INTERNAL", f"{ref.relname} escaped the tenant filter")
-        return ref
-
-    map_relations(statement, hook)
+    return bool(params)
 
 
 def _tenant_filter(table: TablePolicy, *, inh: bool) -> ast.SelectStmt:
-    column = ast.ColumnRef(fields=(ast.String(sval=table.name), ast.String(sval=table.tenant_column)))
+    column = ast.ColumnRef(
+        fields=(ast.String(sval=table.name), ast.String(sval=table.tenant_column))
+    )
     return ast.SelectStmt(
         targetList=(ast.ResTarget(val=ast.ColumnRef(fields=(ast.A_Star(),))),),
         fromClause=(
             ast.RangeVar(schemaname=table.schema, relname=table.name, inh=inh, relpersistence="p"),
         ),
         whereClause=ast.A_Expr(
-            kind=A_Expr_Kind.AEXPR_OP, name=(ast.String(sval="="),),
-            lexpr=column, rexpr=ast.ParamRef(number=TENANT_PARAM),
-        ),  # fmt: skip
+            kind=A_Expr_Kind.AEXPR_OP,
+            name=(ast.String(sval="="),),
+            lexpr=column,
+            rexpr=ast.ParamRef(number=TENANT_PARAM),
+        ),
         limitOption=LimitOption.LIMIT_OPTION_DEFAULT,
         op=SetOperation.SETOP_NONE,
     )

@@ -39,7 +39,9 @@ def guard_sql(sql: str, policy: GuardPolicy, tenant: str, max_rows: int = 0) -> 
     except GuardRejection:
         raise
     except Exception as exc:  # fail closed: a guard bug must never let a query through
-        raise GuardRejection("GUARD_INTERNAL", f"the guard could not check this query ({exc})") from exc
+        raise GuardRejection(
+            "GUARD_INTERNAL", f"the guard could not check this query ({exc})"
+        ) from exc
 
 
 def _guard(sql: str, policy: GuardPolicy, tenant: str, max_rows: int) -> GuardedSQL:
@@ -62,15 +64,6 @@ def _guard(sql: str, policy: GuardPolicy, tenant: str, max_rows: int) -> Guarded
     lap("rewrite")
     final = parse_one(output)
     validate(final, policy, tenant_param=True)
-    verify_filters(final, policy)
+    uses_tenant = verify_filters(final, policy)
     lap("verify")
-    params = [tenant] if "$1" in output and _uses_tenant_param(final) else []
-    return GuardedSQL(output, params, timings)
-
-
-def _uses_tenant_param(statement: object) -> bool:
-    from pglast import ast
-
-    from guards.tree import iter_nodes
-
-    return any(isinstance(node, ast.ParamRef) for node in iter_nodes(statement))
+    return GuardedSQL(output, [tenant] if uses_tenant else [], timings)

@@ -1,13 +1,14 @@
 """Walking pglast syntax trees: every node, and every table reference with its CTE scope.
 
-`relations()` resolves CTE names the way PostgreSQL does: a WITH list's names are visible in
-the statement's body; in a non-recursive WITH each query also sees the CTEs listed before
-it; in `WITH RECURSIVE` every CTE sees all of them. A schema-qualified name is never a CTE.
+CTE names resolve the way PostgreSQL resolves them: a WITH list's names are visible in the
+statement's body; in a non-recursive WITH each query also sees the CTEs listed before it; in
+`WITH RECURSIVE` every CTE sees all of them. A schema-qualified name is never a CTE.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 
 from pglast import ast
 
@@ -15,44 +16,83 @@ RelationHook = Callable[[ast.RangeVar, frozenset[str]], ast.Node]
 """Called for each table reference with the CTE names in scope; returns its replacement."""
 
 
+@cache
+def _node_fields(kind: type) -> tuple[str, ...]:
+    """Fields of a node class that can hold nodes (pointers and lists, not C strings)."""
+    return tuple(
+        name
+        for name, info in kind.__slots__.items()
+        if info.c_type.endswith("*") and info.c_type != "char*"
+    )
+
+
 def children(node: ast.Node) -> Iterator[tuple[str, object]]:
-    """(field, value) of each field of `node` that may hold nodes."""
-    for field in type(node).__slots__:
+    """(field, value) of each non-empty field of `node` that may hold nodes."""
+    for field in _node_fields(type(node)):
         value = getattr(node, field)
-        if isinstance(value, ast.Node | tuple | list):
+        if value is not None:
             yield field, value
 
 
 def iter_nodes(value: object) -> Iterator[ast.Node]:
     """Every node in `value` (a node, or nested tuples of nodes), parents first."""
-    if isinstance(value, ast.Node):
-        yield value
-        for _, child in children(value):
-            yield from iter_nodes(child)
-    elif isinstance(value, tuple | list):
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Node):
+            yield item
+            stack.extend(reversed([child for _, child in children(item)]))
+        elif isinstance(item, tuple | list):
+            stack.extend(reversed(item))
+
+
+def iter_relations(
+    value: object, scope: frozenset[str] = frozenset()
+) -> Iterator[tuple[ast.RangeVar, frozenset[str]]]:
+    """Every table reference in `value` with the CTE names visible where it stands."""
+    if isinstance(value, tuple | list):
         for item in value:
-            yield from iter_nodes(item)
+            yield from iter_relations(item, scope)
+        return
+    if not isinstance(value, ast.Node):
+        return
+    if isinstance(value, ast.RangeVar):
+        yield value, scope
+        return
+    if isinstance(value, ast.SelectStmt) and value.withClause is not None:
+        for cte, visible in _cte_scopes(value.withClause, scope):
+            yield from iter_relations(cte.ctequery, visible)
+        scope = scope | frozenset(cte.ctename for cte in value.withClause.ctes)
+    for field, child in children(value):
+        if field != "withClause":
+            yield from iter_relations(child, scope)
 
 
 def map_relations(value: object, hook: RelationHook, scope: frozenset[str] = frozenset()) -> object:
-    """Replace every table reference (`RangeVar`) in `value` by `hook(ref, cte_scope)`."""
+    """`value` with every table reference replaced by `hook(ref, cte_scope)`, in place."""
     if isinstance(value, tuple | list):
-        return tuple(map_relations(item, hook, scope) for item in value)
+        mapped = tuple(map_relations(item, hook, scope) for item in value)
+        return value if all(a is b for a, b in zip(mapped, value, strict=True)) else mapped
     if not isinstance(value, ast.Node):
         return value
     if isinstance(value, ast.RangeVar):
         return hook(value, scope)
     if isinstance(value, ast.SelectStmt) and value.withClause is not None:
-        scope = _map_with(value.withClause, hook, scope)
+        for cte, visible in _cte_scopes(value.withClause, scope):
+            cte.ctequery = map_relations(cte.ctequery, hook, visible)
+        scope = scope | frozenset(cte.ctename for cte in value.withClause.ctes)
     for field, child in children(value):
         if field != "withClause":
-            setattr(value, field, map_relations(child, hook, scope))
+            replaced = map_relations(child, hook, scope)
+            if replaced is not child:
+                setattr(value, field, replaced)
     return value
 
 
-def _map_with(with_clause: ast.WithClause, hook: RelationHook, scope: frozenset[str]):
+def _cte_scopes(
+    with_clause: ast.WithClause, scope: frozenset[str]
+) -> Iterator[tuple[ast.CommonTableExpr, frozenset[str]]]:
     names = [cte.ctename for cte in with_clause.ctes]
     for position, cte in enumerate(with_clause.ctes):
         visible = names if with_clause.recursive else names[:position]
-        cte.ctequery = map_relations(cte.ctequery, hook, scope | frozenset(visible))
-    return scope | frozenset(names)
+        yield cte, scope | frozenset(visible)

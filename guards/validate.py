@@ -15,7 +15,7 @@ from pglast import ast
 from guards import allowlist
 from guards.errors import GuardRejection
 from guards.policy import GuardPolicy
-from guards.tree import iter_nodes, map_relations
+from guards.tree import iter_nodes, iter_relations
 
 PLAIN_NODES = {
     "ResTarget", "ColumnRef", "A_Star", "A_Const", "Integer", "Float", "String", "Boolean",
@@ -35,6 +35,8 @@ def parse_one(sql: str) -> ast.SelectStmt:
         statements = pglast.parse_sql(sql)
     except pglast.parser.ParseError as exc:
         raise GuardRejection("GUARD_PARSE_ERROR", f"not valid PostgreSQL: {exc.args[0]}") from None
+    if not statements:
+        raise GuardRejection("GUARD_EMPTY", "the query is empty")
     if len(statements) != 1:
         raise GuardRejection(
             "GUARD_MULTIPLE_STATEMENTS", f"exactly one statement is allowed, got {len(statements)}"
@@ -57,7 +59,8 @@ def validate(statement: ast.SelectStmt, policy: GuardPolicy, *, tenant_param: bo
             continue  # the rewrite's own tenant parameter, checked by the final verification
         elif name not in PLAIN_NODES:
             raise _rejection_for_node(node)
-    map_relations(statement, lambda ref, scope: _check_table(ref, scope, policy))
+    for ref, scope in iter_relations(statement):
+        _check_table(ref, scope, policy)
 
 
 def _rejection_for_node(node: ast.Node) -> GuardRejection:
@@ -133,15 +136,14 @@ def _unqualified(names: tuple, what: str) -> str:
     return parts[-1].lower() if what != "operator" else parts[-1]
 
 
-def _check_table(ref: ast.RangeVar, scope: frozenset[str], policy: GuardPolicy) -> ast.RangeVar:
+def _check_table(ref: ast.RangeVar, scope: frozenset[str], policy: GuardPolicy) -> None:
     shown = ".".join(p for p in (ref.catalogname, ref.schemaname, ref.relname) if p)
     if ref.schemaname in allowlist.SYSTEM_SCHEMAS or ref.relname.startswith("pg_"):
         raise GuardRejection("GUARD_SYSTEM_CATALOG", f"system catalog {shown} is not allowed")
     if ref.catalogname is None and ref.schemaname is None and ref.relname in scope:
-        return ref  # a CTE of this query
+        return  # a CTE of this query
     if ref.catalogname is not None or policy.lookup(ref.schemaname, ref.relname) is None:
         raise GuardRejection("GUARD_TABLE_NOT_ALLOWED", f"table {shown} is not in the catalog")
-    return ref
 
 
 CHECKS: dict[str, Callable[[ast.Node], None]] = {

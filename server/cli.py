@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 from pydantic import ValidationError
 
 from ddl_catalog import CatalogError, load_catalog
@@ -43,6 +44,23 @@ def build_parser() -> argparse.ArgumentParser:
     init.add_argument("--scale", type=float, default=None, help="data scale factor (default 1)")
     init.add_argument("--reset", action="store_true", help="drop and reload the demo tables")
     init.set_defaults(run=_cmd_db_init)
+    policies = db.add_parser("policies", help="the layer-3 SQL (role, grants, row-level security)")
+    policies.add_argument(
+        "--print",
+        action="store_true",
+        required=True,
+        dest="print_sql",
+        help="print the SQL for a DBA to apply",
+    )
+    policies.add_argument("--database", default=None, help="database name for GRANT CONNECT")
+    policies.set_defaults(run=_cmd_db_policies)
+
+    sql = commands.add_parser("sql", help="run SQL as the agent would (guard + executor)")
+    sql.add_argument("--tenant", required=True, help="tenant (supplier code) to run as")
+    sql.add_argument("--raw", action="store_true", help="skip layers 1-2: the database alone")
+    sql.add_argument("--json", action="store_true", help="print the result as JSON")
+    sql.add_argument("query", help="the SQL")
+    sql.set_defaults(run=_cmd_sql)
 
     catalog = commands.add_parser("catalog", help="the DDL catalog").add_subparsers(
         dest="catalog_command", required=True, metavar="ACTION"
@@ -76,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail("CONFIG_INVALID", f"setting {where}: {first['msg']}")
     except USER_ERRORS as exc:
         return _fail(exc.code, exc.message)
+    except asyncpg.PostgresError as exc:
+        log.info("database error", exc_info=exc)
+        return _fail("DB_ERROR", f"{type(exc).__name__}: {exc}")
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -120,6 +141,33 @@ def _print_report(report: Any) -> None:
     print("\nTables")
     for name, count in report.row_counts.items():
         print(f"  {name:<22} {count:>10,}")
+
+
+def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
+    from urllib.parse import urlsplit
+
+    from guards.policies import policy_statements
+
+    catalog = load_catalog(settings.catalog_dir)
+    database = (
+        args.database
+        or (urlsplit(settings.database_url).path.lstrip("/") if settings.database_url else None)
+        or settings.database_name
+    )
+    print(f"-- Orquestra layer-3 policies for database {database}, role {settings.agent_role}.")
+    print("-- Apply as the tables' owner; idempotent. Grant the revoked functions back to any")
+    print("-- other role of yours that needs them (they are revoked from PUBLIC).")
+    for statement in policy_statements(catalog, role=settings.agent_role, database=database):
+        print(f"{statement};")
+    return 0
+
+
+def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
+    from server.sql_command import run_sql_command
+
+    return run_sql_command(
+        args.query, args.tenant, raw=args.raw, as_json=args.json, settings=settings
+    )
 
 
 def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:

@@ -64,6 +64,20 @@ def admin_url(settings: Settings) -> str:
     return with_database(server.get_uri(), settings.database_name)  # type: ignore[attr-defined]
 
 
+def agent_url(settings: Settings) -> str:
+    """URL for the agent's queries: the least-privilege role, never the owner."""
+    if settings.agent_database_url:
+        return settings.agent_database_url
+    return with_user(admin_url(settings), settings.agent_role)
+
+
+def with_user(url: str, user: str) -> str:
+    """The same server and database as another user (no password: trust or .pgpass)."""
+    parts = urlsplit(url)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=f"{user}@{host}"))
+
+
 def with_database(url: str, database: str) -> str:
     """The same server URL pointing at another database."""
     parts = urlsplit(url)

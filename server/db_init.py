@@ -1,4 +1,4 @@
-"""`orquestra db init`: the demo catalog's schema and data, loaded in one transaction.
+"""`orquestra db init`: the demo catalog's schema, data and policies, in one transaction.
 
 Tables come from the catalog's DDL, rows from the seeded generator through binary COPY,
 indexes after the data. Everything happens in a single transaction under an advisory lock,
@@ -18,6 +18,7 @@ import asyncpg
 
 from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
 from ddl_catalog.demo import DemoData, generate
+from guards.policies import policy_statements
 from server.database import connect, ensure_database
 from server.settings import Settings
 
@@ -70,6 +71,7 @@ async def init_database(
             await conn.execute("SELECT pg_advisory_xact_lock($1)", INIT_LOCK_KEY)
             existing = await _existing_report(conn)
             if existing is not None and not reset:
+                await _apply_policies(conn, catalog, settings)
                 return existing
             await _drop_or_refuse(conn, catalog, reset=reset, ours=existing is not None)
             scale = settings.demo_scale if scale is None else scale
@@ -77,6 +79,7 @@ async def init_database(
             data = generate(settings.demo_seed, scale, settings.reference_date)
             generated = time.perf_counter() - generating
             await _create_and_load(conn, catalog, data)
+            await _apply_policies(conn, catalog, settings)
             report = _report(settings, catalog, scale, data)
             report.generate_seconds = generated
             await _record(conn, report, data)
@@ -150,6 +153,13 @@ async def _create_and_load(conn: asyncpg.Connection, catalog: Catalog, data: Dem
     await conn.execute("RESET search_path")
     for table in catalog.tables.values():
         await conn.execute(f'ANALYZE "{table.db_schema}"."{table.name}"')
+
+
+async def _apply_policies(conn: asyncpg.Connection, catalog: Catalog, settings: Settings) -> None:
+    """Layer 3 of the guard: agent role, grants, row-level security, revoked functions."""
+    database = await conn.fetchval("SELECT current_database()")
+    for statement in policy_statements(catalog, role=settings.agent_role, database=database):
+        await conn.execute(statement)
 
 
 def _report(settings: Settings, catalog: Catalog, scale: float, data: DemoData) -> InitReport:

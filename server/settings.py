@@ -22,6 +22,8 @@ from pydantic_settings import (
     YamlConfigSettingsSource,
 )
 
+from guards.executor import ExecutionLimits
+
 CONFIG_ENV = "ORQUESTRA_CONFIG"
 DEFAULT_CONFIG_FILE = "orquestra.yaml"
 
@@ -77,6 +79,17 @@ class Limits(BaseModel):
     """Timeout of one model call."""
     max_message_chars: int = Field(4_000, ge=1)
     """Longest user message accepted."""
+    timezone: str = Field("America/Sao_Paulo", pattern=r"^[A-Za-z0-9_/+-]{1,64}$")
+    """Time zone the agent's queries read dates in."""
+
+    def execution(self) -> ExecutionLimits:
+        """The executor's view of these limits."""
+        return ExecutionLimits(
+            row_cap=self.row_cap,
+            statement_timeout_ms=self.statement_timeout_ms,
+            client_timeout_s=self.client_timeout_s,
+            timezone=self.timezone,
+        )
 
 
 class Settings(BaseSettings):
@@ -100,6 +113,10 @@ class Settings(BaseSettings):
     """Where the embedded PostgreSQL and caches live."""
     database_name: str = Field("orquestra", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
     """Database created inside the embedded server."""
+    agent_role: str = Field("orquestra_agent", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
+    """Least-privilege login role the agent's queries run as (layer 3 of the guard)."""
+    agent_database_url: str | None = None
+    """URL the agent's queries use; unset: `database_url` (or the embedded one) as `agent_role`."""
     catalog_dir: Path | None = None
     """Folder of catalog files; `None` means the demo catalog shipped with the package."""
     tenant_column: str = "cod_fornecedor"

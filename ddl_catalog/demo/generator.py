@@ -181,7 +181,7 @@ def _orders_and_invoices(
         total, weight = _order_items(rng, num, tenant, customer, products[tenant], items)
         channel = P.CHANNELS[customer.segment]
         canal = rng.choices(list(channel), weights=list(channel.values()))[0]
-        issued = moment + timedelta(hours=rng.uniform(2, 40))
+        issued = moment + timedelta(seconds=rng.randrange(2 * 3600, 40 * 3600))
         if rng.random() < 0.03:
             status = "CANCELADO"
         elif issued > now or (now - moment < timedelta(days=2) and rng.random() < 0.6):

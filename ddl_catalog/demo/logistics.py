@@ -134,7 +134,17 @@ def _tracking(rng, nota: Nota, load: tuple, home: P.SupplierProfile, now: dateti
     else:
         series.append((end, "ENTREGUE", "Entregue ao destinatário", dest, uf))
     return [
-        (nota.tenant, nota.serie, nota.num, code, status, text, city, state, moment)
+        (
+            nota.tenant,
+            nota.serie,
+            nota.num,
+            code,
+            status,
+            text,
+            city,
+            state,
+            moment.replace(microsecond=0),
+        )
         for moment, status, text, city, state in series
         if moment <= now
     ]

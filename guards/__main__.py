@@ -1,0 +1,55 @@
+"""`python -m guards rewrite --policy FILE --tenant T [--max-rows N]`: SQL on stdin → JSON.
+
+Prints `{"sql": "...", "params": [...]}` and exits 0, or `{"rejected": "CODE", "message":
+"..."}` and exits 3. Without `--policy` the policy comes from the DDL catalog. `--max-rows 0`
+means no row cap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from guards import GuardPolicy, GuardRejection, guard_sql
+
+EXIT_REJECTED = 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m guards")
+    commands = parser.add_subparsers(dest="command", required=True)
+    rewrite = commands.add_parser("rewrite", help="guard the SQL read from stdin")
+    rewrite.add_argument("--policy", type=Path, default=None, help="policy YAML file")
+    rewrite.add_argument("--tenant", required=True)
+    rewrite.add_argument("--max-rows", type=int, default=None, help="row cap; 0 = none")
+    args = parser.parse_args(argv)
+    try:
+        policy, max_rows = _policy_and_cap(args.policy, args.max_rows)
+        result = guard_sql(sys.stdin.read(), policy, args.tenant, max_rows)
+    except GuardRejection as exc:
+        print(json.dumps(exc.as_dict(), ensure_ascii=False))
+        return EXIT_REJECTED
+    print(json.dumps(result.as_dict(), ensure_ascii=False))
+    return 0
+
+
+def _policy_and_cap(path: Path | None, max_rows: int | None) -> tuple[GuardPolicy, int]:
+    if path is not None and max_rows is not None:
+        return GuardPolicy.from_file(path), max_rows
+    from ddl_catalog import CatalogError, load_catalog
+    from server.settings import Settings
+
+    settings = Settings()
+    cap = settings.limits.row_cap if max_rows is None else max_rows
+    if path is not None:
+        return GuardPolicy.from_file(path), cap
+    try:
+        return GuardPolicy.from_catalog(load_catalog(settings.catalog_dir)), cap
+    except CatalogError as exc:
+        raise GuardRejection("GUARD_POLICY_INVALID", exc.message) from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Layers 1 and 2 alone, from golden files, plus the final verification and fail-closed paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from pglast.stream import RawStream
+
+from ddl_catalog import load_catalog
+from guards import GuardPolicy, GuardRejection, guard_sql
+from guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
+from guards.validate import parse_one, validate
+
+HERE = Path(__file__).parent
+VALIDATE_CASES = yaml.safe_load((HERE / "validate_cases.yaml").read_text(encoding="utf-8"))
+REWRITE_CASES = yaml.safe_load((HERE / "rewrite_cases.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def policy() -> GuardPolicy:
+    return GuardPolicy.from_catalog(load_catalog())
+
+
+@pytest.mark.parametrize("case", VALIDATE_CASES, ids=lambda c: c["sql"][:60] or "empty")
+def test_layer1_alone(case: dict, policy: GuardPolicy) -> None:
+    if case["expect"] == "allowed":
+        validate(parse_one(case["sql"]), policy)
+        return
+    with pytest.raises(GuardRejection) as caught:
+        validate(parse_one(case["sql"]), policy)
+    assert caught.value.code == case["expect"]
+    assert caught.value.message and "Traceback" not in caught.value.message
+
+
+@pytest.mark.parametrize("case", REWRITE_CASES, ids=lambda c: c["name"])
+def test_layer2_alone(case: dict, policy: GuardPolicy) -> None:
+    """The rewrite passes on a parsed tree, without layer 1 in front of them."""
+    statement = cap_rows(filter_tenant_tables(parse_one(case["sql"]), policy), 100)
+    assert RawStream()(statement) == case["expected"]
+
+
+def test_rewrite_alone_still_refuses_unknown_tables(policy: GuardPolicy) -> None:
+    with pytest.raises(GuardRejection) as caught:
+        filter_tenant_tables(parse_one("SELECT * FROM segredos"), policy)
+    assert caught.value.code == "GUARD_TABLE_NOT_ALLOWED"
+
+
+@pytest.mark.parametrize(
+    "tampered",
+    [
+        "SELECT * FROM public.pedidos",
+        "SELECT * FROM (SELECT * FROM public.pedidos WHERE pedidos.cod_fornecedor = $1 OR true) p",
+        "SELECT * FROM (SELECT * FROM public.pedidos WHERE pedidos.cod_cliente = $1) AS p",
+        "SELECT $1, * FROM public.transportadoras",
+        "SELECT * FROM pedidos",
+    ],
+)
+def test_final_verification_catches_an_unfiltered_output(
+    tampered: str, policy: GuardPolicy
+) -> None:
+    with pytest.raises(GuardRejection) as caught:
+        verify_filters(parse_one(tampered), policy)
+    assert caught.value.code == "GUARD_INTERNAL"
+
+
+def test_output_is_regenerated_and_tenant_is_only_a_parameter(policy: GuardPolicy) -> None:
+    guarded = guard_sql(
+        "SELECT 1 AS x -- 101\n FROM notas_fiscais /* tenant */", policy, "101", max_rows=10
+    )
+    assert "101" not in guarded.sql and "--" not in guarded.sql and "/*" not in guarded.sql
+    assert guarded.params == ["101"]
+    assert set(guarded.timings_ms) == {"parse", "validate", "rewrite", "verify"}
+
+
+def test_shared_only_query_has_no_parameter(policy: GuardPolicy) -> None:
+    guarded = guard_sql("SELECT nome FROM transportadoras", policy, "101", max_rows=0)
+    assert guarded.params == []
+    assert "LIMIT" not in guarded.sql
+
+
+def test_internal_failure_fails_closed(
+    policy: GuardPolicy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import guards.sql_guard as sql_guard
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(sql_guard, "verify_filters", broken)
+    with pytest.raises(GuardRejection) as caught:
+        guard_sql("SELECT * FROM pedidos", policy, "101")
+    assert caught.value.code == "GUARD_INTERNAL"
+
+
+def test_policy_file_format(tmp_path: Path) -> None:
+    path = tmp_path / "policy.yaml"
+    path.write_text(
+        "tables:\n  orders: {tenant_column: tenant_id}\n  countries: {shared: true}\n"
+        "  lines: {tenant_column: tenant_id, schema: sales}\n"
+    )
+    policy = GuardPolicy.from_file(path)
+    guarded = guard_sql(
+        "SELECT * FROM orders o JOIN countries c USING (code) JOIN sales.lines l USING (id)",
+        policy, "acme", max_rows=0,
+    )  # fmt: skip
+    assert "public.orders WHERE orders.tenant_id = $1" in guarded.sql
+    assert "sales.lines WHERE lines.tenant_id = $1" in guarded.sql
+    with pytest.raises(GuardRejection) as caught:
+        guard_sql("SELECT * FROM public.lines", policy, "acme")
+    assert caught.value.code == "GUARD_TABLE_NOT_ALLOWED"
+    path.write_text("tables:\n  orders: {tenant_column: a, shared: true}\n")
+    with pytest.raises(GuardRejection) as caught:
+        GuardPolicy.from_file(path)
+    assert caught.value.code == "GUARD_POLICY_INVALID"
