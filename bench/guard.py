@@ -58,13 +58,16 @@ def bench_guard(queries: list[str], policy: GuardPolicy, rounds: int) -> None:
             for layer, ms in guarded.timings_ms.items():
                 layers.setdefault(layer, []).append(ms)
     print(f"guard: {len(queries)} queries x {rounds} rounds")
-    print(
-        f"  total     median {statistics.median(totals):6.3f} ms   p99 {quantile(totals, 0.99):6.3f} ms"
+    for name, values in {"total": totals, **layers}.items():
+        print(f"  {name:<9} {summary(values, 0.99)}")
+
+
+def summary(values: list[float], q: float) -> str:
+    """`median X ms   pNN Y ms` for a list of milliseconds."""
+    return (
+        f"median {statistics.median(values):7.3f} ms   "
+        f"p{round(q * 100)} {quantile(values, q):7.3f} ms"
     )
-    for layer, values in layers.items():
-        print(
-            f"  {layer:<9} median {statistics.median(values):6.3f} ms   p99 {quantile(values, 0.99):6.3f} ms"
-        )
 
 
 async def bench_executor(queries: list[str], policy: GuardPolicy, rounds: int) -> None:
@@ -93,12 +96,11 @@ async def bench_executor(queries: list[str], policy: GuardPolicy, rounds: int) -
         await bare_conn.close()
     bare_median, wrapped_median = statistics.median(bare), statistics.median(wrapped)
     print(f"executor: {len(guarded)} queries x {rounds} rounds, tenant 101")
-    print(f"  bare fetch        median {bare_median:7.2f} ms   p95 {quantile(bare, 0.95):7.2f} ms")
+    print(f"  bare fetch      {summary(bare, 0.95)}")
+    print(f"  run_as_tenant   {summary(wrapped, 0.95)}")
     print(
-        f"  run_as_tenant     median {wrapped_median:7.2f} ms   p95 {quantile(wrapped, 0.95):7.2f} ms"
-    )
-    print(
-        f"  overhead          median {wrapped_median - bare_median:+7.2f} ms   ratio {wrapped_median / bare_median:5.2f}x"
+        f"  overhead        median {wrapped_median - bare_median:+7.3f} ms"
+        f"   ratio {wrapped_median / bare_median:.2f}x"
     )
 
 

@@ -34,9 +34,8 @@ async def tenant_copy(db_url: str) -> str:
         await conn.execute(f"CREATE SCHEMA {COPY_SCHEMA}")
         for table in catalog.tables.values():
             where = f" WHERE {table.tenant_column} = {TENANT}" if table.tenant_column else ""
-            await conn.execute(
-                f"CREATE TABLE {COPY_SCHEMA}.{table.name} AS SELECT * FROM public.{table.name}{where}"
-            )
+            source = f"SELECT * FROM public.{table.name}{where}"
+            await conn.execute(f"CREATE TABLE {COPY_SCHEMA}.{table.name} AS {source}")
     finally:
         await conn.close()
     return COPY_SCHEMA

@@ -48,8 +48,8 @@ def test_rewrite_defaults_to_the_catalog_and_the_row_cap(tmp_path: Path) -> None
 
 
 def test_sql_command_guarded_and_raw(demo_db, data_dir: Path) -> None:
-    guarded = run([str(BIN / "orquestra"), "sql", "--tenant", "102", "--json",
-                   "SELECT cod_fornecedor, count(*) FROM notas_fiscais GROUP BY 1"], data_dir)  # fmt: skip
+    query = "SELECT cod_fornecedor, count(*) FROM notas_fiscais GROUP BY 1"
+    guarded = run([str(BIN / "orquestra"), "sql", "--tenant", "102", "--json", query], data_dir)
     assert guarded.returncode == 0, guarded.stderr
     payload = json.loads(guarded.stdout)
     assert payload["params"] == ["102"] and payload["rows"][0][0] == 102
