@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench eval clean
+.PHONY: demo test lint format bench clean
 
 $(STAMP): pyproject.toml $(wildcard */__init__.py)
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -32,7 +32,8 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 bench: $(STAMP)
-	$(BIN)/python bench/db_init.py
+	$(BIN)/python bench/db_init.py --repeat 1
+	$(BIN)/python bench/guard.py
 
 clean:
 	rm -rf $(VENV) .orquestra .pytest_cache
