@@ -18,12 +18,38 @@ from guards.policy import GuardPolicy
 from guards.tree import iter_nodes, iter_relations
 
 PLAIN_NODES = {
-    "ResTarget", "ColumnRef", "A_Star", "A_Const", "Integer", "Float", "String", "Boolean",
-    "BoolExpr", "NullTest", "BooleanTest", "WindowDef", "SortBy", "CaseExpr", "CaseWhen",
-    "CoalesceExpr", "MinMaxExpr", "RangeSubselect", "JoinExpr", "Alias", "WithClause",
-    "GroupingSet", "A_ArrayExpr", "A_Indirection", "A_Indices", "RowExpr", "NamedArgExpr",
-    "CollateClause", "GroupingFunc", "RangeVar", "TypeName",
-}  # fmt: skip
+    "ResTarget",
+    "ColumnRef",
+    "A_Star",
+    "A_Const",
+    "Integer",
+    "Float",
+    "String",
+    "Boolean",
+    "BoolExpr",
+    "NullTest",
+    "BooleanTest",
+    "WindowDef",
+    "SortBy",
+    "CaseExpr",
+    "CaseWhen",
+    "CoalesceExpr",
+    "MinMaxExpr",
+    "RangeSubselect",
+    "JoinExpr",
+    "Alias",
+    "WithClause",
+    "GroupingSet",
+    "A_ArrayExpr",
+    "A_Indirection",
+    "A_Indices",
+    "RowExpr",
+    "NamedArgExpr",
+    "CollateClause",
+    "GroupingFunc",
+    "RangeVar",
+    "TypeName",
+}
 """Node types with nothing to check beyond their children."""
 
 

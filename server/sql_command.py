@@ -39,10 +39,14 @@ def run_sql_command(
         _emit(as_json, payload, f"error [{exc.code}]: {exc.message}\n  {exc.detail}")
         return EXIT_QUERY_ERROR
     payload = {
-        "sql": sql, "params": params, "columns": result.columns,
-        "rows": [list(row) for row in result.rows], "row_count": result.row_count,
-        "truncated": result.truncated, "ms": round(result.ms, 1),
-    }  # fmt: skip
+        "sql": sql,
+        "params": params,
+        "columns": result.columns,
+        "rows": [list(row) for row in result.rows],
+        "row_count": result.row_count,
+        "truncated": result.truncated,
+        "ms": round(result.ms, 1),
+    }
     _emit(as_json, payload, _table(sql, result))
     return 0
 

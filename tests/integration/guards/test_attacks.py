@@ -26,9 +26,12 @@ def test_corpus_is_large_and_covers_every_outcome() -> None:
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=lambda a: a["id"])
 async def test_attack_through_all_layers(
-    attack: dict, policy: GuardPolicy, agent: asyncpg.Connection, conn: asyncpg.Connection,
+    attack: dict,
+    policy: GuardPolicy,
+    agent: asyncpg.Connection,
+    conn: asyncpg.Connection,
     tenant_copy: str,
-) -> None:  # fmt: skip
+) -> None:
     expect = attack["expect"]
     if expect.startswith("GUARD_"):
         with pytest.raises(GuardRejection) as caught:

@@ -22,9 +22,12 @@ def test_corpus_is_large_enough() -> None:
 
 @pytest.mark.parametrize("sql", QUERIES, ids=lambda q: q[:70])
 async def test_guarded_query_equals_the_tenant_copy(
-    sql: str, policy: GuardPolicy, agent: asyncpg.Connection, conn: asyncpg.Connection,
+    sql: str,
+    policy: GuardPolicy,
+    agent: asyncpg.Connection,
+    conn: asyncpg.Connection,
     tenant_copy: str,
-) -> None:  # fmt: skip
+) -> None:
     expected = multiset(await run_on_copy(conn, sql))
     guarded = await run_guarded(agent, sql, policy)
     assert multiset(guarded.rows) == expected

@@ -24,8 +24,18 @@ def run(args: list[str], data_dir: Path, stdin: str | None = None) -> subprocess
 def test_rewrite_with_a_policy_file(tmp_path: Path) -> None:
     policy = tmp_path / "policy.yaml"
     policy.write_text("tables:\n  orders: {tenant_column: tenant_id}\n  fx: {shared: true}\n")
-    command = [sys.executable, "-m", "guards", "rewrite", "--policy", str(policy),
-               "--tenant", "acme", "--max-rows", "0"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "guards",
+        "rewrite",
+        "--policy",
+        str(policy),
+        "--tenant",
+        "acme",
+        "--max-rows",
+        "0",
+    ]
     ok = run(command, tmp_path, "SELECT o.total * fx.rate FROM orders o JOIN fx USING (currency)")
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout) == {
@@ -36,13 +46,17 @@ def test_rewrite_with_a_policy_file(tmp_path: Path) -> None:
     refused = run(command, tmp_path, "SELECT * FROM users")
     assert refused.returncode == 3
     assert json.loads(refused.stdout) == {
-        "rejected": "GUARD_TABLE_NOT_ALLOWED", "message": "table users is not in the catalog",
-    }  # fmt: skip
+        "rejected": "GUARD_TABLE_NOT_ALLOWED",
+        "message": "table users is not in the catalog",
+    }
 
 
 def test_rewrite_defaults_to_the_catalog_and_the_row_cap(tmp_path: Path) -> None:
-    result = run([sys.executable, "-m", "guards", "rewrite", "--tenant", "101"], tmp_path,
-                 "SELECT count(*) FROM notas_fiscais")  # fmt: skip
+    result = run(
+        [sys.executable, "-m", "guards", "rewrite", "--tenant", "101"],
+        tmp_path,
+        "SELECT count(*) FROM notas_fiscais",
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["sql"].endswith("LIMIT 500")
 
@@ -54,16 +68,35 @@ def test_sql_command_guarded_and_raw(demo_db, data_dir: Path) -> None:
     payload = json.loads(guarded.stdout)
     assert payload["params"] == ["102"] and payload["rows"][0][0] == 102
     assert len(payload["rows"]) == 1 and payload["truncated"] is False
-    raw = run([str(BIN / "orquestra"), "sql", "--tenant", "102", "--raw", "--json",
-               "SELECT DISTINCT cod_fornecedor FROM notas_fiscais"], data_dir)  # fmt: skip
+    raw = run(
+        [
+            str(BIN / "orquestra"),
+            "sql",
+            "--tenant",
+            "102",
+            "--raw",
+            "--json",
+            "SELECT DISTINCT cod_fornecedor FROM notas_fiscais",
+        ],
+        data_dir,
+    )
     assert raw.returncode == 0, raw.stderr
     assert json.loads(raw.stdout)["rows"] == [[102]]  # layer 3 alone still filters
-    rejected = run([str(BIN / "orquestra"), "sql", "--tenant", "102",
-                    "SELECT set_config('app.tenant_id', '101', false)"], data_dir)  # fmt: skip
+    rejected = run(
+        [
+            str(BIN / "orquestra"),
+            "sql",
+            "--tenant",
+            "102",
+            "SELECT set_config('app.tenant_id', '101', false)",
+        ],
+        data_dir,
+    )
     assert rejected.returncode == 3
     assert rejected.stdout.startswith("rejected [GUARD_FUNCTION_NOT_ALLOWED]")
-    denied = run([str(BIN / "orquestra"), "sql", "--tenant", "102", "--raw",
-                  "DELETE FROM titulos"], data_dir)  # fmt: skip
+    denied = run(
+        [str(BIN / "orquestra"), "sql", "--tenant", "102", "--raw", "DELETE FROM titulos"], data_dir
+    )
     assert denied.returncode == 4
     assert "Traceback" not in denied.stdout + denied.stderr
 
@@ -74,8 +107,9 @@ async def test_printed_policies_apply_to_a_fresh_database(
     """What a DBA would do: the printed SQL, applied to their own copy of the tables."""
     from server.database import with_database, with_user
 
-    printed = run([str(BIN / "orquestra"), "db", "policies", "--print", "--database", "dba_db"],
-                  data_dir)  # fmt: skip
+    printed = run(
+        [str(BIN / "orquestra"), "db", "policies", "--print", "--database", "dba_db"], data_dir
+    )
     assert printed.returncode == 0, printed.stderr
     assert "FORCE ROW LEVEL SECURITY" in printed.stdout
     admin = await asyncpg.connect(with_database(db_url, "postgres"))

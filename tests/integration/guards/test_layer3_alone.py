@@ -41,9 +41,12 @@ async def unchanged_tables(db_url: str, demo_db) -> AsyncIterator[None]:
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=lambda a: a["id"])
 async def test_attack_with_only_the_database(
-    attack: dict, agent: asyncpg.Connection, conn: asyncpg.Connection, tenant_copy: str,
+    attack: dict,
+    agent: asyncpg.Connection,
+    conn: asyncpg.Connection,
+    tenant_copy: str,
     unchanged_tables: None,
-) -> None:  # fmt: skip
+) -> None:
     try:
         result = await run_as_tenant(agent, attack["sql"], [], tenant=TENANT, limits=LIMITS)
     except QueryError:
@@ -86,9 +89,12 @@ async def test_agent_role_is_least_privilege(conn: asyncpg.Connection) -> None:
         "FROM pg_roles WHERE rolname = 'orquestra_agent'"
     )
     assert dict(role) == {
-        "rolsuper": False, "rolbypassrls": False, "rolcreatedb": False,
-        "rolcreaterole": False, "rolcanlogin": True,
-    }  # fmt: skip
+        "rolsuper": False,
+        "rolbypassrls": False,
+        "rolcreatedb": False,
+        "rolcreaterole": False,
+        "rolcanlogin": True,
+    }
     privileges = await conn.fetchrow(
         "SELECT has_database_privilege('orquestra_agent', current_database(), 'TEMP') AS temp,"
         " has_table_privilege('orquestra_agent', 'public.pedidos', 'INSERT') AS ins,"
@@ -101,9 +107,13 @@ async def test_agent_role_is_least_privilege(conn: asyncpg.Connection) -> None:
         "   AS sleep"
     )
     assert dict(privileges) == {
-        "temp": False, "ins": False, "sel": True, "internal": False, "set_config": False,
+        "temp": False,
+        "ins": False,
+        "sel": True,
+        "internal": False,
+        "set_config": False,
         "sleep": False,
-    }  # fmt: skip
+    }
 
 
 @pytest.mark.parametrize(
@@ -142,9 +152,12 @@ async def test_timeout_cancels_and_the_connection_is_reusable(agent: asyncpg.Con
     limits = ExecutionLimits(row_cap=0, statement_timeout_ms=300, client_timeout_s=5)
     with pytest.raises(QueryError) as failed:
         await run_as_tenant(
-            agent, "SELECT count(*) FROM eventos_rastreamento a, eventos_rastreamento b", [],
-            tenant=TENANT, limits=limits,
-        )  # fmt: skip
+            agent,
+            "SELECT count(*) FROM eventos_rastreamento a, eventos_rastreamento b",
+            [],
+            tenant=TENANT,
+            limits=limits,
+        )
     assert failed.value.code == "QUERY_TIMEOUT"
     result = await run_as_tenant(
         agent, "SELECT count(*) FROM cargas", [], tenant="105", limits=LIMITS
@@ -156,9 +169,12 @@ async def test_client_timeout_backs_the_server_timeout(agent: asyncpg.Connection
     limits = ExecutionLimits(row_cap=0, statement_timeout_ms=60_000, client_timeout_s=0.3)
     with pytest.raises(QueryError) as failed:
         await run_as_tenant(
-            agent, "SELECT count(*) FROM eventos_rastreamento a, eventos_rastreamento b", [],
-            tenant=TENANT, limits=limits,
-        )  # fmt: skip
+            agent,
+            "SELECT count(*) FROM eventos_rastreamento a, eventos_rastreamento b",
+            [],
+            tenant=TENANT,
+            limits=limits,
+        )
     assert failed.value.code == "QUERY_TIMEOUT"
     assert await agent.fetchval("SELECT 1") == 1
 

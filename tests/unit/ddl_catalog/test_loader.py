@@ -29,8 +29,11 @@ def test_demo_catalog_has_the_six_systems_and_eleven_tables() -> None:
     assert notas.column("valor_nota").type_sql == "numeric(14, 2)"
     assert not notas.column("motivo_bloqueio").not_null
     assert set(notas.column("status").meta.values) == {
-        "EMITIDA", "AUTORIZADA", "BLOQUEADA", "CANCELADA",
-    }  # fmt: skip
+        "EMITIDA",
+        "AUTORIZADA",
+        "BLOQUEADA",
+        "CANCELADA",
+    }
     assert "invoice" in notas.meta.synonyms.en and "NF-e" in notas.meta.synonyms.pt
 
 

@@ -103,8 +103,10 @@ def test_policy_file_format(tmp_path: Path) -> None:
     policy = GuardPolicy.from_file(path)
     guarded = guard_sql(
         "SELECT * FROM orders o JOIN countries c USING (code) JOIN sales.lines l USING (id)",
-        policy, "acme", max_rows=0,
-    )  # fmt: skip
+        policy,
+        "acme",
+        max_rows=0,
+    )
     assert "public.orders WHERE orders.tenant_id = $1" in guarded.sql
     assert "sales.lines WHERE lines.tenant_id = $1" in guarded.sql
     with pytest.raises(GuardRejection) as caught:

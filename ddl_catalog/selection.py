@@ -1,0 +1,142 @@
+"""Source selection: which catalog tables (and glossary terms) a question needs.
+
+Two signals, then the join graph:
+1. lexical: table names and synonyms, enumerated values and glossary terms found in the
+   question (accents and plurals folded);
+2. semantic: similarity between the question's embedding and each table's description;
+3. join-key expansion: the chosen tables are connected through the shortest join paths,
+   adding the tables in between, so the SQL writer can always join what it was given.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ddl_catalog.model import Catalog, GlossaryTerm, Table
+from ddl_catalog.text import contains_phrase, words
+
+TABLE_HIT = 1.0
+VALUE_HIT = 0.6
+COLUMN_HIT = 0.25
+MAX_CORE_TABLES = 4
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Tables the SQL writer sees, the systems they belong to, and the terms involved."""
+
+    tables: tuple[str, ...]
+    systems: tuple[str, ...]
+    terms: tuple[GlossaryTerm, ...] = field(default=())
+    scores: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def as_dict(self) -> dict[str, list[str]]:
+        return {
+            "systems": list(self.systems),
+            "tables": list(self.tables),
+            "terms": [t.term for t in self.terms],
+        }
+
+
+def table_document(table: Table) -> str:
+    """The text a table is embedded from: what it is and the words people use for it."""
+    parts = [table.name.replace("_", " "), table.meta.description, table.meta.description_en]
+    parts += table.meta.synonyms.all()
+    for column in table.columns:
+        parts += column.meta.synonyms.all()[:3]
+    return ". ".join(p for p in parts if p)
+
+
+class SourceIndex:
+    """Catalog tables with their vectors and matching phrases, ready to select from."""
+
+    def __init__(self, catalog: Catalog, table_vectors: dict[str, np.ndarray]) -> None:
+        self.catalog = catalog
+        self.names = list(catalog.tables)
+        self.matrix = np.stack([table_vectors[name] for name in self.names])
+        self.neighbours = _join_graph(catalog)
+
+    def select(self, question: str, question_vector: np.ndarray, k: int = 2) -> Selection:
+        """The tables `question` needs (at least one), plus the join path between them."""
+        text = words(question)
+        terms = tuple(t for t in self.catalog.glossary if _mentions_term(text, t))
+        lexical = {name: self._lexical(text, self.catalog.table(name)) for name in self.names}
+        for term in terms:
+            for name in {*term.tables[:1], *([term.metric.table] if term.metric else [])}:
+                lexical[name] = lexical.get(name, 0.0) + TABLE_HIT
+        similarity = self.matrix @ question_vector
+        spread = float(similarity.std()) or 1.0
+        semantic = {
+            n: float((s - similarity.mean()) / spread)
+            for n, s in zip(self.names, similarity, strict=True)
+        }
+        scores = {n: lexical[n] + 0.35 * semantic[n] for n in self.names}
+        core = [
+            n
+            for n in sorted(self.names, key=scores.__getitem__, reverse=True)
+            if lexical[n] >= TABLE_HIT
+        ][:MAX_CORE_TABLES]
+        if not core:
+            core = sorted(self.names, key=scores.__getitem__, reverse=True)[:k]
+        tables = self._connect(core)
+        systems = tuple(s.name for s in self.catalog.systems if any(t in tables for t in s.tables))
+        ordered = tuple(n for n in self.names if n in tables)
+        return Selection(ordered, systems, terms, scores)
+
+    def _lexical(self, text: list[str], table: Table) -> float:
+        score = 0.0
+        if any(
+            contains_phrase(text, p)
+            for p in [table.name.replace("_", " "), *table.meta.synonyms.all()]
+        ):
+            score += TABLE_HIT
+        for column in table.columns:
+            if any(contains_phrase(text, value) for value in column.meta.values):
+                score += VALUE_HIT
+            if any(contains_phrase(text, p) for p in column.meta.synonyms.all() if len(p) > 3):
+                score += COLUMN_HIT
+        return score
+
+    def _connect(self, core: list[str]) -> set[str]:
+        """`core` plus every table on a shortest join path between them."""
+        chosen = {core[0]}
+        for name in core[1:]:
+            chosen |= set(_shortest_path(self.neighbours, chosen, name))
+        return chosen
+
+
+def _mentions_term(text: list[str], term: GlossaryTerm) -> bool:
+    return any(contains_phrase(text, phrase) for phrase in [term.term, *term.synonyms])
+
+
+def _join_graph(catalog: Catalog) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {name: set() for name in catalog.tables}
+    for table in catalog.tables.values():
+        for join in table.meta.joins:
+            if set(join.on) == {table.tenant_column}:
+                continue  # a join on the tenant column alone relates every row to every row
+            graph[table.name].add(join.to)
+            graph[join.to].add(table.name)
+    return graph
+
+
+def _shortest_path(graph: dict[str, set[str]], sources: set[str], target: str) -> list[str]:
+    """Tables from the nearest of `sources` to `target` (just `target` if unreachable)."""
+    previous: dict[str, str | None] = {s: None for s in sources}
+    queue = deque(sources)
+    while queue:
+        node = queue.popleft()
+        if node == target:
+            path = []
+            while node is not None:
+                path.append(node)
+                node = previous[node]
+            return path
+        for neighbour in sorted(graph[node]):
+            if neighbour not in previous:
+                previous[neighbour] = node
+                queue.append(neighbour)
+    return [target]

@@ -1,0 +1,133 @@
+"""One turn as the events of design §3.3 (the SSE stream and `orquestra ask --json`).
+
+`run_turn` starts or resumes a thread (a pending clarifying question is answered by the new
+message), streams LangGraph's `updates`, `messages` and `custom` modes, and maps them to
+`run`, `node`, `sql`, `token`, `clarify`, `result`, `error` and `done` events. Every run sets
+an explicit `recursion_limit`.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import AsyncIterator
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from langchain_core.messages import AIMessageChunk, HumanMessage
+from langgraph.errors import GraphRecursionError
+from langgraph.pregel import Pregel
+from langgraph.types import Command
+
+from graph.context import RunContext
+from graph.models import ModelUnavailable
+from server.database import DatabaseUnavailable
+
+log = logging.getLogger("orquestra.run")
+STREAMING_NODES = {"streamer", "chat"}
+"""Stages whose model tokens are the answer the user reads."""
+
+Event = dict[str, Any]
+
+
+async def run_turn(
+    graph: Pregel, message: str, *, thread_id: str, context: RunContext, run_id: str | None = None
+) -> AsyncIterator[Event]:
+    """Events of one turn on `thread_id`, `run` first and `done` last."""
+    run_id = run_id or str(uuid.uuid4())
+    yield {"event": "run", "data": {"run_id": run_id, "thread_id": thread_id}}
+    config = {
+        "configurable": {"thread_id": thread_id},
+        "recursion_limit": context.recursion_limit,
+        "metadata": {"run_id": run_id, "tenant": context.tenant, "user": context.user},
+    }
+    try:
+        async for event in _stream(graph, message, config, context):
+            yield event
+    except Exception as error:  # every failure becomes a user-safe event
+        yield {"event": "error", "data": user_error(error, run_id)}
+    yield {"event": "done", "data": {}}
+
+
+async def pending_question(graph: Pregel, thread_id: str) -> str | None:
+    """The clarifying question a thread is waiting on, if any."""
+    snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
+    for task in snapshot.tasks:
+        for pending in task.interrupts:
+            return str(pending.value.get("question", ""))
+    return None
+
+
+async def _stream(graph: Pregel, message: str, config: dict, context: RunContext):
+    waiting = await pending_question(graph, config["configurable"]["thread_id"])
+    payload: Any = (
+        Command(resume=message)
+        if waiting is not None
+        else {"messages": [HumanMessage(content=message)]}
+    )
+    modes = ["updates", "messages", "custom"]
+    async for mode, chunk in graph.astream(payload, config, context=context, stream_mode=modes):
+        if mode == "custom" and isinstance(chunk, dict) and "event" in chunk:
+            yield {
+                "event": chunk["event"],
+                "data": {k: v for k, v in chunk.items() if k != "event"},
+            }
+        elif mode == "messages":
+            piece, metadata = chunk
+            if (
+                isinstance(piece, AIMessageChunk)
+                and piece.content
+                and metadata.get("langgraph_node") in STREAMING_NODES
+            ):
+                yield {"event": "token", "data": {"text": str(piece.content)}}
+        elif mode == "updates" and "__interrupt__" in chunk:
+            question = chunk["__interrupt__"][0].value.get("question", "")
+            yield {"event": "clarify", "data": {"question": question}}
+            return
+    snapshot = await graph.aget_state(config)
+    yield {"event": "result", "data": result_payload(snapshot.values)}
+
+
+def result_payload(state: dict[str, Any]) -> dict[str, Any]:
+    """The `result` event: the answer and what it stands on."""
+    payload: dict[str, Any] = {"answer": state.get("answer", ""), "route": state.get("route")}
+    result = state.get("result")
+    if state.get("sql"):
+        payload["sql"] = state["sql"]
+    if result:
+        payload.update(
+            columns=result["columns"],
+            rows=[[jsonable(v) for v in row] for row in result["rows"]],
+            row_count=result["row_count"],
+            truncated=result["truncated"],
+        )
+    if state.get("sources"):
+        payload["sources"] = state["sources"]
+    if state.get("attempts"):
+        payload["attempts"] = state["attempts"]
+    if state.get("stop_reason"):
+        payload["stop_reason"] = state["stop_reason"]
+    return payload
+
+
+def jsonable(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
+def user_error(error: Exception, run_id: str) -> dict[str, str]:
+    """A code and a plain message; the details go to the log with the run id."""
+    if isinstance(error, DatabaseUnavailable | OSError):
+        code, message = "DB_UNAVAILABLE", "The database is unavailable right now. Try again soon."
+    elif isinstance(error, ModelUnavailable):
+        code, message = "MODEL_UNAVAILABLE", error.message
+    elif isinstance(error, GraphRecursionError):
+        code, message = "RECURSION_LIMIT", "This question took too many steps and was stopped."
+    else:
+        code, message = "INTERNAL", "Something went wrong while answering. It has been logged."
+    log.error("run failed", exc_info=error, extra={"run_id": run_id, "code": code})
+    return {"code": code, "message": message}

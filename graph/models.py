@@ -1,0 +1,72 @@
+"""Model factory: one `provider:model` string per role, built in one place.
+
+Specs: `offline` (the embedded offline model, the default without an API key),
+`scripted:PATH` (canned responses for tests and demos), or anything `init_chat_model`
+understands (`openai:gpt-4o-mini`, `anthropic:…`). OpenAI-compatible servers (Ollama, vLLM,
+llama.cpp) work through `OPENAI_BASE_URL`. Clients are cached per spec and role.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from langchain_core.language_models import BaseChatModel
+
+from graph.context import RunContext
+from server.settings import Settings
+
+
+class ModelUnavailable(Exception):
+    """A configured model cannot be built (unknown provider, missing package or key)."""
+
+    code = "MODEL_UNAVAILABLE"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def spec_for(role: str, context: RunContext, settings: Settings) -> str:
+    """The model spec a role uses: run context, then settings per role, then the default."""
+    configured = context.models.get(role) or getattr(settings.models, role, None)
+    if configured:
+        return configured
+    if settings.models.default:
+        return settings.models.default
+    return "openai:gpt-4o-mini" if settings.openai_api_key else "offline"
+
+
+def model_for(role: str, context: RunContext, settings: Settings) -> BaseChatModel:
+    """The chat model serving `role` in this run."""
+    return _build(
+        spec_for(role, context, settings),
+        role,
+        settings.limits.model_timeout_s,
+        settings.openai_base_url,
+        settings.openai_api_key,
+    )
+
+
+@cache
+def _build(
+    spec: str, role: str, timeout_s: float, base_url: str | None, api_key: str | None
+) -> BaseChatModel:
+    if spec == "offline":
+        from graph.offline import OfflineChatModel
+
+        return OfflineChatModel(role=role)
+    if spec.startswith("scripted:"):
+        from graph.scripted import ScriptedChatModel, script
+
+        path = spec.removeprefix("scripted:")
+        return ScriptedChatModel(role=role, script_path=path, delay_ms=script(path).delay_ms)
+    from langchain.chat_models import init_chat_model
+
+    provider = spec.split(":", 1)[0] if ":" in spec else None
+    extra: dict[str, object] = {"timeout": timeout_s, "max_retries": 0}
+    if provider == "openai":
+        extra.update({k: v for k, v in (("base_url", base_url), ("api_key", api_key)) if v})
+    try:
+        return init_chat_model(spec, **extra)
+    except (ImportError, ValueError) as exc:
+        raise ModelUnavailable(f"model {spec!r} for {role} cannot be used: {exc}") from exc

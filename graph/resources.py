@@ -1,0 +1,101 @@
+"""Live handles the stages use: database pools, catalog, guard policy, embeddings, stores.
+
+Opened once per process and event loop — by the server's lifespan or the CLI explicitly
+(`open_resources`), or lazily on the first run (LangGraph Studio) — never at import.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncpg
+
+from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
+from ddl_catalog.knowledge import Chunk, Example, load_chunks, load_examples
+from ddl_catalog.selection import SourceIndex, table_document
+from graph.embeddings import build_embeddings
+from graph.vector_cache import VectorCache
+from guards import GuardPolicy
+from server.database import admin_url, agent_url, connect
+from server.settings import Settings
+
+
+@dataclass
+class Resources:
+    """Everything a run needs that is not in the state or the run context."""
+
+    settings: Settings
+    catalog: Catalog
+    policy: GuardPolicy
+    agent_pool: asyncpg.Pool
+    """Connections as the least-privilege agent role: tenant queries only."""
+    admin_pool: asyncpg.Pool
+    """Connections as the owner: caches and internal tables, never tenant queries."""
+    vectors: VectorCache
+    sources: SourceIndex
+    examples: list[Example] = field(default_factory=list)
+    chunks: list[Chunk] = field(default_factory=list)
+
+    async def close(self) -> None:
+        await asyncio.gather(self.agent_pool.close(), self.admin_pool.close())
+
+    async def nearest_examples(self, question: str, kind: str, k: int = 3) -> list[Example]:
+        pool = [e for e in self.examples if e.kind == kind] or self.examples
+        query = await self.vectors.query(question)
+        found = await self.vectors.nearest([e.question for e in pool], query, k)
+        return [pool[i] for i in found]
+
+    async def nearest_chunks(self, question: str, k: int = 3) -> list[Chunk]:
+        query = await self.vectors.query(question)
+        found = await self.vectors.nearest([c.passage() for c in self.chunks], query, k)
+        return [self.chunks[i] for i in found]
+
+
+_open: dict[int, Resources] = {}
+_opening: dict[int, asyncio.Lock] = {}
+
+
+async def open_resources(settings: Settings | None = None) -> Resources:
+    """Open (once per event loop) and return the resources."""
+    loop = id(asyncio.get_running_loop())
+    lock = _opening.setdefault(loop, asyncio.Lock())
+    async with lock:
+        if loop not in _open:
+            _open[loop] = await _build(settings or Settings())
+        return _open[loop]
+
+
+async def close_resources() -> None:
+    """Close this event loop's resources, if open."""
+    resources = _open.pop(id(asyncio.get_running_loop()), None)
+    if resources is not None:
+        await resources.close()
+
+
+async def _build(settings: Settings) -> Resources:
+    folder = Path(settings.catalog_dir) if settings.catalog_dir else DEMO_CATALOG_DIR
+    catalog = load_catalog(folder)
+    await (await connect(agent_url(settings))).close()  # a clear error if unreachable
+    agent_pool = await asyncpg.create_pool(agent_url(settings), min_size=1, max_size=10)
+    admin_pool = await asyncpg.create_pool(admin_url(settings), min_size=1, max_size=4)
+    embeddings = build_embeddings(settings.embeddings)
+    vectors = await VectorCache.open(embeddings, admin_pool, settings.data_dir / "cache")
+    tables = list(catalog.tables.values())
+    table_vectors = await vectors.passages([table_document(t) for t in tables])
+    index = SourceIndex(catalog, {t.name: v for t, v in zip(tables, table_vectors, strict=True)})
+    resources = Resources(
+        settings,
+        catalog,
+        GuardPolicy.from_catalog(catalog),
+        agent_pool,
+        admin_pool,
+        vectors,
+        index,
+        load_examples(folder),
+        load_chunks(folder),
+    )
+    await vectors.passages([e.question for e in resources.examples])
+    await vectors.passages([c.passage() for c in resources.chunks])
+    return resources

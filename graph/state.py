@@ -1,0 +1,116 @@
+"""The graph's typed state: what flows between stages in one turn and across a thread.
+
+Only `messages` accumulates (the conversation). Every per-turn field is reset by the first
+stage of a turn, so a thread's second question never sees the first one's attempts.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+Route = Literal["TRACKING", "ANALYTICS", "KNOWLEDGE", "CHAT"]
+
+
+class SqlAttempt(TypedDict, total=False):
+    """One SQL tried in this turn and what came of it."""
+
+    sql: str
+    """The SQL as the writer or fixer produced it."""
+    guarded_sql: str
+    """What actually ran, after the guard."""
+    outcome: Literal["rows", "zero_rows", "rejected", "error"]
+    error: str
+    """Guard code or PostgreSQL error, when it failed."""
+    row_count: int
+
+
+class QueryResultState(TypedDict, total=False):
+    """Rows of the last successful query."""
+
+    columns: list[str]
+    rows: list[list[Any]]
+    row_count: int
+    """Rows returned (or the exact total when it was cheap to count)."""
+    truncated: bool
+
+
+class InputState(TypedDict):
+    """What a caller sends: the new user message."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The conversation; a turn appends the user's message and the answer."""
+
+
+class OutputState(TypedDict, total=False):
+    """What a caller gets back at the end of a turn."""
+
+    answer: str
+    """The final answer text."""
+    route: Route | None
+    """TRACKING, ANALYTICS, KNOWLEDGE or CHAT (None for greetings)."""
+    sql: str | None
+    """The last guarded SQL that ran."""
+    result: QueryResultState | None
+    """Rows of the last successful query."""
+    sources: dict[str, list[str]]
+    """Catalog systems, tables and glossary terms the SQL writer saw."""
+    attempts: list[SqlAttempt]
+    """Every SQL tried in this turn."""
+    stop_reason: str | None
+    """Which cap or failure ended the turn early, if any."""
+
+
+class AgentState(InputState, OutputState, total=False):
+    """Everything the stages share."""
+
+    turn_message: str
+    """The user's message that started this turn."""
+    clarifications: list[str]
+    """Clarifying questions asked in this turn, with the user's answers."""
+    question: str
+    """The complete, self-contained question (follow-ups resolved)."""
+    last_question: str
+    """The previous turn's complete question, for resolving follow-ups."""
+    lang: Literal["pt", "en"]
+    """Language the answer is written in."""
+    wants_knowledge: bool
+    """The message also asks what a concept means (both paths, one answer)."""
+    assumption: str | None
+    """What the augmenter assumed when it stopped asking."""
+    clarify_question: str | None
+    """The clarifying question waiting for an answer."""
+    clarify_rounds: int
+    """Clarifying questions asked in this turn."""
+    schema_text: str
+    """DDL, descriptions and glossary terms of the selected sources."""
+    draft_sql: str | None
+    """SQL waiting for the guard."""
+    guarded_sql: str | None
+    """SQL the guard produced, waiting for the executor."""
+    guard_params: list[str]
+    """Bound parameters of the guarded SQL."""
+    sql_attempt: int
+    """SQL attempts written in this turn (the first plus zero-row retries)."""
+    fix_attempts: int
+    """Fixer repairs in the current SQL attempt."""
+    last_error: str | None
+    """Guard rejection or database error the fixer must address."""
+    knowledge: str | None
+    """The librarian's answer, for concept questions and mixed messages."""
+    refine_rounds: int
+    """Judge-driven refinements of the librarian's answer."""
+    judge_feedback: str | None
+    """What the judge asked the librarian to fix, while a refinement is due."""
+    answer_streamed: bool
+    """The answer's tokens already reached the client (the chat stage streams its own)."""
+    model_calls: int
+    """Model calls made in this turn."""
+    prompt_tokens: int
+    """Prompt tokens spent in this turn."""
+    completion_tokens: int
+    """Completion tokens spent in this turn."""
+    caps_hit: list[str]
+    """Caps reached in this turn (for metrics and the answer)."""

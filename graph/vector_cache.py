@@ -1,0 +1,143 @@
+"""Embedding vectors cached by (model, text): a restart does not re-embed unchanged text.
+
+Stored in PostgreSQL with pgvector (`orquestra_internal.embedding_cache`) when the extension
+is available, otherwise in a `.npz` file under the data folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from pathlib import Path
+
+import asyncpg
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from graph.embeddings import embedding_name
+
+log = logging.getLogger(__name__)
+TABLE = "orquestra_internal.embedding_cache"
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+class VectorCache:
+    """Vectors for passages, embedding only what is not cached yet."""
+
+    def __init__(self, embeddings: Embeddings, pool: asyncpg.Pool | None, folder: Path) -> None:
+        self.embeddings = embeddings
+        self.model = embedding_name(embeddings)
+        self.pool = pool
+        self.file = folder / f"embeddings-{text_key(self.model)[:12]}.npz"
+        self.memory: dict[str, np.ndarray] = {}
+        self.embedded = 0
+        """Passages embedded (not found in the cache) by this process."""
+
+    @classmethod
+    async def open(cls, embeddings: Embeddings, pool: asyncpg.Pool | None, folder: Path):
+        cache = cls(embeddings, pool if pool and await _has_pgvector(pool) else None, folder)
+        await cache._ensure_table()
+        return cache
+
+    @property
+    def backend(self) -> str:
+        return "pgvector" if self.pool is not None else "disk"
+
+    async def passages(self, texts: list[str]) -> np.ndarray:
+        """One L2-normalised vector per text, in order."""
+        keys = [text_key(t) for t in texts]
+        missing = [k for k in dict.fromkeys(keys) if k not in self.memory]
+        if missing:
+            self.memory.update(await self._load(missing))
+        todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in self.memory}
+        if todo:
+            vectors = np.asarray(
+                await self.embeddings.aembed_documents(list(todo.values())), dtype=np.float32
+            )
+            fresh = dict(zip(todo, vectors, strict=True))
+            self.memory.update(fresh)
+            self.embedded += len(fresh)
+            await self._store(fresh)
+        return np.stack([self.memory[k] for k in keys]) if keys else np.zeros((0, 0))
+
+    async def query(self, text: str) -> np.ndarray:
+        return np.asarray(await self.embeddings.aembed_query(text), dtype=np.float32)
+
+    async def nearest(self, texts: list[str], query: np.ndarray, k: int) -> list[int]:
+        """Positions in `texts` of the `k` most similar to `query` (cached texts only)."""
+        if not texts:
+            return []
+        await self.passages(texts)
+        keys = [text_key(t) for t in texts]
+        if self.pool is None:
+            scores = np.stack([self.memory[key] for key in keys]) @ query
+            return [int(i) for i in np.argsort(-scores)[:k]]
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(
+                f"SELECT text_hash FROM {TABLE} WHERE model = $1 AND text_hash = ANY($2::text[])"
+                " ORDER BY embedding <=> $3::vector LIMIT $4",
+                self.model,
+                keys,
+                "[" + ",".join(f"{x:.7g}" for x in query) + "]",
+                k,
+            )
+        position = {key: i for i, key in enumerate(keys)}
+        return [position[r["text_hash"]] for r in rows]
+
+    async def _ensure_table(self) -> None:
+        if self.pool is None:
+            return
+        async with self.pool.acquire() as conn:
+            await conn.execute("CREATE SCHEMA IF NOT EXISTS orquestra_internal")
+            await conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {TABLE} (model text NOT NULL, text_hash text NOT NULL,"
+                " embedding vector NOT NULL, PRIMARY KEY (model, text_hash))"
+            )
+
+    async def _load(self, keys: list[str]) -> dict[str, np.ndarray]:
+        if self.pool is None:
+            if not self.file.exists():
+                return {}
+            with np.load(self.file) as stored:
+                return {k: stored[k] for k in keys if k in stored.files}
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch(
+                f"SELECT text_hash, embedding::text FROM {TABLE} "
+                "WHERE model = $1 AND text_hash = ANY($2::text[])",
+                self.model,
+                keys,
+            )
+        return {
+            r["text_hash"]: np.array(r["embedding"][1:-1].split(","), dtype=np.float32)
+            for r in rows
+        }
+
+    async def _store(self, fresh: dict[str, np.ndarray]) -> None:
+        if self.pool is None:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            stored = dict(np.load(self.file)) if self.file.exists() else {}
+            stored.update(fresh)
+            np.savez(self.file, **stored)
+            return
+        async with self.pool.acquire() as conn:
+            await conn.executemany(
+                f"INSERT INTO {TABLE} (model, text_hash, embedding) VALUES ($1, $2, $3::vector)"
+                " ON CONFLICT DO NOTHING",
+                [
+                    (self.model, k, "[" + ",".join(f"{x:.7g}" for x in v) + "]")
+                    for k, v in fresh.items()
+                ],
+            )
+
+
+async def _has_pgvector(pool: asyncpg.Pool) -> bool:
+    async with pool.acquire() as conn:
+        try:
+            await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except asyncpg.PostgresError as exc:
+            log.info("pgvector unavailable, caching embeddings on disk: %s", exc)
+            return False
+    return True

@@ -1,0 +1,184 @@
+"""The graph: stages as nodes, joined by small pure routers that enforce every cap.
+
+Caps live in the run context, counters in the state, and the checks here. Transient model
+and database errors are retried by LangGraph's `RetryPolicy` with an explicit `retry_on`,
+three attempts at most.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import asyncpg
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import RetryPolicy
+
+from graph.context import RunContext
+from graph.stage import stopped
+from graph.state import AgentState, InputState, OutputState
+from nodes.augmenter import augmenter
+from nodes.chat import chat_node
+from nodes.clarify import clarify
+from nodes.executor import executor
+from nodes.fixer import fixer
+from nodes.judge import judge
+from nodes.librarian import librarian
+from nodes.router import router
+from nodes.short_circuit import short_circuit
+from nodes.source_selection import select_sources
+from nodes.sql_writer import sql_writer
+from nodes.streamer import streamer
+from nodes.tenant_guard import tenant_guard
+from nodes.zero_row_retry import zero_row_retry
+
+State = dict[str, Any]
+Ctx = Runtime[RunContext]
+
+
+def is_transient(error: Exception) -> bool:
+    """Errors worth a retry: a dropped connection, a timeout, a rate limit, a 5xx."""
+    if isinstance(
+        error,
+        (
+            ConnectionError,
+            TimeoutError,
+            asyncpg.ConnectionDoesNotExistError,
+            asyncpg.TooManyConnectionsError,
+            asyncpg.CannotConnectNowError,
+        ),
+    ):
+        return True
+    try:
+        import openai
+    except ImportError:
+        return False
+    return isinstance(
+        error,
+        (
+            openai.APIConnectionError,
+            openai.APITimeoutError,
+            openai.RateLimitError,
+            openai.InternalServerError,
+        ),
+    )
+
+
+RETRY = RetryPolicy(max_attempts=3, initial_interval=0.5, retry_on=is_transient)
+
+
+def after_short_circuit(state: State) -> Literal["streamer", "augmenter"]:
+    return "streamer" if state.get("answer") else "augmenter"
+
+
+def after_augmenter(state: State) -> Literal["streamer", "clarify", "router"]:
+    if state.get("stop_reason"):
+        return "streamer"
+    return "clarify" if state.get("clarify_question") else "router"
+
+
+def after_router(state: State) -> Literal["streamer", "chat", "librarian", "select_sources"]:
+    if state.get("stop_reason"):
+        return "streamer"
+    route = state.get("route")
+    if route == "CHAT":
+        return "chat"
+    if route == "KNOWLEDGE" or state.get("wants_knowledge"):
+        return "librarian"
+    return "select_sources"
+
+
+def after_judge(state: State) -> Literal["librarian", "select_sources", "streamer"]:
+    if state.get("stop_reason"):
+        return "streamer"
+    if state.get("judge_feedback"):
+        return "librarian"
+    return "select_sources" if state.get("route") in ("TRACKING", "ANALYTICS") else "streamer"
+
+
+def after_writer(state: State) -> Literal["streamer", "tenant_guard"]:
+    return "tenant_guard" if state.get("draft_sql") and not state.get("stop_reason") else "streamer"
+
+
+def after_guard(state: State, runtime: Ctx) -> Literal["executor", "fixer", "cap_reached"]:
+    if state.get("guarded_sql"):
+        return "executor"
+    return (
+        "fixer"
+        if state.get("fix_attempts", 0) < runtime.context.max_fix_attempts
+        else "cap_reached"
+    )
+
+
+def after_executor(
+    state: State, runtime: Ctx
+) -> Literal["streamer", "fixer", "zero_row_retry", "cap_reached"]:
+    result = state.get("result")
+    if result is None:
+        return (
+            "fixer"
+            if state.get("fix_attempts", 0) < runtime.context.max_fix_attempts
+            else "cap_reached"
+        )
+    if result["rows"]:
+        return "streamer"
+    return (
+        "zero_row_retry"
+        if state.get("sql_attempt", 0) < runtime.context.max_sql_attempts
+        else "cap_reached"
+    )
+
+
+def after_fixer(state: State) -> Literal["streamer", "tenant_guard"]:
+    return "streamer" if state.get("stop_reason") else "tenant_guard"
+
+
+async def cap_reached(state: State, runtime: Ctx) -> dict[str, Any]:
+    """Which cap ended the turn: repairs exhausted, or every SQL attempt came back empty."""
+    failed = state.get("result") is None
+    return stopped(state, "MAX_FIX_ATTEMPTS" if failed else "MAX_SQL_ATTEMPTS")
+
+
+def build_graph() -> StateGraph:
+    """The orchestrated graph, not yet compiled (callers pick the checkpointer)."""
+    graph = StateGraph(
+        AgentState, context_schema=RunContext, input_schema=InputState, output_schema=OutputState
+    )
+    for name, node in (
+        ("short_circuit", short_circuit),
+        ("clarify", clarify),
+        ("select_sources", select_sources),
+        ("tenant_guard", tenant_guard),
+        ("zero_row_retry", zero_row_retry),
+        ("cap_reached", cap_reached),
+    ):
+        graph.add_node(name, node)
+    for name, node in (
+        ("augmenter", augmenter),
+        ("router", router),
+        ("chat", chat_node),
+        ("librarian", librarian),
+        ("judge", judge),
+        ("sql_writer", sql_writer),
+        ("executor", executor),
+        ("fixer", fixer),
+        ("streamer", streamer),
+    ):
+        graph.add_node(name, node, retry_policy=RETRY)
+    graph.add_edge(START, "short_circuit")
+    graph.add_conditional_edges("short_circuit", after_short_circuit)
+    graph.add_conditional_edges("augmenter", after_augmenter)
+    graph.add_edge("clarify", "augmenter")
+    graph.add_conditional_edges("router", after_router)
+    graph.add_edge("chat", "streamer")
+    graph.add_edge("librarian", "judge")
+    graph.add_conditional_edges("judge", after_judge)
+    graph.add_edge("select_sources", "sql_writer")
+    graph.add_conditional_edges("sql_writer", after_writer)
+    graph.add_conditional_edges("tenant_guard", after_guard)
+    graph.add_conditional_edges("executor", after_executor)
+    graph.add_conditional_edges("fixer", after_fixer)
+    graph.add_edge("zero_row_retry", "sql_writer")
+    graph.add_edge("cap_reached", "streamer")
+    graph.add_edge("streamer", END)
+    return graph

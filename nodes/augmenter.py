@@ -1,0 +1,76 @@
+"""augmenter: the message rewritten into a complete question, or a clarifying question.
+
+Follow-ups are resolved with the thread's history; a data question that lacks an essential
+(entity, period, measure) gets one clarifying question, at most `max_clarify_rounds` times a
+turn — then the best reading, with the assumption stated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from graph.context import RunContext
+from graph.llm import Meter, chat
+from graph.models import model_for
+from graph.resources import open_resources
+from graph.stage import stage
+from nodes.prompts import prompt, sections
+from nodes.short_circuit import latest_user_message
+
+HISTORY_MESSAGES = 8
+
+
+class Augmented(BaseModel):
+    """The augmenter's structured output."""
+
+    question: str = Field(description="The complete, self-contained question.")
+    is_data_question: bool
+    missing: list[Literal["entity", "period", "measure"]] = []
+    clarifying_question: str | None = None
+    assumption: str | None = None
+    lang: Literal["pt", "en"] = "pt"
+
+
+def history(state: dict[str, Any]) -> str:
+    """The last messages before the current one, as `user:`/`assistant:` lines."""
+    lines = []
+    for message in state.get("messages", [])[-HISTORY_MESSAGES - 1 : -1]:
+        who = "user" if isinstance(message, HumanMessage) else "assistant"
+        if isinstance(message, HumanMessage | AIMessage):
+            lines.append(f"{who}: {str(message.content)[:400]}")
+    return "\n".join(lines)
+
+
+def _summary(update: dict[str, Any]) -> str:
+    if update.get("clarify_question"):
+        return "needs clarification"
+    return update.get("question", "")[:120]
+
+
+@stage("augmenter", summary=_summary)
+async def augmenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    context = runtime.context
+    resources = await open_resources()
+    can_ask = state.get("clarify_rounds", 0) < context.max_clarify_rounds
+    meter = Meter.of(state, context.max_model_calls)
+    user = sections(
+        today=context.today_date().isoformat(),
+        previous_question=state.get("last_question"),
+        conversation=history(state),
+        clarifications="\n".join(state.get("clarifications") or []),
+        message=state.get("turn_message") or latest_user_message(state),
+    )
+    system = prompt("augmenter", can_ask="yes" if can_ask else "no")
+    model = model_for("augmenter", context, resources.settings)
+    out = await meter.structured(model, "augmenter", Augmented, chat(system, user))
+    update: dict[str, Any] = {**meter.update(), "question": out.question.strip(), "lang": out.lang}
+    if out.is_data_question and out.missing and out.clarifying_question and can_ask:
+        update["clarify_question"] = out.clarifying_question
+    else:
+        update["clarify_question"] = None
+        update["assumption"] = out.assumption if out.missing or out.assumption else None
+    return update

@@ -1,0 +1,24 @@
+"""chat: small talk and questions about the assistant, answered (and streamed) by the chat role."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.llm import Meter, chat
+from graph.models import model_for
+from graph.resources import open_resources
+from graph.stage import stage
+from nodes.prompts import prompt
+
+
+@stage("chat", summary=lambda u: f"{len(u.get('answer') or '')} chars")
+async def chat_node(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    resources = await open_resources()
+    meter = Meter.of(state, runtime.context.max_model_calls)
+    model = model_for("chat", runtime.context, resources.settings)
+    lang = "Portuguese" if state.get("lang", "pt") == "pt" else "English"
+    text = await meter.text(model, "chat", chat(prompt("chat", lang=lang), state["question"]))
+    return {**meter.update(), "answer": text.strip(), "answer_streamed": True}

@@ -1,0 +1,28 @@
+"""clarify: pause the turn with one clarifying question; the next message answers it.
+
+`interrupt()` suspends the run (the client gets a `clarify` event); resuming the thread with
+the user's answer continues here, and the augmenter tries again with the answer in hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from graph.context import RunContext
+from graph.stage import stage
+
+
+@stage("clarify", summary=lambda u: f"answered: {u.get('clarifications', [''])[-1][:80]}")
+async def clarify(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    question = state["clarify_question"]
+    answer = str(interrupt({"question": question})).strip()
+    return {
+        "messages": [AIMessage(content=question), HumanMessage(content=answer)],
+        "clarifications": [*(state.get("clarifications") or []), f"Q: {question}\nA: {answer}"],
+        "clarify_rounds": state.get("clarify_rounds", 0) + 1,
+        "clarify_question": None,
+    }

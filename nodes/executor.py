@@ -1,0 +1,93 @@
+"""executor: the guarded SQL on the agent's pool, inside layer 3's transaction.
+
+One row more than the cap is fetched to know a result was truncated; when it was, the exact
+total is counted if that is cheap (a second, short-timeout query), else left as "more than".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.resources import open_resources
+from graph.stage import stage
+from guards import GuardRejection, guard_sql
+from guards.executor import ExecutionLimits, QueryError, run_as_tenant
+
+COUNT_TIMEOUT_MS = 1_000
+
+
+def limits_of(context: RunContext) -> ExecutionLimits:
+    return ExecutionLimits(
+        row_cap=context.row_cap,
+        statement_timeout_ms=context.statement_timeout_ms,
+        client_timeout_s=context.client_timeout_s,
+        timezone=context.timezone,
+    )
+
+
+def _summary(update: dict[str, Any]) -> str:
+    result = update.get("result")
+    if result is None:
+        return f"error: {update.get('last_error', '')[:120]}"
+    more = "+" if result.get("truncated") else ""
+    return f"{result['row_count']}{more} rows"
+
+
+@stage("executor", summary=_summary)
+async def executor(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    context = runtime.context
+    resources = await open_resources()
+    sql, params = state["guarded_sql"], state.get("guard_params") or []
+    runtime.stream_writer({"event": "sql", "sql": sql, "attempt": state.get("sql_attempt", 1)})
+    attempt: dict[str, Any] = {"sql": state["draft_sql"], "guarded_sql": sql}
+    limits = limits_of(context)
+    try:
+        async with resources.agent_pool.acquire() as conn:
+            result = await run_as_tenant(conn, sql, params, tenant=context.tenant, limits=limits)
+            total = (
+                await _exact_total(conn, state, context, resources) if result.truncated else None
+            )
+    except QueryError as failure:
+        attempt.update(
+            outcome="error", error=f"{failure.code}: {failure.detail or failure.message}"
+        )
+        return {
+            "result": None,
+            "last_error": attempt["error"],
+            "attempts": [*(state.get("attempts") or []), attempt],
+        }
+    rows = [list(row) for row in result.rows]
+    attempt.update(outcome="rows" if rows else "zero_rows", row_count=len(rows))
+    return {
+        "sql": sql,
+        "result": {
+            "columns": result.columns,
+            "rows": rows,
+            "row_count": total or len(rows),
+            "truncated": result.truncated,
+        },
+        "last_error": None,
+        "attempts": [*(state.get("attempts") or []), attempt],
+    }
+
+
+async def _exact_total(conn, state: dict[str, Any], context: RunContext, resources) -> int | None:
+    """The full row count of a truncated result, if counting takes under a second."""
+    try:
+        counting = guard_sql(
+            f"SELECT count(*) FROM ({state['draft_sql']}) AS counted",
+            resources.policy,
+            context.tenant,
+            max_rows=0,
+        )
+        limits = replace(limits_of(context), row_cap=0, statement_timeout_ms=COUNT_TIMEOUT_MS)
+        counted = await run_as_tenant(
+            conn, counting.sql, counting.params, tenant=context.tenant, limits=limits
+        )
+    except (GuardRejection, QueryError):
+        return None
+    return int(counted.rows[0][0])

@@ -1,0 +1,44 @@
+"""fixer: corrected SQL from the failing SQL and the error; it goes back through the guard.
+
+At most `max_fix_attempts` repairs per SQL attempt (the router enforces it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+from graph.context import RunContext
+from graph.llm import Meter, chat
+from graph.models import model_for
+from graph.resources import open_resources
+from graph.stage import stage
+from nodes.prompts import prompt, sections
+
+
+class FixedSql(BaseModel):
+    """The fixer's structured output."""
+
+    sql: str
+    explanation: str = ""
+
+
+@stage("fixer", summary=lambda u: f"repair {u.get('fix_attempts')}")
+async def fixer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    context = runtime.context
+    resources = await open_resources()
+    meter = Meter.of(state, context.max_model_calls)
+    model = model_for("fixer", context, resources.settings)
+    user = sections(
+        question=state["question"], failing_sql=state["draft_sql"], error=state.get("last_error")
+    )
+    fixed = await meter.structured(
+        model, "fixer", FixedSql, chat(prompt("fixer", schema=state["schema_text"]), user)
+    )
+    return {
+        **meter.update(),
+        "draft_sql": fixed.sql.strip().rstrip(";").strip(),
+        "fix_attempts": state.get("fix_attempts", 0) + 1,
+    }

@@ -1,0 +1,75 @@
+"""librarian: concept questions answered from the glossary and the documents.
+
+The whole glossary goes into the prompt while it is small; past that, only the terms most
+similar to the question. Documents (Markdown FAQs and procedures) are chunked, embedded
+(cached in pgvector) and the closest chunks retrieved. A judge then checks the answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+from ddl_catalog.model import GlossaryTerm
+from graph.context import RunContext
+from graph.llm import Meter, chat
+from graph.models import model_for
+from graph.resources import Resources, open_resources
+from graph.stage import stage
+from nodes.prompts import prompt, sections
+
+GLOSSARY_INLINE_CHARS = 24_000
+TERMS_WHEN_LARGE = 8
+
+
+class LibrarianAnswer(BaseModel):
+    """The librarian's structured output."""
+
+    answer: str
+    terms: list[str] = []
+
+
+def glossary_text(terms: list[GlossaryTerm], lang: str) -> str:
+    lines = []
+    for term in terms:
+        definition = term.definition_en if lang == "en" and term.definition_en else term.definition
+        synonyms = f" ({', '.join(term.synonyms[:5])})" if term.synonyms else ""
+        lines.append(f"- {term.term}{synonyms}: {definition}")
+    return "\n".join(lines)
+
+
+async def relevant_terms(resources: Resources, question: str) -> list[GlossaryTerm]:
+    terms = list(resources.catalog.glossary)
+    if len(glossary_text(terms, "pt")) <= GLOSSARY_INLINE_CHARS:
+        return terms
+    query = await resources.vectors.query(question)
+    passages = [f"{t.term}: {t.definition}" for t in terms]
+    return [terms[i] for i in await resources.vectors.nearest(passages, query, TERMS_WHEN_LARGE)]
+
+
+@stage("librarian", summary=lambda u: f"{len(u.get('knowledge') or '')} chars")
+async def librarian(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    context = runtime.context
+    resources = await open_resources()
+    lang = state.get("lang", "pt")
+    terms = await relevant_terms(resources, state["question"])
+    chunks = await resources.nearest_chunks(state["question"])
+    documents = "\n\n".join(f"[{c.source}] {c.title}\n{c.text}" for c in chunks)
+    system = prompt(
+        "librarian",
+        lang="Portuguese" if lang == "pt" else "English",
+        glossary=glossary_text(terms, lang),
+        documents=documents or "(none)",
+    )
+    feedback = state.get("judge_feedback")
+    user = sections(
+        question=state["question"],
+        previous_answer=state.get("knowledge") if feedback else "",
+        reviewer_feedback=feedback,
+    )
+    meter = Meter.of(state, context.max_model_calls)
+    model = model_for("librarian", context, resources.settings)
+    answer = await meter.structured(model, "librarian", LibrarianAnswer, chat(system, user))
+    return {**meter.update(), "knowledge": answer.answer.strip(), "judge_feedback": None}

@@ -1,0 +1,43 @@
+"""router: TRACKING, ANALYTICS, KNOWLEDGE or CHAT, with the cheap model role."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+
+from graph.context import RunContext
+from graph.llm import Meter, chat
+from graph.models import model_for
+from graph.resources import open_resources
+from graph.stage import stage
+from nodes.prompts import prompt, sections
+
+
+class RouteDecision(BaseModel):
+    """The router's structured output."""
+
+    route: Literal["TRACKING", "ANALYTICS", "KNOWLEDGE", "CHAT"]
+    wants_knowledge: bool = False
+    reason: str = ""
+
+
+def _summary(update: dict[str, Any]) -> str:
+    route = update.get("route") or ""
+    return f"{route} + KNOWLEDGE" if update.get("wants_knowledge") else route
+
+
+@stage("router", summary=_summary)
+async def router(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    resources = await open_resources()
+    meter = Meter.of(state, runtime.context.max_model_calls)
+    model = model_for("router", runtime.context, resources.settings)
+    user = sections(question=state["question"])
+    decision = await meter.structured(model, "router", RouteDecision, chat(prompt("router"), user))
+    data = decision.route in ("TRACKING", "ANALYTICS")
+    return {
+        **meter.update(),
+        "route": decision.route,
+        "wants_knowledge": decision.wants_knowledge and data,
+    }

@@ -1,0 +1,92 @@
+"""streamer: the final answer, streamed token by token, and the turn's bookkeeping.
+
+A data answer is written by the answer role from a preview of the result (never hundreds of
+rows); a turn that stopped early gets the deterministic honest answer; static replies, the
+librarian's answer and clarified assumptions are streamed as they are. The answer is then
+appended to the conversation, and the complete question remembered for follow-ups.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.llm import Meter, chat
+from graph.models import model_for
+from graph.resources import open_resources
+from graph.stage import stage
+from nodes.honest import stop_answer
+from nodes.prompts import prompt, sections
+
+PREVIEW_ROWS = 20
+
+
+def emit(runtime: Runtime[RunContext], text: str) -> None:
+    """Stream ready-made text as `token` events, a word at a time."""
+    words = text.split(" ")
+    for index, word in enumerate(words):
+        runtime.stream_writer(
+            {"event": "token", "text": word + (" " if index < len(words) - 1 else "")}
+        )
+
+
+def preview(result: dict[str, Any]) -> str:
+    """Columns and the first rows as JSON lines, with the totals."""
+    rows = result.get("rows", [])[:PREVIEW_ROWS]
+    lines = [
+        json.dumps(dict(zip(result["columns"], row, strict=False)), default=str, ensure_ascii=False)
+        for row in rows
+    ]
+    shown = f"{len(rows)} of {result.get('row_count')} rows"
+    more = " (truncated: more rows exist)" if result.get("truncated") else ""
+    return f"{shown}{more}\n" + "\n".join(lines)
+
+
+async def _data_answer(state: dict[str, Any], runtime: Runtime[RunContext]) -> tuple[str, dict]:
+    resources = await open_resources()
+    meter = Meter.of(state, runtime.context.max_model_calls)
+    model = model_for("answer", runtime.context, resources.settings)
+    lang = "Portuguese" if state.get("lang", "pt") == "pt" else "English"
+    user = sections(
+        question=state["question"],
+        assumption=state.get("assumption"),
+        concept_explanation=state.get("knowledge"),
+        result=preview(state["result"]),
+    )
+    text = await meter.text(model, "answer", chat(prompt("answer", lang=lang), user))
+    return text.strip(), meter.update()
+
+
+def _topics(resources: Any) -> str:
+    return ", ".join(system.title for system in resources.catalog.systems)
+
+
+@stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")
+async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    update: dict[str, Any] = {}
+    reason = state.get("stop_reason")
+    if reason:
+        answer = stop_answer(state, reason)
+    elif state.get("answer"):
+        answer = state["answer"]
+    elif state.get("route") == "KNOWLEDGE" or (
+        state.get("knowledge") and not state.get("draft_sql") and not state.get("result")
+    ):
+        answer = state.get("knowledge") or ""
+    elif state.get("result") is not None:
+        answer, update = await _data_answer(state, runtime)
+        update["answer_streamed"] = True
+    else:
+        answer = stop_answer(state, "NO_SQL", _topics(await open_resources()))
+    if not (update.get("answer_streamed") or state.get("answer_streamed")):
+        emit(runtime, answer)
+    return {
+        **update,
+        "answer": answer,
+        "messages": [AIMessage(content=answer)],
+        "last_question": state.get("question") or state.get("last_question", ""),
+    }

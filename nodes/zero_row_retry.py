@@ -1,0 +1,19 @@
+"""zero_row_retry: no rows — back to the SQL writer, which sees what was tried this turn.
+
+The writer's prompt then lists every SQL of the turn and asks for another reading; at most
+`max_sql_attempts` attempts a turn (the router enforces it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.stage import stage
+
+
+@stage("zero_row_retry", summary=lambda u: "another reading")
+async def zero_row_retry(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    return {"draft_sql": None, "guarded_sql": None, "result": None}
