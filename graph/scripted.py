@@ -45,6 +45,8 @@ class Script:
             r: list(v) for r, v in (data.get("roles") or {}).items()
         }
         self.used: dict[str, int] = {}
+        self.seen: list[tuple[str, str]] = []
+        """(role, prompt text) of every call, for tests that check what a stage was shown."""
         self._lock = threading.Lock()
 
     def next(self, role: str) -> Any:
@@ -86,7 +88,9 @@ class ScriptedChatModel(LocalChatModel):
     async def respond(
         self, messages: list[BaseMessage], schema: type[BaseModel] | None
     ) -> str | dict[str, Any]:
-        answer = script(self.script_path).next(self.role)
+        current = script(self.script_path)
+        current.seen.append((self.role, "\n\n".join(str(m.content) for m in messages)))
+        answer = current.next(self.role)
         if schema is None and not isinstance(answer, str):
             raise ScriptExhausted(f"{self.role} expected text but the script holds {answer!r}")
         return answer

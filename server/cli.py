@@ -62,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("query", help="the SQL")
     sql.set_defaults(run=_cmd_sql)
 
+    ask = commands.add_parser("ask", help="one turn in the terminal, streamed")
+    ask.add_argument("--tenant", required=True, help="tenant (supplier code) asking")
+    ask.add_argument("--thread", default=None, help="continue this conversation")
+    ask.add_argument("--json", action="store_true", help="one JSON event per line")
+    ask.add_argument("question")
+    ask.set_defaults(run=_cmd_ask)
+
     catalog = commands.add_parser("catalog", help="the DDL catalog").add_subparsers(
         dest="catalog_command", required=True, metavar="ACTION"
     )
@@ -167,6 +174,14 @@ def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
 
     return run_sql_command(
         args.query, args.tenant, raw=args.raw, as_json=args.json, settings=settings
+    )
+
+
+def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from server.ask_command import run_ask_command
+
+    return run_ask_command(
+        args.question, args.tenant, thread=args.thread, as_json=args.json, settings=settings
     )
 
 

@@ -1,0 +1,82 @@
+"""`orquestra ask`: one turn in the terminal — live stage progress, then the streamed answer.
+
+`--json` prints one JSON event per line, the same events as the SSE stream. Conversations
+persist in PostgreSQL: `--thread ID` continues one (and answers a pending clarifying
+question).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import uuid
+from typing import Any
+
+from graph.checkpoints import postgres_checkpointer
+from graph.context import RunContext
+from graph.events import run_turn
+from graph.resources import close_resources, open_resources
+from graph.wiring import build_graph
+from server.database import admin_url
+from server.settings import Settings
+
+PREVIEW_ROWS = 10
+
+
+def run_ask_command(question: str, tenant: str, *, thread: str | None, as_json: bool,
+                    settings: Settings) -> int:  # fmt: skip
+    return asyncio.run(_ask(question, tenant, thread or str(uuid.uuid4()), as_json, settings))
+
+
+async def _ask(question: str, tenant: str, thread: str, as_json: bool, settings: Settings) -> int:
+    await open_resources(settings)
+    failed = False
+    try:
+        async with postgres_checkpointer(admin_url(settings)) as saver:
+            graph = build_graph().compile(checkpointer=saver)
+            context = RunContext.from_settings(settings, tenant=tenant)
+            async for event in run_turn(graph, question, thread_id=thread, context=context):
+                failed |= event["event"] == "error"
+                if as_json:
+                    print(json.dumps(event, ensure_ascii=False, default=str), flush=True)
+                else:
+                    show(event, thread)
+    finally:
+        await close_resources()
+    return 2 if failed else 0
+
+
+def show(event: dict[str, Any], thread: str) -> None:
+    """Human-readable rendering: progress on stderr, the answer on stdout."""
+    kind, data = event["event"], event["data"]
+    if kind == "node" and data["status"] == "end":
+        summary = f" — {data['summary']}" if data.get("summary") else ""
+        print(f"  · {data['node']:<15}{data['ms']:>8.0f} ms{summary}", file=sys.stderr)
+    elif kind == "sql":
+        print(f"  SQL (attempt {data['attempt']}): {data['sql']}", file=sys.stderr)
+    elif kind == "token":
+        print(data["text"], end="", flush=True)
+    elif kind == "clarify":
+        print(f"\n? {data['question']}")
+        print(f'  (answer with: orquestra ask --tenant … --thread {thread} "…")', file=sys.stderr)
+    elif kind == "result":
+        print()
+        _table(data)
+        print(f"\nthread: {thread}", file=sys.stderr)
+    elif kind == "error":
+        print(f"\nerror [{data['code']}]: {data['message']}", file=sys.stderr)
+
+
+def _table(result: dict[str, Any]) -> None:
+    rows = result.get("rows") or []
+    if not rows or (len(rows) == 1 and len(rows[0]) == 1):
+        return
+    columns = result["columns"]
+    cells = [[("" if v is None else str(v))[:30] for v in row] for row in rows[:PREVIEW_ROWS]]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    print("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)))
+    for row in cells:
+        print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)))
+    if result.get("row_count", len(rows)) > len(cells):
+        print(f"… {result.get('row_count')} rows in all")

@@ -1,0 +1,84 @@
+"""Fixtures for running the real graph with scripted models against the demo database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from langgraph.checkpoint.memory import InMemorySaver
+
+from graph.context import ROLES, RunContext
+from graph.events import run_turn
+from graph.resources import close_resources, open_resources
+from graph.scripted import Script, reset_scripts, script
+from graph.wiring import build_graph
+from server.settings import Settings
+
+
+@dataclass
+class Turn:
+    """The events of one turn, with shortcuts."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [e["data"] for e in self.events if e["event"] == kind]
+
+    @property
+    def result(self) -> dict[str, Any]:
+        found = self.of("result")
+        assert found, f"no result event; events: {[e['event'] for e in self.events]}"
+        return found[0]
+
+    @property
+    def text(self) -> str:
+        return "".join(t["text"] for t in self.of("token"))
+
+    def nodes(self) -> list[str]:
+        return [n["node"] for n in self.of("node") if n["status"] == "end"]
+
+
+class Harness:
+    """A compiled graph with an in-memory checkpointer and a scripted model for every role."""
+
+    def __init__(self, tmp_path: Path, settings: Settings) -> None:
+        self.tmp_path = tmp_path
+        self.graph = build_graph().compile(checkpointer=InMemorySaver())
+        self.base = RunContext.from_settings(settings, tenant="101")
+        self.script_path: Path | None = None
+
+    def use(self, roles: dict[str, list[Any]], repeat: tuple[str, ...] = ()) -> Script:
+        reset_scripts()
+        self.script_path = self.tmp_path / "script.yaml"
+        self.script_path.write_text(
+            yaml.safe_dump({"roles": roles, "repeat": list(repeat)}, allow_unicode=True)
+        )
+        return script(self.script_path)
+
+    async def ask(self, message: str, thread: str = "t1", **overrides: Any) -> Turn:
+        models = {role: f"scripted:{self.script_path}" for role in ROLES}
+        context = replace(self.base, models=models, **overrides)
+        turn = Turn()
+        async for event in run_turn(self.graph, message, thread_id=thread, context=context):
+            turn.events.append(event)
+        return turn
+
+    async def state(self, thread: str = "t1") -> dict[str, Any]:
+        snapshot = await self.graph.aget_state({"configurable": {"thread_id": thread}})
+        return snapshot.values
+
+
+@pytest.fixture(scope="session")
+async def graph_resources(settings: Settings, demo_db) -> AsyncIterator[None]:
+    await open_resources(settings)
+    yield
+    await close_resources()
+
+
+@pytest.fixture
+def harness(tmp_path: Path, settings: Settings, graph_resources: None) -> Harness:
+    return Harness(tmp_path, settings)

@@ -1,0 +1,42 @@
+"""Small builders for scripted responses, so each test reads as the conversation it plays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+REVENUE_2026 = (
+    "SELECT date_trunc('month', data_emissao) AS mes, sum(valor_nota) AS faturamento "
+    "FROM notas_fiscais WHERE status = 'AUTORIZADA' AND data_emissao >= '2026-01-01' "
+    "GROUP BY 1 ORDER BY 1"
+)
+NOTA_STATUS = (
+    "SELECT DISTINCT ON (serie, num_nota) serie, num_nota, status, last_updated "
+    "FROM eventos_rastreamento WHERE num_nota = 40908 ORDER BY serie, num_nota, last_updated DESC"
+)
+NO_ROWS = "SELECT num_nota FROM notas_fiscais WHERE num_nota = 99999999"
+
+
+def augmented(question: str, **extra: Any) -> dict[str, Any]:
+    return {"question": question, "is_data_question": True, "missing": [], "lang": "pt", **extra}
+
+
+def routed(route: str, wants_knowledge: bool = False) -> dict[str, Any]:
+    return {"route": route, "wants_knowledge": wants_knowledge, "reason": "test"}
+
+
+def written(sql: str) -> dict[str, Any]:
+    return {"thought_process": "scripted", "sql": sql, "missing_info": None, "confidence": 0.8}
+
+
+def fixed(sql: str) -> dict[str, Any]:
+    return {"sql": sql, "explanation": "scripted fix"}
+
+
+def data_turn(question: str, sql: str, route: str = "ANALYTICS", answer: str = "Resposta.") -> dict:
+    """The four calls of a simple data question: augmenter, router, SQL writer, answer."""
+    return {
+        "augmenter": [augmented(question)],
+        "router": [routed(route)],
+        "sql_writer": [written(sql)],
+        "answer": [answer],
+    }
