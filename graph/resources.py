@@ -18,6 +18,7 @@ from ddl_catalog.selection import SourceIndex, table_document
 from graph.embeddings import build_embeddings
 from graph.vector_cache import VectorCache
 from guards import GuardPolicy
+from nodes.prompts import preload_prompts
 from server.database import admin_url, agent_url, connect
 from server.settings import Settings
 
@@ -76,25 +77,23 @@ async def close_resources() -> None:
 
 async def _build(settings: Settings) -> Resources:
     folder = Path(settings.catalog_dir) if settings.catalog_dir else DEMO_CATALOG_DIR
-    catalog = load_catalog(folder)
-    await (await connect(agent_url(settings))).close()  # a clear error if unreachable
-    agent_pool = await asyncpg.create_pool(agent_url(settings), min_size=1, max_size=10)
-    admin_pool = await asyncpg.create_pool(admin_url(settings), min_size=1, max_size=4)
-    embeddings = build_embeddings(settings.embeddings)
+    # Blocking work (files, starting the embedded server, loading the embedding model) runs
+    # in a thread so the event loop keeps serving.
+    catalog = await asyncio.to_thread(load_catalog, folder)
+    urls = await asyncio.to_thread(lambda: (agent_url(settings), admin_url(settings)))
+    await (await connect(urls[0])).close()  # a clear error if unreachable
+    agent_pool = await asyncpg.create_pool(urls[0], min_size=1, max_size=10)
+    admin_pool = await asyncpg.create_pool(urls[1], min_size=1, max_size=4)
+    embeddings = await asyncio.to_thread(build_embeddings, settings.embeddings)
     vectors = await VectorCache.open(embeddings, admin_pool, settings.data_dir / "cache")
     tables = list(catalog.tables.values())
     table_vectors = await vectors.passages([table_document(t) for t in tables])
     index = SourceIndex(catalog, {t.name: v for t, v in zip(tables, table_vectors, strict=True)})
+    examples, chunks = await asyncio.to_thread(lambda: (load_examples(folder), load_chunks(folder)))
+    await asyncio.to_thread(preload_prompts)
+    policy = GuardPolicy.from_catalog(catalog)
     resources = Resources(
-        settings,
-        catalog,
-        GuardPolicy.from_catalog(catalog),
-        agent_pool,
-        admin_pool,
-        vectors,
-        index,
-        load_examples(folder),
-        load_chunks(folder),
+        settings, catalog, policy, agent_pool, admin_pool, vectors, index, examples, chunks
     )
     await vectors.passages([e.question for e in resources.examples])
     await vectors.passages([c.passage() for c in resources.chunks])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections import OrderedDict
 from pathlib import Path
 
 import asyncpg
@@ -18,6 +19,7 @@ from graph.embeddings import embedding_name
 
 log = logging.getLogger(__name__)
 TABLE = "orquestra_internal.embedding_cache"
+RECENT_QUERIES = 256
 
 
 def text_key(text: str) -> str:
@@ -33,6 +35,7 @@ class VectorCache:
         self.pool = pool
         self.file = folder / f"embeddings-{text_key(self.model)[:12]}.npz"
         self.memory: dict[str, np.ndarray] = {}
+        self.queries: OrderedDict[str, np.ndarray] = OrderedDict()
         self.embedded = 0
         """Passages embedded (not found in the cache) by this process."""
 
@@ -64,7 +67,15 @@ class VectorCache:
         return np.stack([self.memory[k] for k in keys]) if keys else np.zeros((0, 0))
 
     async def query(self, text: str) -> np.ndarray:
-        return np.asarray(await self.embeddings.aembed_query(text), dtype=np.float32)
+        """The query vector of `text` (the last few are kept: stages of a turn share them)."""
+        if text in self.queries:
+            self.queries.move_to_end(text)
+            return self.queries[text]
+        vector = np.asarray(await self.embeddings.aembed_query(text), dtype=np.float32)
+        self.queries[text] = vector
+        if len(self.queries) > RECENT_QUERIES:
+            self.queries.popitem(last=False)
+        return vector
 
     async def nearest(self, texts: list[str], query: np.ndarray, k: int) -> list[int]:
         """Positions in `texts` of the `k` most similar to `query` (cached texts only)."""

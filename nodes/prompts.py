@@ -13,6 +13,12 @@ def _template(name: str) -> str:
     return (HERE / f"{name}.md").read_text(encoding="utf-8")
 
 
+def preload_prompts() -> None:
+    """Read every prompt file now (at start-up) rather than inside a run."""
+    for path in HERE.glob("*.md"):
+        _template(path.stem)
+
+
 def prompt(name: str, **values: object) -> str:
     """The prompt `name` with each `{{key}}` replaced by `values[key]`."""
     text = _template(name)
