@@ -34,6 +34,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/db_init.py --repeat 1
 	$(BIN)/python bench/guard.py
+	$(BIN)/python bench/agent_graph.py
 
 clean:
 	rm -rf $(VENV) .orquestra .pytest_cache

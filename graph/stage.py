@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from graph.context import RunContext
@@ -49,9 +50,12 @@ def stage(name: str, summary: Callable[[dict[str, Any]], str] | None = None):
                     "summary": text,
                 }
             )
+            run = get_config()
             log.info(
                 "node",
                 extra={
+                    "thread_id": run.get("configurable", {}).get("thread_id"),
+                    "run_id": run.get("metadata", {}).get("run_id"),
                     "node": name,
                     "ms": round(seconds * 1000, 1),
                     "summary": text,

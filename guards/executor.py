@@ -92,6 +92,13 @@ async def run_as_tenant(
                 rows = await statement.fetch(*args, timeout=timeout)
     except TimeoutError:
         raise QueryError("QUERY_TIMEOUT", "the query took too long and was cancelled") from None
+    except (
+        asyncpg.PostgresConnectionError,
+        asyncpg.exceptions.AdminShutdownError,
+        asyncpg.exceptions.CannotConnectNowError,
+    ) as exc:
+        # Transient: the connection went away. The caller may retry on a fresh connection.
+        raise ConnectionError(f"database connection lost: {exc}") from exc
     except asyncpg.PostgresError as exc:
         raise _query_error(exc) from None
     except asyncpg.InterfaceError as exc:  # e.g. COPY through the extended protocol

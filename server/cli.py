@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from ddl_catalog import CatalogError, load_catalog
 from server.database import DatabaseUnavailable
 from server.db_init import DatabaseNotEmpty
+from server.logs import configure_logging
 from server.settings import Settings
 
 log = logging.getLogger("orquestra")
@@ -86,10 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format='{"level": "%(levelname)s", "logger": "%(name)s", "message": %(message)r}',
-    )
+    configure_logging(logging.INFO if args.verbose else logging.WARNING)
     # SIGTERM ends the process like Ctrl-C, so the embedded PostgreSQL stops cleanly.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
