@@ -188,7 +188,10 @@ class Catalog:
 
 
 class MetricDefinition(_Strict):
-    """How a glossary term is computed, so the SQL writer uses the business's definition."""
+    """How a glossary term is computed, so the SQL writer uses the business's definition.
+
+    `{today}` in the expression or filter stands for the run's "today" as a date literal.
+    """
 
     expression: str
     table: str

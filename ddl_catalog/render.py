@@ -12,9 +12,12 @@ from ddl_catalog.model import Catalog, GlossaryTerm, Table
 
 
 def render_schema(
-    catalog: Catalog, tables: Iterable[str], terms: Iterable[GlossaryTerm] = ()
+    catalog: Catalog,
+    tables: Iterable[str],
+    terms: Iterable[GlossaryTerm] = (),
+    today: str | None = None,
 ) -> str:
-    """Prompt text for `tables` (in catalog order) and `terms`."""
+    """Prompt text for `tables` (in catalog order) and `terms` (`{today}` filled when given)."""
     wanted = set(tables)
     blocks = []
     for system in catalog.systems:
@@ -27,7 +30,8 @@ def render_schema(
     if terms:
         blocks.append("-- Business terms (use these definitions):")
         blocks.extend(render_term(term) for term in terms)
-    return "\n\n".join(blocks)
+    text = "\n\n".join(blocks)
+    return text.replace("{today}", f"DATE '{today}'") if today else text
 
 
 def render_table(table: Table) -> str:

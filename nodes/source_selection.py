@@ -25,5 +25,6 @@ async def select_sources(state: dict[str, Any], runtime: Runtime[RunContext]) ->
     resources = await open_resources()
     vector = await resources.vectors.query(state["question"])
     selection = resources.sources.select(state["question"], vector)
-    schema = render_schema(resources.catalog, selection.tables, selection.terms)
+    today = runtime.context.today_date().isoformat()
+    schema = render_schema(resources.catalog, selection.tables, selection.terms, today)
     return {"sources": selection.as_dict(), "schema_text": schema}

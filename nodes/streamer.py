@@ -9,7 +9,9 @@ appended to the conversation, and the complete question remembered for follow-up
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -34,9 +36,16 @@ def emit(runtime: Runtime[RunContext], text: str) -> None:
         )
 
 
-def preview(result: dict[str, Any]) -> str:
-    """Columns and the first rows as JSON lines, with the totals."""
-    rows = result.get("rows", [])[:PREVIEW_ROWS]
+def local_time(value: Any, zone: str) -> Any:
+    """Timestamps in the run's time zone, as people there read them."""
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(ZoneInfo(zone)).replace(tzinfo=None).isoformat(sep=" ")
+    return value
+
+
+def preview(result: dict[str, Any], zone: str = "America/Sao_Paulo") -> str:
+    """Columns and the first rows as JSON lines (times local), with the totals."""
+    rows = [[local_time(v, zone) for v in row] for row in result.get("rows", [])[:PREVIEW_ROWS]]
     lines = [
         json.dumps(dict(zip(result["columns"], row, strict=False)), default=str, ensure_ascii=False)
         for row in rows
@@ -55,7 +64,7 @@ async def _data_answer(state: dict[str, Any], runtime: Runtime[RunContext]) -> t
         question=state["question"],
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
-        result=preview(state["result"]),
+        result=preview(state["result"], runtime.context.timezone),
     )
     text = await meter.text(model, "answer", chat(prompt("answer", lang=lang), user))
     return text.strip(), meter.update()
@@ -77,9 +86,11 @@ async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
         state.get("knowledge") and not state.get("draft_sql") and not state.get("result")
     ):
         answer = state.get("knowledge") or ""
-    elif state.get("result") is not None:
+    elif state.get("result") is not None and state["result"]["rows"]:
         answer, update = await _data_answer(state, runtime)
         update["answer_streamed"] = True
+    elif any(a.get("outcome") == "zero_rows" for a in state.get("attempts") or []):
+        answer = stop_answer(state, "MAX_SQL_ATTEMPTS")  # every reading tried came back empty
     else:
         answer = stop_answer(state, "NO_SQL", _topics(await open_resources()))
     if not (update.get("answer_streamed") or state.get("answer_streamed")):

@@ -1,0 +1,90 @@
+"""The embedded offline model: every role of the graph, with no weights and no network.
+
+A deterministic, catalog-driven semantic parser behind LangChain's chat-model contract: it
+reads the same prompts and returns the same structured outputs a real model does, and
+streams its answers. It understands questions through the catalog's metadata (synonyms,
+enumerated values, join keys, glossary metrics), so a new source system described the same
+way is understood without changing this code.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+from pydantic import BaseModel
+
+from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
+from graph.local_model import LocalChatModel
+from graph.offline import answers
+from graph.offline.conversation import augment, route
+from graph.offline.fixer import repair
+from graph.offline.lexicon import lexicon_for
+from graph.offline.parser import parse
+from graph.offline.reading import language_in, system_text, today_in, user_sections
+from graph.offline.sql import Unmappable, build_sql
+
+_catalogs: dict[str, Catalog] = {}
+
+
+def catalog_in_use() -> Catalog:
+    """The catalog the graph runs with (the same folder the settings name)."""
+    from server.settings import Settings
+
+    folder = str(Settings().catalog_dir or DEMO_CATALOG_DIR)
+    if folder not in _catalogs:
+        _catalogs[folder] = load_catalog(folder)
+    return _catalogs[folder]
+
+
+class OfflineChatModel(LocalChatModel):
+    """Serves one role of the graph (`role`) from the prompt and the catalog."""
+
+    async def respond(
+        self, messages: list[BaseMessage], schema: type[BaseModel] | None
+    ) -> str | dict[str, Any]:
+        catalog = catalog_in_use()
+        lexicon = lexicon_for(catalog)
+        sections = user_sections(messages)
+        system = system_text(messages)
+        today = today_in(messages, date.today())
+        question = sections.get("question", "")
+        if self.role == "augmenter":
+            can_ask = "allowed to ask: yes" in system
+            return augment(sections, can_ask, catalog, lexicon, today)
+        if self.role == "router":
+            return route(question, catalog, lexicon, today)
+        if self.role == "sql_writer":
+            return _write_sql(question, catalog, lexicon, today, sections)
+        if self.role == "fixer":
+            fixed = repair(
+                sections.get("failing sql", ""), sections.get("error", ""), catalog, lexicon
+            )
+            return {"sql": fixed, "explanation": "repaired from the error"}
+        if self.role == "librarian":
+            return answers.librarian(system, question, language_in(system))
+        if self.role == "judge":
+            return answers.judge(question, sections.get("answer", ""))
+        if self.role == "chat":
+            return answers.chat(language_in(system))
+        return answers.answer(sections, language_in(system))
+
+
+def _write_sql(question: str, catalog: Catalog, lexicon, today: date, sections) -> dict[str, Any]:
+    intent = parse(question, catalog, lexicon, today)
+    tried = sections.get("already tried", "")
+    try:
+        sql = build_sql(intent, catalog, today.isoformat())
+    except Unmappable as reason:
+        return {
+            "thought_process": "no mapping",
+            "sql": "",
+            "missing_info": str(reason),
+            "confidence": 0.0,
+        }
+    if tried and sql in tried:
+        return {"thought_process": "no other reading", "sql": "",
+                "missing_info": "no other reading of the question", "confidence": 0.0}  # fmt: skip
+    return {"thought_process": f"tables {', '.join(intent.tables) or '-'}", "sql": sql,
+            "missing_info": None, "confidence": 0.7}  # fmt: skip

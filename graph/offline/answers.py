@@ -1,0 +1,164 @@
+"""The offline librarian, judge, chat reply and final answer writer.
+
+The final answer is composed only from the rows in the prompt (never a computed or guessed
+number): one value is stated, a few rows are listed, money and dates are formatted for
+people, truncation and assumptions are said.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, datetime
+from typing import Any
+
+from ddl_catalog.text import fold, words
+
+MONEY = re.compile(r"(valor|faturamento|frete|total|ticket|receita|vencido|preco|custo|vend)")
+STOP = {
+    "o",
+    "a",
+    "que",
+    "e",
+    "de",
+    "da",
+    "do",
+    "what",
+    "is",
+    "the",
+    "of",
+    "me",
+    "explique",
+    "significa",
+    "como",
+    "funciona",
+    "qual",
+    "um",
+    "uma",
+    "does",
+    "mean",
+    "are",
+    "sao",
+}
+
+
+def librarian(system: str, question: str, lang: str) -> dict[str, Any]:
+    glossary = re.findall(r"(?m)^- (.+?)(?: \((.*?)\))?: (.+)$", system.split("Documents:")[0])
+    asked = " ".join(words(question))
+    best = None
+    for term, synonyms, definition in glossary:
+        names = [term, *[s.strip() for s in synonyms.split(",") if s.strip()]]
+        hits = [n for n in names if " ".join(words(n)) and " ".join(words(n)) in asked]
+        if hits and (best is None or len(max(hits, key=len)) > best[0]):
+            best = (len(max(hits, key=len)), term, definition)
+    if best is not None:
+        return {"answer": f"{best[1][0].upper()}{best[1][1:]}: {best[2]}", "terms": [best[1]]}
+    chunk = _best_document(system, asked)
+    if chunk:
+        return {"answer": chunk, "terms": []}
+    if lang == "en":
+        return {
+            "answer": "I could not find this term in the glossary or the documents.",
+            "terms": [],
+        }
+    return {"answer": "Não encontrei esse termo no glossário nem nos documentos.", "terms": []}
+
+
+def _best_document(system: str, asked: str) -> str | None:
+    documents = system.split("Documents:", 1)[-1]
+    wanted = {w for w in asked.split() if w not in STOP and len(w) > 3}
+    best, score = None, 0
+    for block in documents.split("\n\n"):
+        found = len(wanted & set(words(block)))
+        if found > score:
+            best, score = block, found
+    if best is None:
+        return None
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(best.splitlines()[1:]).strip())
+    return " ".join(sentences[:3]) or None
+
+
+def judge(question: str, answer: str) -> dict[str, Any]:
+    wanted = {w for w in words(question) if w not in STOP and len(w) > 2}
+    found = wanted & set(words(answer))
+    addresses = bool(found) and not answer.startswith(("Não encontrei", "I could not"))
+    feedback = "" if addresses else "answer the concept the question names"
+    return {"addresses_question": addresses, "feedback": feedback}
+
+
+def chat(lang: str) -> str:
+    if lang == "en":
+        return (
+            "I'm Orquestra, your logistics data assistant. I can look up your invoices, "
+            "orders, shipments, tracking and receivables, compute totals and rankings, and "
+            'explain business terms. Try: "revenue by month in 2026" or "status of '
+            'invoice 40908".'
+        )
+    return (
+        "Sou o Orquestra, seu assistente de dados logísticos. Consulto suas notas fiscais, "
+        "pedidos, cargas, rastreamento e títulos, calculo totais e rankings e explico "
+        'termos do negócio. Experimente: "faturamento por mês em 2026" ou "status da '
+        'nota 40908".'
+    )
+
+
+def answer(sections: dict[str, str], lang: str) -> str:
+    lines = sections.get("result", "").splitlines()
+    header, rows = (lines[0] if lines else ""), [json.loads(line) for line in lines[1:] if line]
+    parts = []
+    if sections.get("concept explanation"):
+        parts.append(sections["concept explanation"].strip())
+    if sections.get("assumption"):
+        parts.append(sections["assumption"].strip())
+    total = re.search(r"of (\S+) rows", header)
+    truncated = "truncated" in header
+    if len(rows) == 1 and len(rows[0]) == 1:
+        name, value = next(iter(rows[0].items()))
+        parts.append(f"{_label(name)}: {_format(name, value, lang)}.")
+    elif len(rows) == 1:
+        parts.append(
+            "; ".join(f"{_label(k)}: {_format(k, v, lang)}" for k, v in rows[0].items()) + "."
+        )
+    else:
+        count = total.group(1) if total else str(len(rows))
+        intro = f"Encontrei {count} linhas" if lang == "pt" else f"I found {count} rows"
+        parts.append(intro + (":" if rows else "."))
+        for row in rows[:10]:
+            parts.append("- " + " · ".join(_format(k, v, lang) for k, v in row.items()))
+        if len(rows) > 10 or truncated:
+            parts.append(
+                "(mostrando as primeiras linhas)" if lang == "pt" else "(first rows shown)"
+            )
+    return "\n".join(parts)
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _format(name: str, value: Any, lang: str) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}", value):
+        moment = datetime.fromisoformat(value) if len(value) > 10 else date.fromisoformat(value)
+        if re.fullmatch(r"(mes|month)", name):
+            return moment.strftime("%m/%Y")
+        if isinstance(moment, datetime) and (moment.hour or moment.minute):
+            return moment.strftime("%d/%m/%Y %H:%M")
+        return moment.strftime("%d/%m/%Y")
+    if isinstance(value, int | float) or (
+        isinstance(value, str) and re.fullmatch(r"-?\d+\.\d+", value)
+    ):
+        number = float(value)
+        if MONEY.search(fold(name)):
+            text = f"{number:,.2f}"
+            return (
+                f"R$ {text.replace(',', 'X').replace('.', ',').replace('X', '.')}"
+                if lang == "pt"
+                else f"R$ {text}"
+            )
+        if isinstance(value, int) or number.is_integer():
+            return str(int(number))
+        text = f"{number:,.2f}"
+        return text.replace(",", "X").replace(".", ",").replace("X", ".") if lang == "pt" else text
+    return str(value)

@@ -1,0 +1,130 @@
+"""The offline augmenter and router: follow-ups, vague questions, routes.
+
+A follow-up ("e o valor dela?", "e no mês passado?") is rewritten with the previous
+question's entity or period; a data request that names nothing the catalog knows is vague
+and gets a clarifying question (or, when no more may be asked, the catalog's first metric as
+the stated assumption).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from ddl_catalog.model import Catalog
+from ddl_catalog.text import fold
+from graph.offline.lexicon import Lexicon
+from graph.offline.parser import Intent, parse
+from nodes.language import detect_language
+
+REFERENCE = re.compile(r"\b(dela|dele|dessa|desse|desta|deste|nela|nele|ela|ele|its|it|that one|"
+                       r"this one|essa|esse)\b")  # fmt: skip
+FOLLOW_UP = re.compile(r"^(e|and|what about|how about|e quanto a|e para|e no|e na|e em)\b")
+VAGUE = re.compile(r"\b(como (esta|estao|anda|vai)|dados|situacao geral|produca|how are|how is|"
+                   r"show me the data|me mostra|resumo|overview|tudo)\b")  # fmt: skip
+CHAT = re.compile(r"\b(quem e voce|who are you|o que voce (faz|pode)|what can you|ajuda|help|"
+                  r"seu nome|your name)\b")  # fmt: skip
+
+
+def entity_phrase(intent: Intent, question: str) -> str:
+    """How the previous question named its entity, with its preposition: "da nota 40908"."""
+    number = str(intent.entity[2]) if intent.entity else ""
+    found = re.search(rf"(?:\b(?:d[aeo]s?|of)\s+)?(?:the\s+)?\w+\s+(?:n[ºo°.]?\s*)?{number}\b",
+                      question, re.IGNORECASE)  # fmt: skip
+    return found.group(0) if found else number
+
+
+def resolve(message: str, previous: str, catalog: Catalog, lexicon: Lexicon, today: date) -> str:
+    """The message rewritten as a complete question, using the previous one where needed."""
+    text = fold(message).strip().rstrip("?").strip()
+    if not previous or not (REFERENCE.search(text) or FOLLOW_UP.match(text)):
+        return message.strip()
+    now = parse(message, catalog, lexicon, today)
+    before = parse(previous, catalog, lexicon, today)
+    body = FOLLOW_UP.sub("", message.strip().rstrip("?")).strip(" ,")
+    if now.understood and not now.entity and before.entity:
+        named = entity_phrase(before, previous)
+        replaced = REFERENCE.sub(named, body, count=1)
+        return replaced if replaced != body else f"{body} {named}"
+    if now.understood and not now.period and before.period:
+        return f"{body} {before.period.phrase}".strip()
+    rest = previous.rstrip("?")
+    if now.period and before.period:
+        rest = re.sub(re.escape(before.period.phrase), "", fold(rest)).strip()
+    if now.entity and before.entity:
+        rest = rest.replace(str(before.entity[2]), str(now.entity[2]))
+        return rest
+    return f"{rest} {body}".strip()
+
+
+def augment(sections: dict[str, str], can_ask: bool, catalog: Catalog, lexicon: Lexicon,
+            today: date) -> dict[str, Any]:  # fmt: skip
+    message = sections.get("message", "")
+    previous = sections.get("previous question", "")
+    lang = detect_language(message)
+    answers = re.findall(r"(?m)^A: (.*)$", sections.get("clarifications", ""))
+    question = resolve(message, previous, catalog, lexicon, today)
+    if answers:
+        question = _with_answer(question, answers[-1], catalog, lexicon, today)
+    intent = parse(question, catalog, lexicon, today)
+    text = fold(question)
+    data = intent.understood or bool(intent.asks_data and not intent.is_concept)
+    if intent.is_concept or CHAT.search(text):
+        data = bool(intent.asks_data and intent.understood)
+    vague = not intent.understood and bool(VAGUE.search(text)) and not intent.is_concept
+    out: dict[str, Any] = {
+        "question": question, "is_data_question": data or vague, "lang": lang,
+        "missing": [], "clarifying_question": None, "assumption": None,
+    }  # fmt: skip
+    if vague:
+        out["missing"] = ["measure"]
+        if can_ask:
+            out["clarifying_question"] = _clarifying(catalog, lang)
+        else:
+            metric = next((t for t in catalog.glossary if t.metric), None)
+            if metric is not None:
+                grain = "por mês" if lang == "pt" else "by month"
+                out["question"] = f"{metric.term} {grain}"
+                out["assumption"] = (f"Entendi como {metric.term} por mês." if lang == "pt"
+                                     else f"I read it as {metric.term} by month.")  # fmt: skip
+    return out
+
+
+def _with_answer(question: str, answer: str, catalog, lexicon, today) -> str:
+    reply = parse(answer, catalog, lexicon, today)
+    if reply.understood and (reply.metric or reply.tables or reply.entity):
+        original = parse(question, catalog, lexicon, today)
+        period = f" {original.period.phrase}" if original.period and not reply.period else ""
+        return f"{answer.strip()}{period}"
+    return f"{question.rstrip('?')} — {answer.strip()}"
+
+
+def _clarifying(catalog: Catalog, lang: str) -> str:
+    metrics = [t.term for t in catalog.glossary if t.metric][:3]
+    systems = [s.title.lower() for s in catalog.systems][:4]
+    if lang == "en":
+        return (
+            f"What would you like to see — for example {', '.join(metrics)}, or data about "
+            f"{', '.join(systems)}? And for which period?"
+        )
+    return (
+        f"O que você gostaria de ver — por exemplo {', '.join(metrics)}, ou dados de "
+        f"{', '.join(systems)}? E de qual período?"
+    )
+
+
+def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dict[str, Any]:
+    intent = parse(question, catalog, lexicon, today)
+    text = fold(question)
+    data_ask = intent.understood and (intent.asks_data or not intent.is_concept)
+    if intent.is_concept and not (intent.asks_data and intent.understood):
+        return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "concept"}
+    if not intent.understood:
+        if intent.terms and not CHAT.search(text):
+            return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "glossary term"}
+        return {"route": "CHAT", "wants_knowledge": False, "reason": "nothing from the catalog"}
+    aggregate = intent.aggregate or intent.groups or intent.metric or intent.top or intent.period
+    kind = "TRACKING" if intent.entity and not aggregate else "ANALYTICS"
+    return {"route": kind, "wants_knowledge": bool(intent.is_concept and data_ask),
+            "reason": "data"}  # fmt: skip

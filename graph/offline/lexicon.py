@@ -1,0 +1,152 @@
+"""The offline model's vocabulary, built from the catalog's metadata alone.
+
+Every table name and synonym, column name and synonym, enumerated value and glossary term
+becomes a phrase pointing at what it means. Nothing here names the demo's tables: a new
+system added to the catalog with the same kind of metadata is understood the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
+from ddl_catalog.text import words
+
+DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
+NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
+DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """What a phrase refers to: a table, a column, an enumerated value or a metric term."""
+
+    kind: str
+    """`table`, `column`, `value` or `metric`."""
+    table: str
+    column: str = ""
+    value: str = ""
+    term: GlossaryTerm | None = field(default=None, compare=False, hash=False)
+
+
+def stem(token: str) -> str:
+    """Plural-insensitive form: "notas" → "nota", "bloqueadas" → "bloqueada"."""
+    if len(token) > 4 and token.endswith("oes"):
+        return token[:-3] + "ao"
+    if len(token) > 3 and token.endswith("s"):
+        return token[:-1]
+    return token
+
+
+def key(phrase: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in words(phrase.replace("_", " ")))
+
+
+class Lexicon:
+    """Phrases (as stemmed word tuples) → meanings, longest first when matching."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.phrases: dict[tuple[str, ...], list[Meaning]] = {}
+        self.terms: dict[tuple[str, ...], GlossaryTerm] = {}
+        """Every glossary term's phrases (concepts, matched without consuming words)."""
+        for table in catalog.tables.values():
+            self._add_table(table)
+        for term in catalog.glossary:
+            for phrase in [term.term, *term.synonyms]:
+                self.terms.setdefault(key(phrase), term)
+                if term.metric:
+                    self._add(phrase, Meaning("metric", term.metric.table, term=term))
+        self.longest = max(len(k) for k in [*self.phrases, *self.terms])
+
+    def terms_in(self, tokens: list[str]) -> list[GlossaryTerm]:
+        """Glossary terms mentioned anywhere in `tokens`."""
+        stems = [stem(t) for t in tokens]
+        found: list[GlossaryTerm] = []
+        for size in range(self.longest, 0, -1):
+            for start in range(len(stems) - size + 1):
+                term = self.terms.get(tuple(stems[start : start + size]))
+                if term is not None and term not in found:
+                    found.append(term)
+        return found
+
+    def tables_ending_at(self, tokens: list[str], end: int) -> list[str]:
+        """Tables named by a phrase that ends just before position `end` (longest first)."""
+        stems = [stem(t) for t in tokens]
+        for size in range(min(self.longest, end), 0, -1):
+            tables = [
+                m.table
+                for m in self.phrases.get(tuple(stems[end - size : end]), [])
+                if m.kind == "table"
+            ]
+            if tables:
+                return tables
+        return []
+
+    def _add(self, phrase: str, meaning: Meaning) -> None:
+        words_key = key(phrase)
+        if words_key and meaning not in self.phrases.setdefault(words_key, []):
+            self.phrases[words_key].append(meaning)
+
+    def _add_table(self, table: Table) -> None:
+        for phrase in [table.name, *table.meta.synonyms.all()]:
+            self._add(phrase, Meaning("table", table.name))
+        for column in table.columns:
+            if column.name == table.tenant_column:
+                continue
+            for phrase in [column.name, *column.meta.synonyms.all()]:
+                self._add(phrase, Meaning("column", table.name, column.name))
+            for value in column.meta.values:
+                self._add(value, Meaning("value", table.name, column.name, value))
+
+    def match(self, tokens: list[str]) -> list[tuple[int, int, list[Meaning]]]:
+        """Greedy longest matches as (start, end, meanings) over stemmed `tokens`."""
+        stems = [stem(t) for t in tokens]
+        found, position = [], 0
+        while position < len(stems):
+            for size in range(min(self.longest, len(stems) - position), 0, -1):
+                meanings = self.phrases.get(tuple(stems[position : position + size]))
+                if meanings:
+                    found.append((position, position + size, meanings))
+                    position += size
+                    break
+            else:
+                position += 1
+        return found
+
+
+def key_column(table: Table) -> Column | None:
+    """The column a person means by "<table> 123": the numeric, non-tenant key column."""
+    candidates = [table.column(c) for c in table.primary_key if c != table.tenant_column]
+    numeric = [c for c in candidates if any(t in c.type_sql for t in ("int", "numeric"))]
+    named = [c for c in numeric if c.name.startswith(("num_", "cod_", "id"))]
+    return (named or numeric or [None])[-1]
+
+
+def date_column(table: Table) -> Column | None:
+    """The column that places a row in time: the first date/timestamp column."""
+    dated = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES)]
+    return dated[0] if dated else None
+
+
+def display_column(table: Table) -> Column:
+    """The column that names a row for people (nome, descrição…), else the key."""
+    for name in DISPLAY_NAMES:
+        if name in table.column_names:
+            return table.column(name)
+    return key_column(table) or table.columns[0]
+
+
+def is_numeric(column: Column) -> bool:
+    return column.type_sql.startswith(NUMERIC_TYPES) and not column.meta.values
+
+
+_lexicons: dict[int, tuple[Catalog, Lexicon]] = {}
+
+
+def lexicon_for(catalog: Catalog) -> Lexicon:
+    """The lexicon of `catalog`, built once per catalog object."""
+    cached = _lexicons.get(id(catalog))
+    if cached is None or cached[0] is not catalog:
+        cached = _lexicons[id(catalog)] = (catalog, Lexicon(catalog))
+    return cached[1]

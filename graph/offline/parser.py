@@ -1,0 +1,216 @@
+"""Question → intent: a small semantic parser over the catalog's vocabulary.
+
+It finds the entity ("nota 40908"), the period ("em maio"), the measure (a glossary metric,
+or an aggregate word with a numeric column), the groupings ("por mês", "por transportadora"),
+filters from enumerated values ("bloqueadas", "vencido"), a ranking ("top 5"), and whether
+the question asks for a current status or what a concept means.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from ddl_catalog.model import Catalog, GlossaryTerm
+from ddl_catalog.text import fold, words
+from graph.offline.lexicon import Lexicon, Meaning, display_column, is_numeric, key_column
+from graph.offline.periods import Period, find_period
+
+AGGREGATES = {
+    "total": ("total de", "total of"),
+    "count": ("quantos", "quantas", "quantidade", "numero de", "how many", "count",
+              "number of", "contagem"),
+    "sum": ("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
+    "avg": ("media", "medio", "average", "avg", "mean"),
+    "max": ("maximo", "max", "highest", "maior valor"),
+    "min": ("minimo", "min", "lowest", "menor valor"),
+}  # fmt: skip
+GRAINS = {
+    "mes": "month", "month": "month", "mensal": "month", "monthly": "month", "ano": "year",
+    "year": "year", "anual": "year", "yearly": "year", "dia": "day", "day": "day",
+    "diario": "day", "daily": "day", "semana": "week", "week": "week", "weekly": "week",
+    "trimestre": "quarter", "quarter": "quarter",
+}  # fmt: skip
+ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
+STATUS_WORDS = ("status", "situacao", "onde", "where", "rastreio", "rastreamento", "tracking",
+                "track", "andamento", "posicao", "localizacao")  # fmt: skip
+CONCEPT = re.compile(
+    r"^(o que (e|sao|significa|quer dizer)|what (is|are|does)|explique|explain|defina|define|"
+    r"como funciona|how does|qual (e )?o significado|o que seria)\b"
+)
+DATA_ASK = re.compile(
+    r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show|top|total|eu tenho|do i have|tenho"
+    r"|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my)\b"
+)  # fmt: skip
+GROUP_MARKERS = ("por", "by", "per", "cada", "each")
+NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
+TOP = re.compile(
+    r"\b(?:top|os|as|the)\s+(\d+)\b|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores"
+    r"|biggest|largest|top)\b"
+)
+
+
+@dataclass(frozen=True)
+class Group:
+    """A GROUP BY: a time grain on the base table's date, or a column (possibly joined)."""
+
+    table: str
+    column: str
+    grain: str | None = None
+
+
+@dataclass
+class Intent:
+    """What the question asks, in catalog terms."""
+
+    question: str
+    entity: tuple[str, str, int] | None = None
+    period: Period | None = None
+    metric: GlossaryTerm | None = None
+    aggregate: str | None = None
+    measure: tuple[str, str] | None = None
+    groups: list[Group] = field(default_factory=list)
+    filters: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    tables: list[str] = field(default_factory=list)
+    columns: list[tuple[str, str]] = field(default_factory=list)
+    terms: list[GlossaryTerm] = field(default_factory=list)
+    top: int | None = None
+    wants_status: bool = False
+    is_concept: bool = False
+    asks_data: bool = False
+
+    @property
+    def understood(self) -> bool:
+        return bool(self.entity or self.metric or self.tables or self.columns or self.filters)
+
+
+def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Intent:
+    text = fold(question).strip()
+    tokens = words(question)
+    intent = Intent(question, is_concept=bool(CONCEPT.match(text)),
+                    asks_data=bool(DATA_ASK.search(text)))  # fmt: skip
+    intent.terms = lexicon.terms_in(tokens)
+    used: set[int] = set()
+    _entity(intent, tokens, lexicon, catalog, used)
+    masked = " ".join("#" if i in used else t for i, t in enumerate(tokens))
+    intent.period = find_period(masked, today)
+    _top(intent, text)
+    intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
+    _aggregate(intent, text)
+    matches = [m for m in lexicon.match(tokens) if m[0] not in used]
+    _groups(intent, tokens, matches, catalog)
+    for _start, _end, meanings in matches:
+        _note(intent, meanings)
+    _concepts(intent, lexicon)
+    _measure(intent, catalog)
+    return intent
+
+
+def _entity(intent: Intent, tokens: list[str], lexicon: Lexicon, catalog: Catalog,
+            used: set[int]) -> None:  # fmt: skip
+    """ "nota 40908", "NF nº 40908", "carga 7001": a table phrase, then a number."""
+    for position, token in enumerate(tokens):
+        if not token.isdigit():
+            continue
+        end = position
+        while end > 0 and tokens[end - 1] in NUMBER_MARKERS:
+            end -= 1
+        for table in lexicon.tables_ending_at(tokens, end):
+            column = key_column(catalog.table(table))
+            if column is not None:
+                intent.entity = (table, column.name, int(token))
+                used.update(range(end - 1, position + 1))
+                return
+
+
+def _top(intent: Intent, text: str) -> None:
+    found = TOP.search(text)
+    if found:
+        intent.top = int(found.group(1) or found.group(2))
+    elif re.search(r"\b(maiores|principais|ranking|biggest|largest)\b", text):
+        intent.top = 10
+    elif re.search(r"\b(most|mais)\b", text):
+        intent.top = 1 if re.match(r"(qual|which|quem|who)\b", text) else 10
+
+
+def _aggregate(intent: Intent, text: str) -> None:
+    for name, phrases in AGGREGATES.items():
+        if any(re.search(rf"\b{p}\b", text) for p in phrases):
+            intent.aggregate = name
+            return
+
+
+def _groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+    starts = {start: meanings for start, _end, meanings in matches}
+    for index, token in enumerate(tokens):
+        after_marker = index > 0 and tokens[index - 1] in GROUP_MARKERS
+        if token in GRAINS and (after_marker or token in ALONE_GRAINS):
+            intent.groups.append(Group("", "", GRAINS[token]))
+        elif token in GROUP_MARKERS and index + 1 in starts:
+            meanings = starts[index + 1]
+            group = _group_of(meanings, catalog)
+            if group and meanings[0].kind != "metric":
+                intent.groups.append(group)
+    if intent.top and not intent.groups and intent.entity is None:
+        for _start, _end, meanings in matches:
+            table = next((m.table for m in meanings if m.kind == "table"), None)
+            if table:
+                intent.groups.append(Group(table, display_column(catalog.table(table)).name))
+                break
+
+
+def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
+    for meaning in meanings:
+        column = catalog.table(meaning.table).column(meaning.column) if meaning.column else None
+        if meaning.kind == "column" and column is not None and not is_numeric(column):
+            return Group(meaning.table, meaning.column)
+    for meaning in meanings:
+        if meaning.kind == "table":
+            return Group(meaning.table, display_column(catalog.table(meaning.table)).name)
+    return None
+
+
+def _note(intent: Intent, meanings: list[Meaning]) -> None:
+    """Record what a phrase means; a metric wins, then a table, a value, a column."""
+    kinds = {m.kind: [x for x in meanings if x.kind == m.kind] for m in meanings}
+    if "metric" in kinds:
+        intent.metric = intent.metric or kinds["metric"][0].term
+    elif "table" in kinds:
+        for meaning in kinds["table"]:
+            if meaning.table not in intent.tables:
+                intent.tables.append(meaning.table)
+        intent.columns.extend((m.table, m.column) for m in kinds.get("column", []))
+    elif "value" in kinds:
+        chosen = next((m for m in kinds["value"] if m.table in intent.tables), kinds["value"][0])
+        values = intent.filters.setdefault((chosen.table, chosen.column), [])
+        if chosen.value not in values:
+            values.append(chosen.value)
+    else:
+        intent.columns.extend((m.table, m.column) for m in kinds["column"])
+
+
+def _concepts(intent: Intent, lexicon: Lexicon) -> None:
+    """A concept mentioned by a synonym ("blocked invoices") brings what its name means."""
+    for term in intent.terms:
+        if term.metric is None:
+            for _start, _end, meanings in lexicon.match(words(term.term)):
+                if any(m.kind in ("table", "value") for m in meanings):
+                    _note(intent, [m for m in meanings if m.kind in ("table", "value")])
+
+
+def _measure(intent: Intent, catalog: Catalog) -> None:
+    if intent.metric is not None:
+        return
+    key = intent.entity[1] if intent.entity else ""
+    numeric = [(t, c) for t, c in intent.columns
+               if c != key and is_numeric(catalog.table(t).column(c))]  # fmt: skip
+    involved = {*intent.tables, *(t for t, _ in intent.filters)}
+    preferred = [m for m in numeric if m[0] in involved]
+    wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top
+    if wants_number and numeric:
+        intent.measure = (preferred or numeric)[0]
+        if intent.aggregate in (None, "count", "total"):
+            intent.aggregate = "sum"
+    elif intent.aggregate == "total":
+        intent.aggregate = "count"

@@ -1,0 +1,153 @@
+"""Time expressions in Portuguese and English, resolved against "today".
+
+`find_period("faturamento em maio", today)` → `Period(2026-05-01, 2026-06-01, "em maio")`.
+Supported: named months (with or without a year), years, this/last month, year, quarter,
+week, today, yesterday, and "last N days/weeks/months".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ddl_catalog.text import fold
+
+MONTHS = {
+    "janeiro": 1,
+    "fevereiro": 2,
+    "marco": 3,
+    "abril": 4,
+    "maio": 5,
+    "junho": 6,
+    "julho": 7,
+    "agosto": 8,
+    "setembro": 9,
+    "outubro": 10,
+    "novembro": 11,
+    "dezembro": 12,
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+    "jan": 1,
+    "fev": 2,
+    "feb": 2,
+    "mar": 3,
+    "abr": 4,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "ago": 8,
+    "aug": 8,
+    "set": 9,
+    "sep": 9,
+    "out": 10,
+    "oct": 10,
+    "nov": 11,
+    "dez": 12,
+    "dec": 12,
+}
+UNITS = {
+    "dia": 1,
+    "dias": 1,
+    "day": 1,
+    "days": 1,
+    "semana": 7,
+    "semanas": 7,
+    "week": 7,
+    "weeks": 7,
+    "mes": 30,
+    "meses": 30,
+    "month": 30,
+    "months": 30,
+}
+
+
+@dataclass(frozen=True)
+class Period:
+    """A half-open date range [start, end) and the words that named it."""
+
+    start: date
+    end: date
+    phrase: str
+
+
+def month_start(day: date, shift: int = 0) -> date:
+    index = day.year * 12 + day.month - 1 + shift
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _relative(text: str, today: date) -> Period | None:
+    this_month = month_start(today)
+    quarter = month_start(date(today.year, 3 * ((today.month - 1) // 3) + 1, 1))
+    patterns = [
+        (r"\b(este|esse|neste|nesse|this) (mes|month)\b", this_month, month_start(today, 1)),
+        (
+            r"\b(mes passado|ultimo mes|last month|previous month|mes anterior)\b",
+            month_start(today, -1),
+            this_month,
+        ),
+        (
+            r"\b(este|esse|neste|nesse|this) (ano|year)\b",
+            date(today.year, 1, 1),
+            date(today.year + 1, 1, 1),
+        ),
+        (
+            r"\b(ano passado|ultimo ano|last year|previous year|ano anterior)\b",
+            date(today.year - 1, 1, 1),
+            date(today.year, 1, 1),
+        ),
+        (r"\b(este|esse|neste|nesse|this) (trimestre|quarter)\b", quarter, month_start(quarter, 3)),
+        (
+            r"\b(ultimo trimestre|trimestre passado|last quarter|previous quarter)\b",
+            month_start(quarter, -3),
+            quarter,
+        ),
+        (r"\b(hoje|today)\b", today, today + timedelta(days=1)),
+        (r"\b(ontem|yesterday)\b", today - timedelta(days=1), today),
+        (
+            r"\b(esta|nesta|desta|this) (semana|week)\b",
+            today - timedelta(days=today.weekday()),
+            today + timedelta(days=1),
+        ),
+    ]
+    for pattern, start, end in patterns:
+        found = re.search(pattern, text)
+        if found:
+            return Period(start, end, found.group(0))
+    found = re.search(r"\b(ultimos|ultimas|last|past|nos ultimos) (\d+) (\w+)", text)
+    if found and found.group(3) in UNITS:
+        days = int(found.group(2)) * UNITS[found.group(3)]
+        return Period(today - timedelta(days=days), today + timedelta(days=1), found.group(0))
+    return None
+
+
+def find_period(question: str, today: date) -> Period | None:
+    """The first period the question names, or None."""
+    text = fold(question)
+    relative = _relative(text, today)
+    if relative:
+        return relative
+    names = "|".join(sorted(MONTHS, key=len, reverse=True))
+    found = re.search(rf"\b({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b", text)
+    if found and (found.group(2) or len(found.group(1)) > 3):
+        month = MONTHS[found.group(1)]
+        year = int(found.group(2)) if found.group(2) else today.year
+        if not found.group(2) and date(year, month, 1) > today:
+            year -= 1
+        start = date(year, month, 1)
+        return Period(start, month_start(start, 1), found.group(0))
+    found = re.search(r"\b(?:em|in|de|of|no ano de|during)?\s*\b(20\d{2})\b", text)
+    if found:
+        year = int(found.group(1))
+        return Period(date(year, 1, 1), date(year + 1, 1, 1), found.group(0).strip())
+    return None

@@ -1,0 +1,279 @@
+"""Intent → SQL, using only the catalog: join keys, date columns, metric definitions.
+
+Joins follow the catalog's join keys along shortest paths; a glossary metric contributes its
+expression, filter and date column; the tracking rule (the latest event of a series by its
+timestamp) applies whenever the entity's events live in a table joined to it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pglast
+from pglast import ast
+from pglast.stream import RawStream
+
+from ddl_catalog.model import Catalog, Table
+from ddl_catalog.text import words
+from graph.offline.lexicon import date_column
+from graph.offline.parser import Intent
+from guards.tree import iter_nodes
+
+GRAIN_NAMES = {
+    "month": "mes",
+    "year": "ano",
+    "day": "dia",
+    "week": "semana",
+    "quarter": "trimestre",
+}
+LIST_LIMIT = 100
+
+
+class Unmappable(Exception):
+    """The question does not map to the catalog."""
+
+
+def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
+    if intent.entity and intent.wants_status and not intent.metric and not intent.aggregate:
+        series = _series_for(catalog, intent.entity[0])
+        if series is not None:
+            return _latest_event(intent, catalog, series)
+    if intent.entity and not intent.metric and not intent.aggregate and not intent.groups:
+        return _entity_details(intent, catalog)
+    if not intent.understood and not intent.groups:
+        raise Unmappable("no table, column, value or business term of the catalog was recognised")
+    return _aggregate_query(intent, catalog, today)
+
+
+def _base(intent: Intent) -> str:
+    if intent.metric and intent.metric.metric:
+        return intent.metric.metric.table
+    if intent.measure:
+        return intent.measure[0]
+    if intent.entity:
+        return intent.entity[0]
+    for table, _column in intent.filters:
+        return table
+    if intent.tables:
+        return intent.tables[0]
+    for group in intent.groups:
+        if group.table:
+            return group.table
+    raise Unmappable("no table could be chosen")
+
+
+class Joins:
+    """FROM clause built along join paths from a base table, one alias per table."""
+
+    def __init__(self, catalog: Catalog, base: str) -> None:
+        self.catalog = catalog
+        self.aliases = {base: _alias(base, set())}
+        self.clauses = [f"{base} AS {self.aliases[base]}"]
+        self.graph = _join_graph(catalog)
+
+    def alias(self, table: str) -> str:
+        if table not in self.aliases:
+            path = _path(self.graph, set(self.aliases), table)
+            if path is None:
+                raise Unmappable(f"{table} cannot be joined to the other tables")
+            for left, right, pairs in path:
+                if right in self.aliases:
+                    continue
+                self.aliases[right] = _alias(right, set(self.aliases.values()))
+                keys = " AND ".join(
+                    f"{self.aliases[left]}.{a} = {self.aliases[right]}.{b}" for a, b in pairs
+                )
+                self.clauses.append(f"JOIN {right} AS {self.aliases[right]} ON {keys}")
+        return self.aliases[table]
+
+    def sql(self) -> str:
+        return " ".join(self.clauses)
+
+
+def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
+    base = _base(intent)
+    joins = Joins(catalog, base)
+    alias = joins.alias(base)
+    where = _filters(intent, catalog, joins, today)
+    selects, groups = [], []
+    for group in intent.groups:
+        if group.grain:
+            column = _metric_date(intent) or date_column(catalog.table(base))
+            if column is None:
+                raise Unmappable(f"{base} has no date to group by")
+            name = column if isinstance(column, str) else column.name
+            selects.append(
+                f"date_trunc('{group.grain}', {alias}.{name}) AS {GRAIN_NAMES[group.grain]}"
+            )
+        else:
+            selects.append(f"{joins.alias(group.table)}.{group.column} AS {group.column}")
+        groups.append(str(len(selects)))
+    measure, measure_name = _measure_sql(intent, catalog, alias)
+    if measure is None and not groups:
+        return _listing(intent, catalog, joins, where)
+    selects.append(f"{measure or 'count(*)'} AS {measure_name}")
+    sql = f"SELECT {', '.join(selects)} FROM {joins.sql()}"
+    sql += f" WHERE {' AND '.join(where)}" if where else ""
+    sql += f" GROUP BY {', '.join(groups)}" if groups else ""
+    if groups:
+        time_first = intent.groups[0].grain is not None
+        sql += " ORDER BY 1" if time_first and not intent.top else f" ORDER BY {measure_name} DESC"
+    if intent.top:
+        sql += f" LIMIT {intent.top}"
+    return sql
+
+
+def _measure_sql(intent: Intent, catalog: Catalog, alias: str) -> tuple[str | None, str]:
+    if intent.metric and intent.metric.metric:
+        name = "_".join(words(intent.metric.term))
+        return qualify(intent.metric.metric.expression, alias), name
+    if intent.measure:
+        column = intent.measure[1]
+        prefix = {"avg": "media", "sum": "total"}.get(intent.aggregate, intent.aggregate)
+        return f"{intent.aggregate}({alias}.{column})", f"{prefix}_{column}"
+    if intent.aggregate == "count" or intent.groups:
+        return "count(*)", "quantidade"
+    return None, ""
+
+
+def _filters(intent: Intent, catalog: Catalog, joins: Joins, today: str) -> list[str]:
+    where = []
+    base = _base(intent)
+    alias = joins.alias(base)
+    metric = intent.metric.metric if intent.metric else None
+    if metric and metric.filter:
+        where.append(qualify(metric.filter.replace("{today}", f"DATE '{today}'"), alias))
+    for (table, column), values in intent.filters.items():
+        quoted = ", ".join(f"'{v}'" for v in values)
+        operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
+        where.append(f"{joins.alias(table)}.{column} {operator}")
+    if intent.entity:
+        table, column, number = intent.entity
+        where.append(f"{joins.alias(table)}.{column} = {number}")
+    if intent.period:
+        column = _metric_date(intent) or date_column(catalog.table(base))
+        if column is not None:
+            name = column if isinstance(column, str) else column.name
+            where.append(
+                f"{alias}.{name} >= DATE '{intent.period.start}' AND "
+                f"{alias}.{name} < DATE '{intent.period.end}'"
+            )
+    return where
+
+
+def _metric_date(intent: Intent) -> str | None:
+    metric = intent.metric.metric if intent.metric else None
+    return metric.date_column if metric else None
+
+
+def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -> str:
+    base = catalog.table(_base(intent))
+    alias = joins.alias(base.name)
+    columns = _visible_columns(base, intent)
+    dated = date_column(base)
+    sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
+    sql += f" WHERE {' AND '.join(where)}" if where else ""
+    if dated is not None:
+        sql += f" ORDER BY {alias}.{dated.name} DESC"
+    return sql + f" LIMIT {intent.top or LIST_LIMIT}"
+
+
+def _entity_details(intent: Intent, catalog: Catalog) -> str:
+    table = catalog.table(intent.entity[0])
+    columns = _visible_columns(table, intent)
+    return (
+        f"SELECT {', '.join(columns)} FROM {table.name} "
+        f"WHERE {intent.entity[1]} = {intent.entity[2]}"
+    )
+
+
+def _visible_columns(table: Table, intent: Intent) -> list[str]:
+    keys = [c for c in table.primary_key if c != table.tenant_column]
+    asked = [c for t, c in intent.columns if t == table.name and c not in keys]
+    if asked:
+        return list(dict.fromkeys([*keys, *asked]))
+    return [c.name for c in table.columns if c.name != table.tenant_column]
+
+
+def _series_for(catalog: Catalog, entity_table: str) -> Table | None:
+    """A table of events about the entity: joined to it, many rows each, with a timestamp."""
+    entity = catalog.table(entity_table)
+    for table in catalog.tables.values():
+        for join in table.meta.joins:
+            if join.to != entity_table or set(join.on) == {table.tenant_column}:
+                continue
+            many = set(table.primary_key) - {table.tenant_column} != set(join.on)
+            stamps = [c for c in table.columns if c.type_sql.startswith(("timestamp",))]
+            states = [c for c in table.columns if c.meta.values]
+            if many and stamps and states and entity is not table:
+                return table
+    return None
+
+
+def _latest_event(intent: Intent, catalog: Catalog, series: Table) -> str:
+    entity_table, key, number = intent.entity
+    join = next(j for j in series.meta.joins if j.to == entity_table)
+    local = [a for a, b in join.on.items() if b != catalog.table(entity_table).tenant_column]
+    stamp = [c for c in series.columns if c.type_sql.startswith("timestamp")][-1]
+    shown = [
+        c.name
+        for c in series.columns
+        if c.meta.values or c.type_sql == "text" or c.type_sql.startswith("char")
+    ]
+    columns = list(dict.fromkeys([*local, *shown, stamp.name]))
+    remote_key = next(a for a, b in join.on.items() if b == key)
+    return (
+        f"SELECT DISTINCT ON ({', '.join(local)}) {', '.join(columns)} FROM {series.name} "
+        f"WHERE {remote_key} = {number} ORDER BY {', '.join(local)}, {stamp.name} DESC"
+    )
+
+
+def qualify(expression: str, alias: str) -> str:
+    """`expression` with every bare column prefixed by `alias` (parsed, not pattern-matched)."""
+    statement = pglast.parse_sql(f"SELECT {expression}")[0].stmt
+    for node in iter_nodes(statement):
+        if (
+            isinstance(node, ast.ColumnRef)
+            and len(node.fields) == 1
+            and isinstance(node.fields[0], ast.String)
+        ):
+            node.fields = (ast.String(sval=alias), node.fields[0])
+    return RawStream()(statement.targetList[0].val)
+
+
+def _alias(table: str, taken: set[str]) -> str:
+    candidate = "".join(part[0] for part in table.split("_"))
+    while candidate in taken:
+        candidate += "x"
+    return candidate
+
+
+def _join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
+    graph: dict[str, list] = {name: [] for name in catalog.tables}
+    for table in catalog.tables.values():
+        for join in table.meta.joins:
+            if set(join.on) == {table.tenant_column}:
+                continue
+            pairs = list(join.on.items())
+            graph[table.name].append((join.to, pairs))
+            graph[join.to].append((table.name, [(b, a) for a, b in pairs]))
+    return graph
+
+
+def _path(graph, sources: set[str], target: str):
+    previous: dict[str, tuple[str, list] | None] = {s: None for s in sources}
+    queue = deque(sorted(sources))
+    while queue:
+        node = queue.popleft()
+        if node == target:
+            steps = []
+            while previous[node] is not None:
+                parent, pairs = previous[node]
+                steps.append((parent, node, pairs))
+                node = parent
+            return list(reversed(steps))
+        for neighbour, pairs in graph[node]:
+            if neighbour not in previous:
+                previous[neighbour] = (node, pairs)
+                queue.append(neighbour)
+    return None
