@@ -60,3 +60,15 @@ async def conn(db_url: str) -> AsyncIterator[asyncpg.Connection]:
         yield connection
     finally:
         await connection.close()
+
+
+@pytest.fixture
+async def agent(settings: Settings, demo_db) -> AsyncIterator[asyncpg.Connection]:
+    """A connection as the least-privilege agent role."""
+    from server.database import agent_url
+
+    connection = await asyncpg.connect(agent_url(settings))
+    try:
+        yield connection
+    finally:
+        await connection.close()

@@ -30,8 +30,12 @@ def repair(sql: str, error: str, catalog: Catalog, lexicon: Lexicon) -> str:
     tables = [r.relname for r, _ in iter_relations(statement) if r.relname in catalog.tables]
     if found := re.search(r'column "?([\w.]+)"? does not exist', error):
         _rename_column(statement, found.group(1).split(".")[-1], tables, catalog, lexicon)
-    elif found := re.search(r'relation "([\w.]+)" does not exist', error):
-        _rename_table(statement, found.group(1).split(".")[-1], catalog, lexicon)
+    elif found := re.search(
+        r'relation "([\w.]+)" does not exist|table ([\w.]+) is not in the', error
+    ):
+        _rename_table(
+            statement, (found.group(1) or found.group(2)).split(".")[-1], catalog, lexicon
+        )
     elif found := re.search(r'column reference "(\w+)" is ambiguous', error):
         _qualify(statement, found.group(1), catalog)
     elif found := re.search(r'column "([\w.]+)" must appear in the GROUP BY', error):

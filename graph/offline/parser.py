@@ -97,8 +97,13 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     intent.period = find_period(masked, today)
     _top(intent, text)
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
-    _aggregate(intent, text)
     matches = [m for m in lexicon.match(tokens) if m[0] not in used]
+    numeric_phrases = {
+        " ".join(tokens[start:end]) for start, end, meanings in matches
+        if any(m.kind == "column" and is_numeric(catalog.table(m.table).column(m.column))
+               for m in meanings)
+    }  # fmt: skip
+    _aggregate(intent, text, numeric_phrases)
     _groups(intent, tokens, matches, catalog)
     for _start, _end, meanings in matches:
         _note(intent, meanings)
@@ -134,11 +139,14 @@ def _top(intent: Intent, text: str) -> None:
         intent.top = 1 if re.match(r"(qual|which|quem|who)\b", text) else 10
 
 
-def _aggregate(intent: Intent, text: str) -> None:
+def _aggregate(intent: Intent, text: str, numeric_phrases: set[str]) -> None:
+    """The aggregate word; one that is also the name of a numeric column ("quantidade em
+    estoque") means that column's total, not a count of rows."""
     for name, phrases in AGGREGATES.items():
-        if any(re.search(rf"\b{p}\b", text) for p in phrases):
-            intent.aggregate = name
-            return
+        for phrase in phrases:
+            if re.search(rf"\b{phrase}\b", text):
+                intent.aggregate = "total" if phrase in numeric_phrases else name
+                return
 
 
 def _groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:

@@ -142,7 +142,8 @@ def _filters(intent: Intent, catalog: Catalog, joins: Joins, today: str) -> list
     alias = joins.alias(base)
     metric = intent.metric.metric if intent.metric else None
     if metric and metric.filter:
-        where.append(qualify(metric.filter.replace("{today}", f"DATE '{today}'"), alias))
+        # Parenthesised: a metric's filter may hold an OR, and the other conditions are ANDed.
+        where.append(f"({qualify(metric.filter.replace('{today}', f'DATE {today!r}'), alias)})")
     for (table, column), values in intent.filters.items():
         quoted = ", ".join(f"'{v}'" for v in values)
         operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"

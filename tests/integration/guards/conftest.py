@@ -11,8 +11,6 @@ import pytest
 from ddl_catalog import load_catalog
 from guards import GuardPolicy, guard_sql
 from guards.executor import ExecutionLimits, QueryResult, run_as_tenant
-from server.database import agent_url
-from server.settings import Settings
 
 TENANT = "101"
 COPY_SCHEMA = "tenant_101_only"
@@ -39,15 +37,6 @@ async def tenant_copy(db_url: str) -> str:
     finally:
         await conn.close()
     return COPY_SCHEMA
-
-
-@pytest.fixture
-async def agent(settings: Settings, demo_db) -> asyncpg.Connection:
-    conn = await asyncpg.connect(agent_url(settings))
-    try:
-        yield conn
-    finally:
-        await conn.close()
 
 
 async def run_on_copy(conn: asyncpg.Connection, sql: str) -> list[tuple]:

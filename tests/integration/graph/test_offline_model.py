@@ -1,0 +1,190 @@
+"""The offline model against the real database: repairs, honesty, a new catalog system,
+and every route of the real graph with no API key."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from ddl_catalog import DEMO_CATALOG_DIR, load_catalog
+from graph.context import ROLES
+from graph.offline.answers import answer
+from graph.offline.fixer import repair
+from graph.offline.lexicon import lexicon_for
+from graph.offline.parser import parse
+from graph.offline.sql import build_sql
+from guards import GuardPolicy, GuardRejection, guard_sql
+from guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from tests.integration.graph.conftest import Harness
+
+CATALOG = load_catalog()
+LEXICON = lexicon_for(CATALOG)
+LIMITS = ExecutionLimits(row_cap=50)
+
+
+async def run(agent: asyncpg.Connection, sql: str) -> list:
+    guarded = guard_sql(sql, GuardPolicy.from_catalog(CATALOG), "101", max_rows=51)
+    return (
+        await run_as_tenant(agent, guarded.sql, guarded.params, tenant="101", limits=LIMITS)
+    ).rows
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "SELECT num_nota, valor_total FROM notas_fiscais WHERE num_nota = 40908",  # unknown column
+        "SELECT count(*) FROM nota_fiscal",  # unknown table
+        "SELECT num_pedido, status FROM pedidos p JOIN notas_fiscais n USING (num_pedido) "
+        "WHERE status = 'ENTREGUE' LIMIT 5",  # ambiguous column
+        "SELECT count(*) FROM notas_fiscais WHERE cfop = 5102",  # text compared to a number
+        "SELECT status, canal, count(*) FROM pedidos GROUP BY status",  # missing GROUP BY column
+    ],
+)
+async def test_fixer_repairs_real_postgresql_errors(broken: str, agent) -> None:
+    with pytest.raises((QueryError, GuardRejection)) as failed:
+        await run(agent, broken)
+    error = getattr(failed.value, "detail", "") or f"{failed.value.code}: {failed.value.message}"
+    fixed = repair(broken, error, CATALOG, LEXICON)
+    assert fixed != broken
+    assert await run(agent, fixed)
+
+
+def test_answer_numbers_come_only_from_the_rows() -> None:
+    result = "3 of 3 rows\n" + "\n".join(
+        [
+            '{"canal": "EDI", "faturamento": 1234.5}',
+            '{"canal": "API", "faturamento": 99.0}',
+            '{"canal": "PORTAL", "faturamento": 7.25}',
+        ]
+    )
+    text = answer({"question": "faturamento por canal", "result": result}, "pt")
+    numbers = {n.replace(".", "").replace(",", ".") for n in re.findall(r"\d[\d.,]*", text)}
+    assert numbers <= {"3", "1234.50", "99.00", "7.25"}
+    assert "R$ 1.234,50" in text
+
+
+@pytest.fixture
+def catalog_with_warehouse(tmp_path: Path) -> Path:
+    """The demo catalog plus a small new system, described like the others."""
+    folder = tmp_path / "catalog"
+    shutil.copytree(DEMO_CATALOG_DIR / "systems", folder / "systems")
+    shutil.copy(DEMO_CATALOG_DIR / "glossary.yaml", folder / "glossary.yaml")
+    (folder / "systems" / "armazem.yaml").write_text(WAREHOUSE, encoding="utf-8")
+    return folder
+
+
+WAREHOUSE = """
+system: armazem
+title: Armazém
+purpose: Estoque de produtos por depósito.
+schema: public
+ddl: |
+  CREATE TABLE estoques (
+      cod_fornecedor integer NOT NULL,
+      cod_produto    integer NOT NULL,
+      deposito       text    NOT NULL,
+      quantidade     integer NOT NULL,
+      situacao       text    NOT NULL,
+      atualizado_em  timestamptz NOT NULL,
+      PRIMARY KEY (cod_fornecedor, cod_produto, deposito)
+  );
+tables:
+  estoques:
+    description: Saldo de estoque de cada produto em cada depósito.
+    tenant_column: cod_fornecedor
+    synonyms: {pt: [estoque, saldo em estoque], en: [stock, inventory]}
+    columns:
+      deposito: {description: Depósito., synonyms: {pt: [depósito, armazém], en: [warehouse]}}
+      quantidade: {description: Unidades., synonyms: {pt: [quantidade, unidades], en: [units]}}
+      situacao:
+        description: Situação do saldo.
+        synonyms: {pt: [situação], en: [condition]}
+        values: {DISPONIVEL: Livre para venda., RESERVADO: Reservado., AVARIADO: Avariado.}
+    joins:
+      - to: produtos
+        "on": {cod_produto: cod_produto}
+"""
+
+
+async def test_a_new_catalog_system_is_understood(
+    catalog_with_warehouse: Path, db_url: str
+) -> None:
+    """No code knows `estoques`: its catalog metadata alone makes these questions answerable."""
+    catalog = load_catalog(catalog_with_warehouse)
+    lexicon = lexicon_for(catalog)
+    conn = await asyncpg.connect(db_url)
+    try:  # a temporary table: gone when this connection closes
+        await conn.execute(
+            "CREATE TEMP TABLE estoques (cod_fornecedor int, cod_produto int, deposito text,"
+            " quantidade int, situacao text, atualizado_em timestamptz);"
+            "INSERT INTO estoques VALUES (101, 5001, 'Cajamar', 10, 'DISPONIVEL', now()),"
+            " (101, 5002, 'Cajamar', 4, 'AVARIADO', now()),"
+            " (101, 5001, 'Recife', 7, 'AVARIADO', now())"
+        )
+        for question, expected in [
+            ("quantidade em estoque por depósito", {("Cajamar", 14), ("Recife", 7)}),
+            ("quantos itens avariados no estoque?", {(2,)}),
+            ("total units in stock by warehouse", {("Cajamar", 14), ("Recife", 7)}),
+        ]:
+            intent = parse(question, catalog, lexicon, date(2026, 6, 30))
+            sql = build_sql(intent, catalog, "2026-06-30")
+            assert "FROM estoques" in sql, sql
+            rows = {
+                tuple(r)
+                for r in await conn.fetch(sql.replace("FROM estoques", "FROM pg_temp.estoques"))
+            }
+            assert rows == expected, (question, sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def offline(harness: Harness) -> Harness:
+    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
+    harness.script_path = None
+    return harness
+
+
+async def ask_offline(harness: Harness, message: str, thread: str = "t1", tenant: str = "101"):
+    from graph.events import run_turn
+    from tests.integration.graph.conftest import Turn
+
+    turn = Turn()
+    context = replace(harness.base, tenant=tenant)
+    async for event in run_turn(harness.graph, message, thread_id=thread, context=context):
+        turn.events.append(event)
+    return turn
+
+
+async def test_every_route_offline(offline: Harness) -> None:
+    tracking = await ask_offline(offline, "status da nota 40908", "a")
+    assert tracking.result["route"] == "TRACKING" and len(tracking.result["rows"]) == 1
+    analytics = await ask_offline(offline, "faturamento por mês em 2026", "b")
+    assert analytics.result["route"] == "ANALYTICS" and len(analytics.result["rows"]) == 6
+    knowledge = await ask_offline(offline, "o que é nota bloqueada?", "c")
+    assert knowledge.result["route"] == "KNOWLEDGE" and "BLOQUEADA" in knowledge.result["answer"]
+    chat = await ask_offline(offline, "quem é você?", "d")
+    assert chat.result["route"] == "CHAT" and "Orquestra" in chat.text
+    assert len(analytics.of("token")) > 5  # streamed
+
+
+async def test_offline_follow_up_and_clarification(offline: Harness) -> None:
+    await ask_offline(offline, "status da nota 40908", "f")
+    value = await ask_offline(offline, "e o valor dela?", "f")
+    assert "valor_nota" in value.result["columns"] and value.result["rows"][0][-1] is not None
+    vague = await ask_offline(offline, "como está a produção?", "g")
+    assert vague.of("clarify")
+    answered = await ask_offline(offline, "faturamento de 2026", "g")
+    assert answered.result["route"] == "ANALYTICS" and answered.result["rows"]
+
+
+async def test_offline_no_data_is_honest(offline: Harness) -> None:
+    turn = await ask_offline(offline, "status da nota 99999999", "h")
+    assert turn.result["answer"].startswith("Não encontrei dados")
+    assert "99999999" in turn.result["answer"]
