@@ -14,6 +14,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict
 
 CHUNK_CHARS = 1_200
+EMBED_CHARS = 600
 
 
 class Example(BaseModel):
@@ -38,6 +39,11 @@ class Chunk:
 
     def passage(self) -> str:
         return f"{self.title}\n{self.text}"
+
+    def embedded(self) -> str:
+        """The text its vector is computed from: the title and the opening (cost grows with
+        length; the opening says what the section is about)."""
+        return self.passage()[:EMBED_CHARS]
 
 
 def load_examples(folder: Path) -> list[Example]:

@@ -22,6 +22,7 @@ TABLE_HIT = 1.0
 VALUE_HIT = 0.6
 COLUMN_HIT = 0.25
 MAX_CORE_TABLES = 4
+DOCUMENT_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,11 @@ class Selection:
 
 def table_document(table: Table) -> str:
     """The text a table is embedded from: what it is and the words people use for it."""
-    parts = [table.name.replace("_", " "), table.meta.description, table.meta.description_en]
-    parts += table.meta.synonyms.all()
-    for column in table.columns:
-        parts += column.meta.synonyms.all()[:3]
-    return ". ".join(p for p in parts if p)
+    parts = [table.name.replace("_", " "), ", ".join(table.meta.synonyms.all())]
+    parts += [", ".join(c.meta.synonyms.all()[:2]) for c in table.columns]
+    parts.append(table.meta.description)
+    # Embedding cost grows with length; the names and synonyms carry most of the meaning.
+    return ". ".join(p for p in parts if p)[:DOCUMENT_CHARS]
 
 
 class SourceIndex:

@@ -50,7 +50,7 @@ class Resources:
 
     async def nearest_chunks(self, question: str, k: int = 3) -> list[Chunk]:
         query = await self.vectors.query(question)
-        found = await self.vectors.nearest([c.passage() for c in self.chunks], query, k)
+        found = await self.vectors.nearest([c.embedded() for c in self.chunks], query, k)
         return [self.chunks[i] for i in found]
 
 
@@ -96,5 +96,5 @@ async def _build(settings: Settings) -> Resources:
         settings, catalog, policy, agent_pool, admin_pool, vectors, index, examples, chunks
     )
     await vectors.passages([e.question for e in resources.examples])
-    await vectors.passages([c.passage() for c in resources.chunks])
+    await vectors.passages([c.embedded() for c in resources.chunks])
     return resources

