@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint format bench clean
+.PHONY: demo test lint format bench eval clean
 
 $(STAMP): pyproject.toml $(wildcard */__init__.py)
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -38,3 +38,7 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .orquestra .pytest_cache
+
+eval: $(STAMP)
+	$(BIN)/orquestra eval --dataset evals/datasets/project.jsonl --out evals/out/project
+	$(BIN)/orquestra eval --dataset evals/datasets/heldout.jsonl --out evals/out/heldout

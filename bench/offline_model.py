@@ -33,7 +33,10 @@ QUESTIONS = [
     "lead time médio por modal",
     "frete por kg em 2026",
 ]
-RESULT = '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 1.5}\n{"mes": "2026-02-01", "faturamento": 2.5}'
+RESULT = (
+    '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 1.5}\n'
+    '{"mes": "2026-02-01", "faturamento": 2.5}'
+)
 
 
 def calls(question: str) -> dict[str, list]:

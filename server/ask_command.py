@@ -24,8 +24,9 @@ from server.settings import Settings
 PREVIEW_ROWS = 10
 
 
-def run_ask_command(question: str, tenant: str, *, thread: str | None, as_json: bool,
-                    settings: Settings) -> int:  # fmt: skip
+def run_ask_command(
+    question: str, tenant: str, *, thread: str | None, as_json: bool, settings: Settings
+) -> int:
     return asyncio.run(_ask(question, tenant, thread or str(uuid.uuid4()), as_json, settings))
 
 

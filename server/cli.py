@@ -19,13 +19,14 @@ import asyncpg
 from pydantic import ValidationError
 
 from ddl_catalog import CatalogError, load_catalog
+from evals.dataset import DatasetError
 from server.database import DatabaseUnavailable
 from server.db_init import DatabaseNotEmpty
 from server.logs import configure_logging
 from server.settings import Settings
 
 log = logging.getLogger("orquestra")
-USER_ERRORS = (CatalogError, DatabaseUnavailable, DatabaseNotEmpty)
+USER_ERRORS = (CatalogError, DatabaseUnavailable, DatabaseNotEmpty, DatasetError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,6 +70,19 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="one JSON event per line")
     ask.add_argument("question")
     ask.set_defaults(run=_cmd_ask)
+
+    evaluate = commands.add_parser("eval", help="evaluation run over a dataset (or `compare`)")
+    evaluate.add_argument("--dataset", type=Path, default=Path("evals/datasets/project.jsonl"))
+    evaluate.add_argument("--out", type=Path, default=Path("evals/out"))
+    evaluate.add_argument("--model", default=None, help="one model spec for every role")
+    evaluate.add_argument("--concurrency", type=int, default=2)
+    evaluate.add_argument("--fail-under", action="append", default=[], metavar="METRIC=VALUE")
+    evaluate.set_defaults(run=_cmd_eval)
+    compare = evaluate.add_subparsers(dest="eval_command", required=False, metavar="compare")
+    pair = compare.add_parser("compare", help="cases that changed between two reports")
+    pair.add_argument("first", type=Path)
+    pair.add_argument("second", type=Path)
+    pair.set_defaults(run=_cmd_eval_compare)
 
     catalog = commands.add_parser("catalog", help="the DDL catalog").add_subparsers(
         dest="catalog_command", required=True, metavar="ACTION"
@@ -181,6 +195,18 @@ def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     return run_ask_command(
         args.question, args.tenant, thread=args.thread, as_json=args.json, settings=settings
     )
+
+
+def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from evals.cli import run_eval
+
+    return run_eval(args.dataset, args.out, args.model, args.concurrency, args.fail_under, settings)
+
+
+def _cmd_eval_compare(args: argparse.Namespace, settings: Settings) -> int:
+    from evals.cli import run_compare
+
+    return run_compare(args.first, args.second)
 
 
 def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:

@@ -139,6 +139,13 @@ class Settings(BaseSettings):
     """Loop caps."""
     limits: Limits = Limits()
     """Row caps and timeouts."""
+    prices: dict[str, dict[str, float]] = {
+        "openai:gpt-4o-mini": {"prompt": 0.15, "completion": 0.60},
+        "openai:gpt-4.1-mini": {"prompt": 0.40, "completion": 1.60},
+        "openai:gpt-4.1": {"prompt": 2.00, "completion": 8.00},
+        "offline": {"prompt": 0.0, "completion": 0.0},
+    }
+    """USD per million tokens by model spec, for the evaluation's cost per case."""
     openai_api_key: str | None = Field(
         None, validation_alias=AliasChoices("OPENAI_API_KEY", "ORQUESTRA_OPENAI_API_KEY")
     )

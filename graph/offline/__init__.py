@@ -84,7 +84,15 @@ def _write_sql(question: str, catalog: Catalog, lexicon, today: date, sections) 
             "confidence": 0.0,
         }
     if tried and sql in tried:
-        return {"thought_process": "no other reading", "sql": "",
-                "missing_info": "no other reading of the question", "confidence": 0.0}  # fmt: skip
-    return {"thought_process": f"tables {', '.join(intent.tables) or '-'}", "sql": sql,
-            "missing_info": None, "confidence": 0.7}  # fmt: skip
+        return {
+            "thought_process": "no other reading",
+            "sql": "",
+            "missing_info": "no other reading of the question",
+            "confidence": 0.0,
+        }
+    return {
+        "thought_process": f"tables {', '.join(intent.tables) or '-'}",
+        "sql": sql,
+        "missing_info": None,
+        "confidence": 0.7,
+    }

@@ -18,20 +18,29 @@ from graph.offline.lexicon import Lexicon
 from graph.offline.parser import Intent, parse
 from nodes.language import detect_language
 
-REFERENCE = re.compile(r"\b(dela|dele|dessa|desse|desta|deste|nela|nele|ela|ele|its|it|that one|"
-                       r"this one|essa|esse)\b")  # fmt: skip
+REFERENCE = re.compile(
+    r"\b(dela|dele|dessa|desse|desta|deste|nela|nele|ela|ele|its|it|that one|"
+    r"this one|essa|esse)\b"
+)
 FOLLOW_UP = re.compile(r"^(e|and|what about|how about|e quanto a|e para|e no|e na|e em)\b")
-VAGUE = re.compile(r"\b(como (esta|estao|anda|vai)|dados|situacao geral|produca|how are|how is|"
-                   r"show me the data|me mostra|resumo|overview|tudo)\b")  # fmt: skip
-CHAT = re.compile(r"\b(quem e voce|who are you|o que voce (faz|pode)|what can you|ajuda|help|"
-                  r"seu nome|your name)\b")  # fmt: skip
+VAGUE = re.compile(
+    r"\b(como (esta|estao|anda|vai)|dados|situacao geral|produca|how are|how is|"
+    r"show me the data|me mostra|resumo|overview|tudo)\b"
+)
+CHAT = re.compile(
+    r"\b(quem e voce|who are you|o que voce (faz|pode)|what can you|ajuda|help|"
+    r"seu nome|your name)\b"
+)
 
 
 def entity_phrase(intent: Intent, question: str) -> str:
     """How the previous question named its entity, with its preposition: "da nota 40908"."""
     number = str(intent.entity[2]) if intent.entity else ""
-    found = re.search(rf"(?:\b(?:d[aeo]s?|of)\s+)?(?:the\s+)?\w+\s+(?:n[ºo°.]?\s*)?{number}\b",
-                      question, re.IGNORECASE)  # fmt: skip
+    found = re.search(
+        rf"(?:\b(?:d[aeo]s?|of)\s+)?(?:the\s+)?\w+\s+(?:n[ºo°.]?\s*)?{number}\b",
+        question,
+        re.IGNORECASE,
+    )
     return found.group(0) if found else number
 
 
@@ -58,8 +67,9 @@ def resolve(message: str, previous: str, catalog: Catalog, lexicon: Lexicon, tod
     return f"{rest} {body}".strip()
 
 
-def augment(sections: dict[str, str], can_ask: bool, catalog: Catalog, lexicon: Lexicon,
-            today: date) -> dict[str, Any]:  # fmt: skip
+def augment(
+    sections: dict[str, str], can_ask: bool, catalog: Catalog, lexicon: Lexicon, today: date
+) -> dict[str, Any]:
     message = sections.get("message", "")
     previous = sections.get("previous question", "")
     lang = detect_language(message)
@@ -74,9 +84,13 @@ def augment(sections: dict[str, str], can_ask: bool, catalog: Catalog, lexicon: 
         data = bool(intent.asks_data and intent.understood)
     vague = not intent.understood and bool(VAGUE.search(text)) and not intent.is_concept
     out: dict[str, Any] = {
-        "question": question, "is_data_question": data or vague, "lang": lang,
-        "missing": [], "clarifying_question": None, "assumption": None,
-    }  # fmt: skip
+        "question": question,
+        "is_data_question": data or vague,
+        "lang": lang,
+        "missing": [],
+        "clarifying_question": None,
+        "assumption": None,
+    }
     if vague:
         out["missing"] = ["measure"]
         if can_ask:
@@ -86,8 +100,11 @@ def augment(sections: dict[str, str], can_ask: bool, catalog: Catalog, lexicon: 
             if metric is not None:
                 grain = "por mês" if lang == "pt" else "by month"
                 out["question"] = f"{metric.term} {grain}"
-                out["assumption"] = (f"Entendi como {metric.term} por mês." if lang == "pt"
-                                     else f"I read it as {metric.term} by month.")  # fmt: skip
+                out["assumption"] = (
+                    f"Entendi como {metric.term} por mês."
+                    if lang == "pt"
+                    else f"I read it as {metric.term} by month."
+                )
     return out
 
 
@@ -126,5 +143,8 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
         return {"route": "CHAT", "wants_knowledge": False, "reason": "nothing from the catalog"}
     aggregate = intent.aggregate or intent.groups or intent.metric or intent.top or intent.period
     kind = "TRACKING" if intent.entity and not aggregate else "ANALYTICS"
-    return {"route": kind, "wants_knowledge": bool(intent.is_concept and data_ask),
-            "reason": "data"}  # fmt: skip
+    return {
+        "route": kind,
+        "wants_knowledge": bool(intent.is_concept and data_ask),
+        "reason": "data",
+    }

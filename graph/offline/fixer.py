@@ -116,9 +116,12 @@ def _drop_refused_items(statement, error: str) -> None:
     if not found or not statement.targetList:
         return
     kept = tuple(
-        item for item in statement.targetList
-        if not any(isinstance(n, ast.FuncCall) and n.funcname[-1].sval == found.group(1)
-                   for n in iter_nodes(item))
-    )  # fmt: skip
+        item
+        for item in statement.targetList
+        if not any(
+            isinstance(n, ast.FuncCall) and n.funcname[-1].sval == found.group(1)
+            for n in iter_nodes(item)
+        )
+    )
     if kept:
         statement.targetList = kept

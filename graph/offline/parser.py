@@ -19,22 +19,54 @@ from graph.offline.periods import Period, find_period
 
 AGGREGATES = {
     "total": ("total de", "total of"),
-    "count": ("quantos", "quantas", "quantidade", "numero de", "how many", "count",
-              "number of", "contagem"),
+    "count": (
+        "quantos",
+        "quantas",
+        "quantidade",
+        "numero de",
+        "how many",
+        "count",
+        "number of",
+        "contagem",
+    ),
     "sum": ("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
     "avg": ("media", "medio", "average", "avg", "mean"),
     "max": ("maximo", "max", "highest", "maior valor"),
     "min": ("minimo", "min", "lowest", "menor valor"),
-}  # fmt: skip
+}
 GRAINS = {
-    "mes": "month", "month": "month", "mensal": "month", "monthly": "month", "ano": "year",
-    "year": "year", "anual": "year", "yearly": "year", "dia": "day", "day": "day",
-    "diario": "day", "daily": "day", "semana": "week", "week": "week", "weekly": "week",
-    "trimestre": "quarter", "quarter": "quarter",
-}  # fmt: skip
+    "mes": "month",
+    "month": "month",
+    "mensal": "month",
+    "monthly": "month",
+    "ano": "year",
+    "year": "year",
+    "anual": "year",
+    "yearly": "year",
+    "dia": "day",
+    "day": "day",
+    "diario": "day",
+    "daily": "day",
+    "semana": "week",
+    "week": "week",
+    "weekly": "week",
+    "trimestre": "quarter",
+    "quarter": "quarter",
+}
 ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
-STATUS_WORDS = ("status", "situacao", "onde", "where", "rastreio", "rastreamento", "tracking",
-                "track", "andamento", "posicao", "localizacao")  # fmt: skip
+STATUS_WORDS = (
+    "status",
+    "situacao",
+    "onde",
+    "where",
+    "rastreio",
+    "rastreamento",
+    "tracking",
+    "track",
+    "andamento",
+    "posicao",
+    "localizacao",
+)
 CONCEPT = re.compile(
     r"^(o que (e|sao|significa|quer dizer)|what (is|are|does)|explique|explain|defina|define|"
     r"como funciona|how does|qual (e )?o significado|o que seria)\b"
@@ -42,7 +74,7 @@ CONCEPT = re.compile(
 DATA_ASK = re.compile(
     r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show|top|total|eu tenho|do i have|tenho"
     r"|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my)\b"
-)  # fmt: skip
+)
 GROUP_MARKERS = ("por", "by", "per", "cada", "each")
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
 TOP = re.compile(
@@ -88,8 +120,9 @@ class Intent:
 def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Intent:
     text = fold(question).strip()
     tokens = words(question)
-    intent = Intent(question, is_concept=bool(CONCEPT.match(text)),
-                    asks_data=bool(DATA_ASK.search(text)))  # fmt: skip
+    intent = Intent(
+        question, is_concept=bool(CONCEPT.match(text)), asks_data=bool(DATA_ASK.search(text))
+    )
     intent.terms = lexicon.terms_in(tokens)
     used: set[int] = set()
     _entity(intent, tokens, lexicon, catalog, used)
@@ -99,10 +132,13 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
     matches = [m for m in lexicon.match(tokens) if m[0] not in used]
     numeric_phrases = {
-        " ".join(tokens[start:end]) for start, end, meanings in matches
-        if any(m.kind == "column" and is_numeric(catalog.table(m.table).column(m.column))
-               for m in meanings)
-    }  # fmt: skip
+        " ".join(tokens[start:end])
+        for start, end, meanings in matches
+        if any(
+            m.kind == "column" and is_numeric(catalog.table(m.table).column(m.column))
+            for m in meanings
+        )
+    }
     _aggregate(intent, text, numeric_phrases)
     _groups(intent, tokens, matches, catalog)
     for _start, _end, meanings in matches:
@@ -112,8 +148,9 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     return intent
 
 
-def _entity(intent: Intent, tokens: list[str], lexicon: Lexicon, catalog: Catalog,
-            used: set[int]) -> None:  # fmt: skip
+def _entity(
+    intent: Intent, tokens: list[str], lexicon: Lexicon, catalog: Catalog, used: set[int]
+) -> None:
     """ "nota 40908", "NF nº 40908", "carga 7001": a table phrase, then a number."""
     for position, token in enumerate(tokens):
         if not token.isdigit():
@@ -211,8 +248,9 @@ def _measure(intent: Intent, catalog: Catalog) -> None:
     if intent.metric is not None:
         return
     key = intent.entity[1] if intent.entity else ""
-    numeric = [(t, c) for t, c in intent.columns
-               if c != key and is_numeric(catalog.table(t).column(c))]  # fmt: skip
+    numeric = [
+        (t, c) for t, c in intent.columns if c != key and is_numeric(catalog.table(t).column(c))
+    ]
     involved = {*intent.tables, *(t for t, _ in intent.filters)}
     preferred = [m for m in numeric if m[0] in involved]
     wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top

@@ -1,0 +1,62 @@
+"""Evaluation datasets: JSON Lines, one case a line (design §3.4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+
+class DatasetError(Exception):
+    code = "DATASET_INVALID"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class Case(BaseModel):
+    """One labelled question (or conversation: the gold applies to the last turn)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    question: str | None = None
+    turns: list[str] | None = None
+    tenant: str
+    route: Literal["tracking", "analytics", "knowledge", "chat", "clarify"]
+    complexity: Literal["simple", "complex"] = "simple"
+    gold_sql: str | None = None
+    answer_contains: list[str] | None = None
+    lang: Literal["pt", "en"] = "pt"
+
+    @model_validator(mode="after")
+    def _one_question(self) -> Case:
+        if bool(self.question) == bool(self.turns):
+            raise ValueError("give exactly one of question or turns")
+        return self
+
+    @property
+    def messages(self) -> list[str]:
+        return self.turns or [self.question or ""]
+
+
+def load_dataset(path: Path) -> list[Case]:
+    """Every case of a JSON Lines file, with the line of any invalid one."""
+    cases, seen = [], set()
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            case = Case.model_validate(json.loads(line))
+        except (json.JSONDecodeError, ValidationError) as exc:
+            raise DatasetError(f"{path}:{number}: {exc}") from None
+        if case.id in seen:
+            raise DatasetError(f"{path}:{number}: duplicate id {case.id}")
+        seen.add(case.id)
+        cases.append(case)
+    if not cases:
+        raise DatasetError(f"{path}: no cases")
+    return cases

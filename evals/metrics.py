@@ -1,0 +1,82 @@
+"""Summary metrics of an evaluation run, overall and by route, complexity and language."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from typing import Any
+
+from evals.runner import CaseResult
+
+
+def _rate(values: Iterable[bool | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return round(sum(known) / len(known), 4) if known else None
+
+
+def _quantile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))], 1)
+
+
+def cost(result: CaseResult, prices: dict[str, dict[str, float]], model: str) -> float:
+    """Cost of a case in USD with the price table (per million tokens)."""
+    price = prices.get(model, {})
+    return (
+        result.prompt_tokens * price.get("prompt", 0.0)
+        + result.completion_tokens * price.get("completion", 0.0)
+    ) / 1_000_000
+
+
+def summarize(
+    results: list[CaseResult], prices: dict | None = None, model: str = ""
+) -> dict[str, Any]:
+    prices = prices or {}
+    clarify_expected = [r.expected_route == "clarify" for r in results]
+    clarified = [r.clarified for r in results]
+    true_pos = sum(e and c for e, c in zip(clarify_expected, clarified, strict=True))
+    latencies = [r.latency_ms for r in results]
+    summary: dict[str, Any] = {
+        "cases": len(results),
+        "route_accuracy": _rate(r.route == r.expected_route for r in results),
+        "execution_accuracy": _rate(r.exact for r in results),
+        "relaxed_execution_accuracy": _rate(
+            r.exact or r.relaxed if r.exact is not None else None for r in results
+        ),
+        "clarification_precision": round(true_pos / sum(clarified), 4) if sum(clarified) else None,
+        "clarification_recall": (
+            round(true_pos / sum(clarify_expected), 4) if sum(clarify_expected) else None
+        ),
+        "knowledge_contains": _rate(r.knowledge_ok for r in results),
+        "fixer_recoveries": sum(r.fixer_recovered for r in results),
+        "cap_hits": sum(len(r.caps_hit) for r in results),
+        "tenant_leaks": sum(r.tenant_leak for r in results),
+        "errors": sum(r.error is not None for r in results),
+        "model_calls_per_case": round(statistics.mean(r.model_calls for r in results), 2),
+        "prompt_tokens_per_case": round(statistics.mean(r.prompt_tokens for r in results), 1),
+        "completion_tokens_per_case": round(
+            statistics.mean(r.completion_tokens for r in results), 1
+        ),
+        "cost_per_case_usd": round(statistics.mean(cost(r, prices, model) for r in results), 6),
+        "latency_ms_median": _quantile(latencies, 0.5),
+        "latency_ms_p95": _quantile(latencies, 0.95),
+    }
+    for key in ("expected_route", "complexity", "lang"):
+        summary[f"by_{key.removeprefix('expected_')}"] = {
+            value: _group([r for r in results if getattr(r, key) == value])
+            for value in sorted({getattr(r, key) for r in results})
+        }
+    return summary
+
+
+def _group(results: list[CaseResult]) -> dict[str, Any]:
+    return {
+        "cases": len(results),
+        "route_accuracy": _rate(r.route == r.expected_route for r in results),
+        "execution_accuracy": _rate(r.exact for r in results),
+        "relaxed_execution_accuracy": _rate(
+            r.exact or r.relaxed if r.exact is not None else None for r in results
+        ),
+    }

@@ -1,0 +1,128 @@
+"""Writing a run (`report.json`, `report.md`, `report.png`) and comparing two runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+import vl_convert
+
+from evals.runner import CaseResult
+
+HEADLINE = (
+    "route_accuracy",
+    "execution_accuracy",
+    "relaxed_execution_accuracy",
+    "clarification_precision",
+    "clarification_recall",
+    "knowledge_contains",
+    "fixer_recoveries",
+    "cap_hits",
+    "tenant_leaks",
+    "errors",
+    "model_calls_per_case",
+    "prompt_tokens_per_case",
+    "cost_per_case_usd",
+    "latency_ms_median",
+    "latency_ms_p95",
+)
+
+
+def write_report(
+    out: Path, dataset: str, model: str, summary: dict, results: list[CaseResult]
+) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "dataset": dataset,
+        "model": model,
+        "summary": summary,
+        "cases": [r.as_dict() for r in results],
+    }
+    (out / "report.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1, default=str))
+    (out / "report.md").write_text(markdown(dataset, model, summary, results), encoding="utf-8")
+    (out / "report.png").write_bytes(vl_convert.vegalite_to_png(plot(summary, results).to_dict()))
+
+
+def markdown(dataset: str, model: str, summary: dict, results: list[CaseResult]) -> str:
+    lines = [
+        f"# Evaluation: {dataset}",
+        "",
+        f"Model: `{model}` · {summary['cases']} cases",
+        "",
+        "| metric | value |",
+        "|---|---|",
+    ]
+    lines += [f"| {name} | {summary.get(name)} |" for name in HEADLINE]
+    for group in ("by_route", "by_complexity", "by_lang"):
+        lines += [
+            "",
+            f"## {group.replace('_', ' ')}",
+            "",
+            "| group | cases | route acc. | exec. acc. | relaxed |",
+            "|---|---|---|---|---|",
+        ]
+        for name, values in summary[group].items():
+            lines.append(
+                f"| {name} | {values['cases']} | {values['route_accuracy']} | "
+                f"{values['execution_accuracy']} | {values['relaxed_execution_accuracy']} |"
+            )
+    failed = [r for r in results if r.route != r.expected_route or r.exact is False]
+    if failed:
+        lines += [
+            "",
+            "## Cases that missed",
+            "",
+            "| id | expected | got | exact | question |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {r.id} | {r.expected_route} | {r.route} | {r.exact} | {r.question[:70]} |"
+            for r in failed
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def plot(summary: dict, results: list[CaseResult]) -> alt.VConcatChart:
+    rows = [
+        {"group": f"{kind}: {name}", "metric": metric, "value": values[metric] or 0}
+        for kind in ("route", "complexity", "lang")
+        for name, values in summary[f"by_{kind}"].items()
+        for metric in ("route_accuracy", "execution_accuracy")
+    ]
+    accuracy = (
+        alt.Chart(alt.Data(values=rows), title="Accuracy by category")
+        .mark_bar()
+        .encode(
+            x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1])),
+            y="group:N",
+            color="metric:N",
+            yOffset="metric:N",
+        )
+    )
+    latency = (
+        alt.Chart(
+            alt.Data(values=[{"ms": r.latency_ms} for r in results]), title="Latency per case (ms)"
+        )
+        .mark_bar()
+        .encode(x=alt.X("ms:Q", bin=alt.Bin(maxbins=30)), y="count():Q")
+    )
+    return alt.vconcat(accuracy, latency)
+
+
+def compare(first: Path, second: Path) -> list[dict[str, Any]]:
+    """Cases whose outcome changed between two reports."""
+    a, b = (json.loads(Path(p).read_text()) for p in (first, second))
+    before = {c["id"]: c for c in a["cases"]}
+    changes = []
+    for case in b["cases"]:
+        old = before.get(case["id"])
+        if old is None:
+            continue
+        for key in ("route", "exact", "relaxed", "knowledge_ok", "clarified"):
+            if old.get(key) != case.get(key):
+                changes.append(
+                    {"id": case["id"], "field": key, "before": old.get(key), "after": case.get(key)}
+                )
+    return changes

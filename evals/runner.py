@@ -1,0 +1,152 @@
+"""Running a dataset through the real graph (guard, executor, database) and scoring each case."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from langgraph.checkpoint.memory import InMemorySaver
+from tqdm import tqdm
+
+from evals.compare import exact_match, relaxed_match
+from evals.dataset import Case
+from graph.context import ROLES, RunContext
+from graph.events import run_turn
+from graph.resources import Resources
+from graph.wiring import build_graph
+from guards import GuardRejection, guard_sql
+from guards.executor import ExecutionLimits, QueryError, run_as_tenant
+
+GOLD_LIMITS = ExecutionLimits(row_cap=0, statement_timeout_ms=20_000, client_timeout_s=30)
+
+
+@dataclass
+class CaseResult:
+    """What happened for one case, and how it scores."""
+
+    id: str
+    route: str
+    expected_route: str
+    complexity: str
+    lang: str
+    tenant: str
+    question: str
+    answer: str = ""
+    sql: str | None = None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    exact: bool | None = None
+    relaxed: bool | None = None
+    knowledge_ok: bool | None = None
+    clarified: bool = False
+    fixer_recovered: bool = False
+    caps_hit: list[str] = field(default_factory=list)
+    tenant_leak: bool = False
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+async def run_dataset(
+    cases: list[Case],
+    resources: Resources,
+    context: RunContext,
+    *,
+    concurrency: int = 2,
+    model: str | None = None,
+) -> list[CaseResult]:
+    """Every case, `concurrency` at a time, in dataset order."""
+    graph = build_graph().compile(checkpointer=InMemorySaver())
+    if model:
+        context = replace(context, models={role: model for role in ROLES})
+    gate = asyncio.Semaphore(concurrency)
+    bar = tqdm(total=len(cases), desc="eval", unit="case", leave=False)
+
+    async def one(case: Case) -> CaseResult:
+        async with gate:
+            result = await run_case(graph, case, resources, replace(context, tenant=case.tenant))
+        bar.update(1)
+        return result
+
+    try:
+        return list(await asyncio.gather(*(one(case) for case in cases)))
+    finally:
+        bar.close()
+
+
+async def run_case(graph, case: Case, resources: Resources, context: RunContext) -> CaseResult:
+    result = CaseResult(
+        case.id, "", case.route, case.complexity, case.lang, case.tenant, " / ".join(case.messages)
+    )
+    started = time.perf_counter()
+    final: dict[str, Any] = {}
+    thread = f"eval-{case.id}"
+    for message in case.messages:
+        final, clarified = await _turn(graph, message, thread, context)
+        result.clarified = result.clarified or clarified
+    result.latency_ms = (time.perf_counter() - started) * 1000
+    state = (await graph.aget_state({"configurable": {"thread_id": thread}})).values
+    result.model_calls = state.get("model_calls", 0)
+    result.prompt_tokens = state.get("prompt_tokens", 0)
+    result.completion_tokens = state.get("completion_tokens", 0)
+    result.caps_hit = list(state.get("caps_hit") or [])
+    result.error = final.get("error")
+    result.route = (
+        "clarify" if result.clarified and not final else (final.get("route") or "").lower()
+    )
+    result.answer = final.get("answer", "")
+    result.sql = final.get("sql")
+    result.attempts = final.get("attempts", [])
+    outcomes = [a.get("outcome") for a in result.attempts]
+    result.fixer_recovered = "rows" in outcomes and any(
+        o in ("error", "rejected") for o in outcomes
+    )
+    await _score(result, case, final, resources)
+    return result
+
+
+async def _turn(graph, message: str, thread: str, context: RunContext) -> tuple[dict, bool]:
+    final: dict[str, Any] = {}
+    clarified = False
+    async for event in run_turn(graph, message, thread_id=thread, context=context):
+        if event["event"] == "result":
+            final = event["data"]
+        elif event["event"] == "clarify":
+            clarified = True
+        elif event["event"] == "error":
+            final = {"error": event["data"]["code"]}
+    return final, clarified
+
+
+async def _score(result: CaseResult, case: Case, final: dict, resources: Resources) -> None:
+    rows = final.get("rows") or []
+    tenant_column = "cod_fornecedor"
+    if tenant_column in (final.get("columns") or []):
+        position = final["columns"].index(tenant_column)
+        result.tenant_leak = any(str(row[position]) != case.tenant for row in rows)
+    if case.gold_sql:
+        gold = await gold_rows(case, resources)
+        result.exact = exact_match(rows, gold) if gold is not None else None
+        result.relaxed = relaxed_match(rows, gold) if gold is not None else None
+    if case.answer_contains:
+        answer = (final.get("answer") or "").lower()
+        result.knowledge_ok = all(term.lower() in answer for term in case.answer_contains)
+
+
+async def gold_rows(case: Case, resources: Resources) -> list[list[Any]] | None:
+    """The gold SQL through the same guard and executor, as the case's tenant."""
+    try:
+        guarded = guard_sql(case.gold_sql or "", resources.policy, case.tenant, max_rows=0)
+        async with resources.agent_pool.acquire() as conn:
+            found = await run_as_tenant(
+                conn, guarded.sql, guarded.params, tenant=case.tenant, limits=GOLD_LIMITS
+            )
+    except (GuardRejection, QueryError):
+        return None
+    return [list(row) for row in found.rows]
