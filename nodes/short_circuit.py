@@ -97,4 +97,5 @@ async def short_circuit(state: dict[str, Any], runtime: Runtime[RunContext]) -> 
     update = {**TURN_RESET, "lang": lang, "turn_message": message}
     if kind is not None:
         update["answer"] = REPLIES[(kind, lang)]
+        update["route"] = "CHAT"
     return update

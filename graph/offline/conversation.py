@@ -25,7 +25,8 @@ REFERENCE = re.compile(
 FOLLOW_UP = re.compile(r"^(e|and|what about|how about|e quanto a|e para|e no|e na|e em)\b")
 VAGUE = re.compile(
     r"\b(como (esta|estao|anda|vai)|dados|situacao geral|produca|how are|how is|"
-    r"show me the data|me mostra|resumo|overview|tudo)\b"
+    r"show me the data|me mostra|resumo|overview|tudo|numeros|numbers|report|relatorio|"
+    r"quero ver|want to see|things going)\b"
 )
 CHAT = re.compile(
     r"\b(quem e voce|who are you|o que voce (faz|pode)|what can you|ajuda|help|"
@@ -47,11 +48,20 @@ def entity_phrase(intent: Intent, question: str) -> str:
 def resolve(message: str, previous: str, catalog: Catalog, lexicon: Lexicon, today: date) -> str:
     """The message rewritten as a complete question, using the previous one where needed."""
     text = fold(message).strip().rstrip("?").strip()
+    if previous and re.fullmatch(r"(e |and |a |o |the |n[ºo°]?\s*)?\d+", text):
+        return f"{previous.rstrip('?')} {re.sub(r'[^0-9]', '', text)}"  # just the missing number
     if not previous or not (REFERENCE.search(text) or FOLLOW_UP.match(text)):
         return message.strip()
     now = parse(message, catalog, lexicon, today)
     before = parse(previous, catalog, lexicon, today)
     body = FOLLOW_UP.sub("", message.strip().rstrip("?")).strip(" ,")
+    own_subject = now.metric or now.measure or now.aggregate or now.columns
+    if not own_subject and (now.groups or now.filters or now.periods):
+        # "e por transportadora?", "e só do canal EDI?", "break it down by mode": a modifier
+        base = previous.rstrip("?")
+        for period in before.periods if now.periods else []:
+            base = re.sub(re.escape(period.phrase), "", fold(base))
+        return f"{base.strip()} {REFERENCE.sub('', body).strip()}".strip()
     if now.understood and not now.entity and before.entity:
         named = entity_phrase(before, previous)
         replaced = REFERENCE.sub(named, body, count=1)
@@ -91,7 +101,14 @@ def augment(
         "clarifying_question": None,
         "assumption": None,
     }
-    if vague:
+    missing_entity = _missing_entity(intent, catalog)
+    if missing_entity and can_ask:
+        out.update(
+            is_data_question=True,
+            missing=["entity"],
+            clarifying_question=_which_one(missing_entity, lang),
+        )
+    elif vague:
         out["missing"] = ["measure"]
         if can_ask:
             out["clarifying_question"] = _clarifying(catalog, lang)
@@ -117,6 +134,25 @@ def _with_answer(question: str, answer: str, catalog, lexicon, today) -> str:
     return f"{question.rstrip('?')} — {answer.strip()}"
 
 
+def _missing_entity(intent: Intent, catalog: Catalog) -> str | None:
+    """ "status da nota?" with no number: the table whose number is missing."""
+    summarised = intent.groups or intent.metric or intent.aggregate or intent.top
+    if intent.entity or summarised or intent.filters or intent.periods or intent.listing:
+        return None
+    if not intent.wants_status:
+        return None
+    from graph.offline.lexicon import key_column
+
+    return next((t for t in intent.tables if key_column(catalog.table(t)) is not None), None)
+
+
+def _which_one(table: str, lang: str) -> str:
+    name = table.replace("_", " ")
+    if lang == "en":
+        return f"Which one? Please tell me the number ({name})."
+    return f"Qual delas? Me diga o número ({name})."
+
+
 def _clarifying(catalog: Catalog, lang: str) -> str:
     metrics = [t.term for t in catalog.glossary if t.metric][:3]
     systems = [s.title.lower() for s in catalog.systems][:4]
@@ -134,15 +170,17 @@ def _clarifying(catalog: Catalog, lang: str) -> str:
 def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dict[str, Any]:
     intent = parse(question, catalog, lexicon, today)
     text = fold(question)
-    data_ask = intent.understood and (intent.asks_data or not intent.is_concept)
-    if intent.is_concept and not (intent.asks_data and intent.understood):
+    data_ask = intent.understood and intent.asks_data
+    if intent.is_concept and not data_ask:
         return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "concept"}
     if not intent.understood:
         if intent.terms and not CHAT.search(text):
             return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "glossary term"}
         return {"route": "CHAT", "wants_knowledge": False, "reason": "nothing from the catalog"}
-    aggregate = intent.aggregate or intent.groups or intent.metric or intent.top or intent.period
-    kind = "TRACKING" if intent.entity and not aggregate else "ANALYTICS"
+    summarised = intent.groups or intent.metric or intent.top
+    aggregated = summarised or intent.aggregate or (intent.period and not intent.listing)
+    current_state = (intent.listing or intent.current) and not summarised
+    kind = "TRACKING" if (intent.entity and not aggregated) or current_state else "ANALYTICS"
     return {
         "route": kind,
         "wants_knowledge": bool(intent.is_concept and data_ask),

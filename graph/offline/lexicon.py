@@ -70,6 +70,19 @@ class Lexicon:
                     found.append(term)
         return found
 
+    def metrics_in(self, tokens: list[str]) -> list[GlossaryTerm]:
+        """Metric terms mentioned anywhere, longest phrase first."""
+        stems = [stem(t) for t in tokens]
+        found: list[tuple[int, GlossaryTerm]] = []
+        for phrase, meanings in self.phrases.items():
+            size = len(phrase)
+            for meaning in meanings:
+                if meaning.kind == "metric" and any(
+                    tuple(stems[i : i + size]) == phrase for i in range(len(stems) - size + 1)
+                ):
+                    found.append((size, meaning.term))
+        return [term for _, term in sorted(found, key=lambda pair: -pair[0])]
+
     def tables_ending_at(self, tokens: list[str], end: int) -> list[str]:
         """Tables named by a phrase that ends just before position `end` (longest first)."""
         stems = [stem(t) for t in tokens]
@@ -139,6 +152,13 @@ def display_column(table: Table) -> Column:
 
 def is_numeric(column: Column) -> bool:
     return column.type_sql.startswith(NUMERIC_TYPES) and not column.meta.values
+
+
+def is_measure(table: Table, name: str) -> bool:
+    """A numeric column worth adding up: not a key, a code or a join column."""
+    column = table.column(name)
+    keys = set(table.primary_key) | {c for j in table.meta.joins for c in j.on}
+    return is_numeric(column) and name not in keys and not name.startswith(("cod_", "num_", "id"))
 
 
 _lexicons: dict[int, tuple[Catalog, Lexicon]] = {}

@@ -14,8 +14,15 @@ from datetime import date
 
 from ddl_catalog.model import Catalog, GlossaryTerm
 from ddl_catalog.text import fold, words
-from graph.offline.lexicon import Lexicon, Meaning, display_column, is_numeric, key_column
-from graph.offline.periods import Period, find_period
+from graph.offline.lexicon import (
+    Lexicon,
+    Meaning,
+    display_column,
+    is_measure,
+    is_numeric,
+    key_column,
+)
+from graph.offline.periods import Period, find_periods
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -69,11 +76,18 @@ STATUS_WORDS = (
 )
 CONCEPT = re.compile(
     r"^(o que (e|sao|significa|quer dizer)|what (is|are|does)|explique|explain|defina|define|"
-    r"como funciona|how does|qual (e )?o significado|o que seria)\b"
+    r"como funciona|how does|qual (e )?o significado|o que seria|como (e|sao|se) calcul\w*|"
+    r"qual (e )?a diferenca|what is the difference|como faco|how do i|how is .* calculated|"
+    r"how are .* calculated|por que|porque|why)\b"
+)
+LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
+CURRENT = re.compile(
+    r"\b(agora|neste momento|no momento|atualmente|right now|currently|em aberto|"
+    r"em transito|in transit|pendentes?)\b"
 )
 DATA_ASK = re.compile(
-    r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show|top|total|eu tenho|do i have|tenho"
-    r"|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my)\b"
+    r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show me|top|total|eu tenho|do i have"
+    r"|tenho|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my|mine|what was)\b"
 )
 GROUP_MARKERS = ("por", "by", "per", "cada", "each")
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
@@ -98,7 +112,10 @@ class Intent:
 
     question: str
     entity: tuple[str, str, int] | None = None
+    tenant_value: int | None = None
+    """A tenant named in the question ("fornecedor 102"): filtered like any column."""
     period: Period | None = None
+    periods: list[Period] = field(default_factory=list)
     metric: GlossaryTerm | None = None
     aggregate: str | None = None
     measure: tuple[str, str] | None = None
@@ -111,6 +128,8 @@ class Intent:
     wants_status: bool = False
     is_concept: bool = False
     asks_data: bool = False
+    listing: bool = False
+    current: bool = False
 
     @property
     def understood(self) -> bool:
@@ -119,15 +138,20 @@ class Intent:
 
 def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Intent:
     text = fold(question).strip()
-    tokens = words(question)
+    tokens = words(question.replace("_", " "))
     intent = Intent(
-        question, is_concept=bool(CONCEPT.match(text)), asks_data=bool(DATA_ASK.search(text))
+        question,
+        asks_data=bool(DATA_ASK.search(text)),
+        listing=bool(LISTING.match(text)),
+        current=bool(CURRENT.search(text)),
     )
     intent.terms = lexicon.terms_in(tokens)
     used: set[int] = set()
     _entity(intent, tokens, lexicon, catalog, used)
+    intent.is_concept = bool(CONCEPT.match(text)) and intent.entity is None
     masked = " ".join("#" if i in used else t for i, t in enumerate(tokens))
-    intent.period = find_period(masked, today)
+    intent.periods = find_periods(masked, today)
+    intent.period = intent.periods[0] if intent.periods else None
     _top(intent, text)
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
     matches = [m for m in lexicon.match(tokens) if m[0] not in used]
@@ -143,6 +167,9 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     _groups(intent, tokens, matches, catalog)
     for _start, _end, meanings in matches:
         _note(intent, meanings)
+    metrics = lexicon.metrics_in(tokens)
+    if metrics:
+        intent.metric = metrics[0]  # the longest phrase wins ("freight cost per kg")
     _concepts(intent, lexicon)
     _measure(intent, catalog)
     return intent
@@ -159,11 +186,16 @@ def _entity(
         while end > 0 and tokens[end - 1] in NUMBER_MARKERS:
             end -= 1
         for table in lexicon.tables_ending_at(tokens, end):
-            column = key_column(catalog.table(table))
+            described = catalog.table(table)
+            column = key_column(described)
             if column is not None:
                 intent.entity = (table, column.name, int(token))
-                used.update(range(end - 1, position + 1))
-                return
+            elif described.primary_key == (described.tenant_column,):
+                intent.tenant_value = int(token)  # "fornecedor 102": the tenant itself
+            else:
+                continue
+            used.update(range(end - 1, position + 1))
+            return
 
 
 def _top(intent: Intent, text: str) -> None:
@@ -247,10 +279,7 @@ def _concepts(intent: Intent, lexicon: Lexicon) -> None:
 def _measure(intent: Intent, catalog: Catalog) -> None:
     if intent.metric is not None:
         return
-    key = intent.entity[1] if intent.entity else ""
-    numeric = [
-        (t, c) for t, c in intent.columns if c != key and is_numeric(catalog.table(t).column(c))
-    ]
+    numeric = [(t, c) for t, c in intent.columns if is_measure(catalog.table(t), c)]
     involved = {*intent.tables, *(t for t, _ in intent.filters)}
     preferred = [m for m in numeric if m[0] in involved]
     wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top

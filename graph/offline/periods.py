@@ -90,7 +90,11 @@ def _relative(text: str, today: date) -> Period | None:
     this_month = month_start(today)
     quarter = month_start(date(today.year, 3 * ((today.month - 1) // 3) + 1, 1))
     patterns = [
-        (r"\b(este|esse|neste|nesse|this) (mes|month)\b", this_month, month_start(today, 1)),
+        (
+            r"\b(este|esse|neste|nesse|deste|desse|this) (mes|month)\b",
+            this_month,
+            month_start(today, 1),
+        ),
         (
             r"\b(mes passado|ultimo mes|last month|previous month|mes anterior)\b",
             month_start(today, -1),
@@ -131,21 +135,42 @@ def _relative(text: str, today: date) -> Period | None:
     return None
 
 
+def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
+    """Every period the question names, in order of discovery ("este mês com o mês passado")."""
+    text, found = fold(question), []
+    while len(found) < most:
+        period = find_period(text, today)
+        if period is None:
+            break
+        found.append(period)
+        text = text.replace(period.phrase, " ", 1)
+    return found
+
+
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
+    names = "|".join(sorted(MONTHS, key=len, reverse=True))
+    pattern = rf"\b(?:(em|in|de|of|during)\s+)?({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b"
+    for found in re.finditer(pattern, text):
+        named, year_text = found.group(2), found.group(3)
+        if not (year_text or len(named) > 3 or found.group(1)):
+            continue  # "may", "set", "mar" alone are ordinary words
+        month = MONTHS[named]
+        year = int(year_text) if year_text else today.year
+        if not year_text and date(year, month, 1) > today:
+            year -= 1
+        phrase = found.group(0)
+        suffix = re.match(
+            r"\s*(do ano passado|de ano passado|last year|do ano anterior)", text[found.end() :]
+        )
+        if suffix:
+            year, phrase = today.year - 1, phrase + suffix.group(0)
+        start = date(year, month, 1)
+        return Period(start, month_start(start, 1), phrase)
     relative = _relative(text, today)
     if relative:
         return relative
-    names = "|".join(sorted(MONTHS, key=len, reverse=True))
-    found = re.search(rf"\b({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b", text)
-    if found and (found.group(2) or len(found.group(1)) > 3):
-        month = MONTHS[found.group(1)]
-        year = int(found.group(2)) if found.group(2) else today.year
-        if not found.group(2) and date(year, month, 1) > today:
-            year -= 1
-        start = date(year, month, 1)
-        return Period(start, month_start(start, 1), found.group(0))
     found = re.search(r"\b(?:em|in|de|of|no ano de|during)?\s*\b(20\d{2})\b", text)
     if found:
         year = int(found.group(1))

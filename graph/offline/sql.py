@@ -15,8 +15,8 @@ from pglast.stream import RawStream
 
 from ddl_catalog.model import Catalog, Table
 from ddl_catalog.text import words
-from graph.offline.lexicon import date_column
-from graph.offline.parser import Intent
+from graph.offline.lexicon import date_column, key_column
+from graph.offline.parser import Group, Intent
 from guards.tree import iter_nodes
 
 GRAIN_NAMES = {
@@ -96,6 +96,10 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     alias = joins.alias(base)
     where = _filters(intent, catalog, joins, today)
     selects, groups = [], []
+    if len(intent.periods) > 1 and not intent.groups:
+        intent.groups = [Group("", "", "month")]  # a comparison of periods, side by side
+    if intent.aggregate == "avg":  # "média por carga" is the average over loads, not per load
+        intent.groups = [g for g in intent.groups if g.table != base]
     for group in intent.groups:
         if group.grain:
             column = _metric_date(intent) or date_column(catalog.table(base))
@@ -106,7 +110,8 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
                 f"date_trunc('{group.grain}', {alias}.{name}) AS {GRAIN_NAMES[group.grain]}"
             )
         else:
-            selects.append(f"{joins.alias(group.table)}.{group.column} AS {group.column}")
+            owner = _group_table(group, intent, catalog, joins)
+            selects.append(f"{joins.alias(owner)}.{group.column} AS {group.column}")
         groups.append(str(len(selects)))
     measure, measure_name = _measure_sql(intent, catalog, alias)
     if measure is None and not groups:
@@ -123,7 +128,21 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     return sql
 
 
+def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:
+    """The table a grouping column comes from: a mentioned one that has it, else the nearest."""
+    owners = [t for t in catalog.tables if group.column in catalog.table(t).column_names]
+    for table in [*intent.tables, *joins.aliases]:
+        if table in owners:
+            return table
+    reachable = [t for t in owners if _path(joins.graph, set(joins.aliases), t) is not None]
+    reachable.sort(key=lambda t: len(_path(joins.graph, set(joins.aliases), t) or []))
+    return reachable[0] if reachable else group.table
+
+
 def _measure_sql(intent: Intent, catalog: Catalog, alias: str) -> tuple[str | None, str]:
+    metric = intent.metric.metric if intent.metric else None
+    if intent.aggregate == "count" and metric and not metric.expression.upper().startswith("COUNT"):
+        return "count(*)", "quantidade"  # "how many overdue bills": count, with its filter
     if intent.metric and intent.metric.metric:
         name = "_".join(words(intent.metric.term))
         return qualify(intent.metric.metric.expression, alias), name
@@ -151,14 +170,17 @@ def _filters(intent: Intent, catalog: Catalog, joins: Joins, today: str) -> list
     if intent.entity:
         table, column, number = intent.entity
         where.append(f"{joins.alias(table)}.{column} = {number}")
-    if intent.period:
-        column = _metric_date(intent) or date_column(catalog.table(base))
-        if column is not None:
-            name = column if isinstance(column, str) else column.name
-            where.append(
-                f"{alias}.{name} >= DATE '{intent.period.start}' AND "
-                f"{alias}.{name} < DATE '{intent.period.end}'"
-            )
+    tenant_column = catalog.table(base).tenant_column
+    if intent.tenant_value is not None and tenant_column:
+        where.append(f"{alias}.{tenant_column} = {intent.tenant_value}")
+    column = _metric_date(intent) or date_column(catalog.table(base))
+    if intent.periods and column is not None:
+        name = column if isinstance(column, str) else column.name
+        ranges = [
+            f"({alias}.{name} >= DATE '{p.start}' AND {alias}.{name} < DATE '{p.end}')"
+            for p in intent.periods
+        ]
+        where.append(ranges[0] if len(ranges) == 1 else f"({' OR '.join(ranges)})")
     return where
 
 
@@ -192,7 +214,8 @@ def _visible_columns(table: Table, intent: Intent) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     asked = [c for t, c in intent.columns if t == table.name and c not in keys]
     if asked:
-        return list(dict.fromkeys([*keys, *asked]))
+        key = key_column(table)
+        return list(dict.fromkeys([*([key.name] if key else keys), *asked]))
     return [c.name for c in table.columns if c.name != table.tenant_column]
 
 
@@ -212,17 +235,14 @@ def _series_for(catalog: Catalog, entity_table: str) -> Table | None:
 
 
 def _latest_event(intent: Intent, catalog: Catalog, series: Table) -> str:
+    """The current state of an entity: its latest event by timestamp (the tracking rule)."""
     entity_table, key, number = intent.entity
     join = next(j for j in series.meta.joins if j.to == entity_table)
     local = [a for a, b in join.on.items() if b != catalog.table(entity_table).tenant_column]
     stamp = [c for c in series.columns if c.type_sql.startswith("timestamp")][-1]
-    shown = [
-        c.name
-        for c in series.columns
-        if c.meta.values or c.type_sql == "text" or c.type_sql.startswith("char")
-    ]
-    columns = list(dict.fromkeys([*local, *shown, stamp.name]))
     remote_key = next(a for a, b in join.on.items() if b == key)
+    states = [c.name for c in series.columns if c.meta.values]
+    columns = list(dict.fromkeys([remote_key, *states]))  # focused: the entity and its state
     return (
         f"SELECT DISTINCT ON ({', '.join(local)}) {', '.join(columns)} FROM {series.name} "
         f"WHERE {remote_key} = {number} ORDER BY {', '.join(local)}, {stamp.name} DESC"
