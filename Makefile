@@ -35,6 +35,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/db_init.py --repeat 1
 	$(BIN)/python bench/guard.py
 	$(BIN)/python bench/agent_graph.py
+	$(BIN)/python bench/offline_model.py
+	$(BIN)/python bench/schema_scale.py
 
 clean:
 	rm -rf $(VENV) .orquestra .pytest_cache

@@ -207,6 +207,7 @@ async def _metric_drifts(conn, catalog: Catalog) -> list[Drift]:
         ]
         if conditions:
             sql += " WHERE " + " AND ".join(f"({c})" for c in conditions)
+        sql = sql.replace("{today}", "CURRENT_DATE")  # the run's "today" placeholder
         try:
             async with conn.transaction():
                 await conn.execute(f"EXPLAIN {sql}")
