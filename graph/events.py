@@ -102,6 +102,10 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
             row_count=result["row_count"],
             truncated=result["truncated"],
         )
+    if state.get("cards"):
+        payload["cards"] = state["cards"]
+    if state.get("chart"):
+        payload["chart"] = state["chart"]
     if state.get("sources"):
         payload["sources"] = state["sources"]
     if state.get("attempts"):

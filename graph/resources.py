@@ -16,6 +16,7 @@ from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
 from ddl_catalog.knowledge import Chunk, Example, load_chunks, load_examples
 from ddl_catalog.selection import SourceIndex, table_document
 from graph.embeddings import build_embeddings
+from graph.sandbox.pool import AnalysisPool
 from graph.vector_cache import VectorCache
 from guards import GuardPolicy
 from nodes.prompts import preload_prompts
@@ -36,10 +37,14 @@ class Resources:
     """Connections as the owner: caches and internal tables, never tenant queries."""
     vectors: VectorCache
     sources: SourceIndex
+    analysis_pool: AnalysisPool | None = None
+    """Warm, confined worker processes for the analyzer."""
     examples: list[Example] = field(default_factory=list)
     chunks: list[Chunk] = field(default_factory=list)
 
     async def close(self) -> None:
+        if self.analysis_pool is not None:
+            await self.analysis_pool.close()
         await asyncio.gather(self.agent_pool.close(), self.admin_pool.close())
 
     async def nearest_examples(self, question: str, kind: str, k: int = 3) -> list[Example]:
@@ -92,8 +97,9 @@ async def _build(settings: Settings) -> Resources:
     examples, chunks = await asyncio.to_thread(lambda: (load_examples(folder), load_chunks(folder)))
     await asyncio.to_thread(preload_prompts)
     policy = GuardPolicy.from_catalog(catalog)
+    pool = await AnalysisPool(settings.analysis_workers, settings.limits.analysis_timeout_s).start()
     resources = Resources(
-        settings, catalog, policy, agent_pool, admin_pool, vectors, index, examples, chunks
+        settings, catalog, policy, agent_pool, admin_pool, vectors, index, pool, examples, chunks
     )
     await vectors.passages([e.question for e in resources.examples])
     await vectors.passages([c.embedded() for c in resources.chunks])

@@ -98,6 +98,16 @@ class AgentState(InputState, OutputState, total=False):
     """Fixer repairs in the current SQL attempt."""
     last_error: str | None
     """Guard rejection or database error the fixer must address."""
+    analysis: dict[str, Any] | None
+    """The analyzer's findings: totals, trend, top-N with shares, outliers, notes."""
+    analysis_error: str | None
+    """Why the analysis failed, when it did (the answer then uses the rows' preview)."""
+    analysis_code: str | None
+    """pandas code the SQL model wrote for the analysis (code mode only)."""
+    cards: list[dict[str, Any]]
+    """Key figures: label, value, unit, delta versus the previous period."""
+    chart: dict[str, Any] | None
+    """A Vega-Lite v5 specification chosen from the data's shape, validated."""
     knowledge: str | None
     """The librarian's answer, for concept questions and mixed messages."""
     refine_rounds: int

@@ -17,6 +17,7 @@ from langgraph.types import RetryPolicy
 from graph.context import RunContext
 from graph.stage import stopped
 from graph.state import AgentState, InputState, OutputState
+from nodes.analyzer import analyzer
 from nodes.augmenter import augmenter
 from nodes.chat import chat_node
 from nodes.clarify import clarify
@@ -24,6 +25,7 @@ from nodes.executor import executor
 from nodes.fixer import fixer
 from nodes.judge import judge
 from nodes.librarian import librarian
+from nodes.presenter import presenter
 from nodes.router import router
 from nodes.short_circuit import short_circuit
 from nodes.source_selection import select_sources
@@ -112,7 +114,7 @@ def after_guard(state: State, runtime: Ctx) -> Literal["executor", "fixer", "cap
 
 def after_executor(
     state: State, runtime: Ctx
-) -> Literal["streamer", "fixer", "zero_row_retry", "cap_reached"]:
+) -> Literal["analyzer", "fixer", "zero_row_retry", "cap_reached"]:
     result = state.get("result")
     if result is None:
         return (
@@ -121,7 +123,7 @@ def after_executor(
             else "cap_reached"
         )
     if result["rows"]:
-        return "streamer"
+        return "analyzer"
     return (
         "zero_row_retry"
         if state.get("sql_attempt", 0) < runtime.context.max_sql_attempts
@@ -151,6 +153,8 @@ def build_graph() -> StateGraph:
         ("tenant_guard", tenant_guard),
         ("zero_row_retry", zero_row_retry),
         ("cap_reached", cap_reached),
+        ("analyzer", analyzer),
+        ("presenter", presenter),
     ):
         graph.add_node(name, node)
     for name, node in (
@@ -180,5 +184,7 @@ def build_graph() -> StateGraph:
     graph.add_conditional_edges("fixer", after_fixer)
     graph.add_edge("zero_row_retry", "sql_writer")
     graph.add_edge("cap_reached", "streamer")
+    graph.add_edge("analyzer", "presenter")
+    graph.add_edge("presenter", "streamer")
     graph.add_edge("streamer", END)
     return graph

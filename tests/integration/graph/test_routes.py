@@ -42,6 +42,10 @@ async def test_analytics_question_end_to_end(harness: Harness) -> None:
     assert "faturamento" in result["sources"]["terms"]
     assert turn.text == "Faturamento ok."
     assert (await harness.state())["model_calls"] == 4
+    assert result["chart"]["mark"]["type"] == "line"  # presenter: a time series is a line
+    assert result["cards"][0]["label"] == "faturamento" and result["cards"][0]["unit"] == "BRL"
+    analysis = (await harness.state())["analysis"]
+    assert analysis["trend"]["periods"] == 6 and analysis["measures"]["faturamento"]["sum"] > 0
 
 
 async def test_event_order_follows_the_contract(harness: Harness) -> None:
@@ -116,6 +120,7 @@ async def test_concept_and_data_in_one_message_take_both_paths(harness: Harness)
         }
     )
     turn = await harness.ask("o que é nota bloqueada e quantas eu tenho?")
+    assert "analyzer" in turn.nodes() and "presenter" in turn.nodes()
     assert turn.nodes()[:6] == [
         "short_circuit",
         "augmenter",

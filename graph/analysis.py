@@ -1,0 +1,178 @@
+"""The built-in analysis of a query result: what a senior analyst would point out.
+
+Pure Python over JSON-ready rows (it runs inside the sandbox process): totals and ranges per
+measure, the trend of a time series with period-over-period growth, the top categories with
+their share of the total, robust outliers (modified z-score on the median absolute
+deviation), nulls, and truncation. Small enough to put in a prompt.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from itertools import pairwise
+from typing import Any
+
+TOP = 5
+OUTLIER_Z = 3.5
+ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+COMPARISON = re.compile(
+    r"(compar|anterior|vs\.?|versus|em relacao|previous|growth|crescimento|"
+    r"variacao|change)",
+    re.IGNORECASE,
+)
+
+
+def column_kinds(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:
+    """`time`, `number` or `category` for each column, from its values."""
+    kinds = {}
+    for index, name in enumerate(columns):
+        values = [row[index] for row in rows if row[index] is not None]
+        if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            kinds[name] = "number"
+        elif values and all(isinstance(v, str) and ISO_DATE.match(v) for v in values):
+            kinds[name] = "time"
+        else:
+            kinds[name] = "category"
+    return kinds
+
+
+def analyze(job: dict[str, Any]) -> dict[str, Any]:
+    """The analysis of `job` = {columns, rows, row_count, truncated, question}."""
+    columns, rows = job["columns"], job["rows"]
+    kinds = column_kinds(columns, rows)
+    numbers = [c for c in columns if kinds[c] == "number" and not _is_code(c)]
+    out: dict[str, Any] = {
+        "row_count": job.get("row_count", len(rows)),
+        "rows_analyzed": len(rows),
+        "truncated": bool(job.get("truncated")),
+        "columns": [
+            {"name": c, "kind": kinds[c], "nulls": _nulls(rows, i)} for i, c in enumerate(columns)
+        ],
+        "measures": {c: _measure(_values(rows, columns.index(c))) for c in numbers},
+        "notes": [],
+    }
+    time = next((c for c in columns if kinds[c] == "time"), None)
+    category = next((c for c in columns if kinds[c] == "category"), None)
+    main = numbers[-1] if numbers else None
+    if time and main:
+        out["trend"] = _trend(
+            rows,
+            columns.index(time),
+            columns.index(main),
+            time,
+            main,
+            bool(COMPARISON.search(job.get("question", ""))),
+        )
+    if category and main and not time:
+        out["top"] = _top(rows, columns.index(category), columns.index(main), category, main)
+    if main:
+        label = time or category
+        out["outliers"] = _outliers(
+            rows, columns.index(main), columns.index(label) if label else None
+        )
+    if out["truncated"]:
+        out["notes"].append(f"only the first {len(rows)} of {out['row_count']} rows were analysed")
+    return out
+
+
+def _is_code(name: str) -> bool:
+    return name.startswith(("cod_", "num_", "id", "serie"))
+
+
+def _values(rows: list[list[Any]], index: int) -> list[float]:
+    return [float(row[index]) for row in rows if isinstance(row[index], int | float)]
+
+
+def _nulls(rows: list[list[Any]], index: int) -> int:
+    return sum(row[index] is None for row in rows)
+
+
+def _measure(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"sum": None, "min": None, "max": None, "mean": None}
+    return {
+        "sum": round(sum(values), 2),
+        "min": round(min(values), 2),
+        "max": round(max(values), 2),
+        "mean": round(statistics.fmean(values), 2),
+    }
+
+
+def _trend(rows, time_index, value_index, time, value, compare: bool) -> dict[str, Any]:
+    series = sorted(
+        (row[time_index], float(row[value_index]))
+        for row in rows
+        if row[time_index] is not None and isinstance(row[value_index], int | float)
+    )
+    if not series:
+        return {}
+    growth = [None] + [
+        round((b[1] - a[1]) / a[1] * 100, 1) if a[1] else None for a, b in pairwise(series)
+    ]
+    best = max(series, key=lambda point: point[1])
+    worst = min(series, key=lambda point: point[1])
+    trend: dict[str, Any] = {
+        "time": time,
+        "measure": value,
+        "periods": len(series),
+        "first": {"period": series[0][0], "value": round(series[0][1], 2)},
+        "last": {"period": series[-1][0], "value": round(series[-1][1], 2)},
+        "best": {"period": best[0], "value": round(best[1], 2)},
+        "worst": {"period": worst[0], "value": round(worst[1], 2)},
+        "last_growth_pct": growth[-1],
+        "change_first_to_last_pct": (
+            round((series[-1][1] - series[0][1]) / series[0][1] * 100, 1) if series[0][1] else None
+        ),
+    }
+    if compare and len(series) >= 2:
+        trend["comparison"] = {
+            "current": trend["last"],
+            "previous": {"period": series[-2][0], "value": round(series[-2][1], 2)},
+            "change_pct": growth[-1],
+        }
+    return trend
+
+
+def _top(rows, label_index, value_index, label, value) -> dict[str, Any]:
+    pairs = [
+        (row[label_index], float(row[value_index]))
+        for row in rows
+        if isinstance(row[value_index], int | float)
+    ]
+    total = sum(v for _, v in pairs)
+    ranked = sorted(pairs, key=lambda pair: -pair[1])[:TOP]
+    return {
+        "label": label,
+        "measure": value,
+        "total": round(total, 2),
+        "items": [
+            {
+                "label": k,
+                "value": round(v, 2),
+                "share_pct": round(v / total * 100, 1) if total else None,
+            }
+            for k, v in ranked
+        ],
+    }
+
+
+def _outliers(rows, value_index, label_index) -> list[dict[str, Any]]:
+    values = _values(rows, value_index)
+    if len(values) < 5:
+        return []
+    median = statistics.median(values)
+    mad = statistics.median(abs(v - median) for v in values)
+    if not mad:
+        return []
+    found = []
+    for row in rows:
+        value = row[value_index]
+        if isinstance(value, int | float):
+            score = 0.6745 * (float(value) - median) / mad
+            if abs(score) > OUTLIER_Z:
+                label = row[label_index] if label_index is not None else None
+                found.append(
+                    {"label": label, "value": round(float(value), 2), "z": round(score, 1)}
+                )
+    return sorted(found, key=lambda item: -abs(item["z"]))[:TOP]

@@ -1,0 +1,1 @@
+"""Running analysis outside the server's process: warm, confined worker processes."""

@@ -1,0 +1,72 @@
+"""analyzer: the query result turned into an analysis, in an isolated process.
+
+Totals, trend with period-over-period growth, top-N with shares, outliers, nulls and
+truncation — computed by the built-in analysis (or, in the optional code mode, by pandas code
+the SQL model wrote, after an AST check) inside a confined worker, never in the server's
+process. The streamer then writes from the analysis, not from hundreds of rows.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.resources import open_resources
+from graph.sandbox.pool import AnalysisError
+from graph.stage import stage
+
+
+def jsonable_rows(rows: list[list[Any]]) -> list[list[Any]]:
+    def value(item: Any) -> Any:
+        if isinstance(item, Decimal):
+            return float(item)
+        if isinstance(item, datetime | date):
+            return item.isoformat()
+        return item
+
+    return [[value(item) for item in row] for row in rows]
+
+
+async def _run(resources: Any, job: dict[str, Any], state: dict[str, Any]) -> Any:
+    """Code mode when the SQL model wrote analysis code (and it is enabled), else built-in."""
+    code = state.get("analysis_code")
+    if code and resources.settings.analysis_code_mode:
+        try:
+            return await resources.analysis_pool.run({**job, "kind": "code", "code": code})
+        except AnalysisError:
+            pass  # any failure falls back to the built-in analysis
+    return await resources.analysis_pool.run(job)
+
+
+def _summary(update: dict[str, Any]) -> str:
+    analysis = update.get("analysis") or {}
+    parts = [k for k in ("trend", "top", "outliers") if analysis.get(k)]
+    return ", ".join(parts) or (
+        "failed: " + str(update.get("analysis_error"))
+        if update.get("analysis_error")
+        else "measures"
+    )
+
+
+@stage("analyzer", summary=_summary)
+async def analyzer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    result = state["result"]
+    resources = await open_resources()
+    job = {
+        "kind": "builtin",
+        "columns": result["columns"],
+        "rows": jsonable_rows(result["rows"]),
+        "row_count": result["row_count"],
+        "truncated": result["truncated"],
+        "question": state.get("question", ""),
+    }
+    try:
+        analysis = await _run(resources, job, state)
+    except AnalysisError as failure:  # the answer still goes out, from the rows' preview
+        return {"analysis": None, "analysis_error": f"{failure.code}: {failure.message}"}
+    return {"analysis": json.loads(json.dumps(analysis)), "analysis_error": None}

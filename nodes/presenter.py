@@ -1,0 +1,144 @@
+"""presenter: cards, a table preview and a chart for the front end, chosen deterministically.
+
+The chart is a Vega-Lite v5 specification picked from the data's shape — a time series is a
+line, categories a sorted bar, shares of a whole an arc, two measures a scatter — and validated
+against the schema (Altair) before it is sent. Model-written plotting code is never run.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+import altair as alt
+import jsonschema
+from altair.vegalite.v5.schema import core
+from langgraph.runtime import Runtime
+
+from ddl_catalog.text import fold
+from graph.analysis import column_kinds
+from graph.context import RunContext
+from graph.stage import stage
+from nodes.analyzer import jsonable_rows
+
+CHART_ROWS = 500
+MAX_BARS = 30
+SHARE = re.compile(r"(participa|share|propor|percentual|distribui|fatia|breakdown)")
+MONEY = re.compile(r"(valor|faturamento|frete|total|ticket|receita|vencido|preco|custo|vend)")
+
+
+def unit_of(name: str) -> str | None:
+    return "BRL" if MONEY.search(fold(name)) else None
+
+
+def cards_for(result: dict[str, Any], analysis: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The figures worth a card: a single row's numbers, or a series' latest value."""
+    columns, rows = result["columns"], jsonable_rows(result["rows"][:CHART_ROWS])
+    kinds = column_kinds(columns, rows)
+    trend = (analysis or {}).get("trend") or {}
+    if trend.get("last"):
+        previous = (trend.get("comparison") or {}).get("previous")
+        return [
+            {
+                "label": trend["measure"],
+                "value": trend["last"]["value"],
+                "unit": unit_of(trend["measure"]),
+                "period": trend["last"]["period"],
+                "delta_pct": trend.get("last_growth_pct"),
+                "previous": previous["value"] if previous else None,
+            }
+        ]
+    if len(rows) == 1:
+        return [
+            {"label": name, "value": rows[0][i], "unit": unit_of(name), "delta_pct": None}
+            for i, name in enumerate(columns)
+            if kinds[name] == "number"
+        ]
+    top = (analysis or {}).get("top")
+    if top:
+        return [
+            {
+                "label": f"total {top['measure']}",
+                "value": top["total"],
+                "unit": unit_of(top["measure"]),
+                "delta_pct": None,
+            }
+        ]
+    return []
+
+
+def chart_for(question: str, result: dict[str, Any]) -> dict[str, Any] | None:
+    """A validated Vega-Lite v5 spec for the result's shape, or None when no chart helps."""
+    columns, rows = result["columns"], jsonable_rows(result["rows"][:CHART_ROWS])
+    if len(rows) < 2:
+        return None
+    kinds = column_kinds(columns, rows)
+    numbers = [c for c in columns if kinds[c] == "number" and not c.startswith(("cod_", "num_"))]
+    times = [c for c in columns if kinds[c] == "time"]
+    categories = [c for c in columns if kinds[c] == "category"]
+    data = alt.Data(values=[])  # rows are attached after building: Altair copies them slowly
+    if times and numbers:
+        chart = (
+            alt.Chart(data)
+            .mark_line(point=True)
+            .encode(
+                x=alt.X(f"{times[0]}:T", title=times[0]),
+                y=alt.Y(f"{numbers[-1]}:Q", title=numbers[-1]),
+            )
+        )
+    elif categories and numbers and SHARE.search(fold(question)) and len(rows) <= 12:
+        chart = (
+            alt.Chart(data)
+            .mark_arc()
+            .encode(theta=alt.Theta(f"{numbers[-1]}:Q"), color=alt.Color(f"{categories[0]}:N"))
+        )
+    elif categories and numbers and len(rows) <= MAX_BARS:
+        chart = (
+            alt.Chart(data)
+            .mark_bar()
+            .encode(
+                x=alt.X(f"{numbers[-1]}:Q", title=numbers[-1]),
+                y=alt.Y(f"{categories[0]}:N", sort="-x", title=categories[0]),
+            )
+        )
+    elif len(numbers) >= 2 and not categories:
+        chart = alt.Chart(data).mark_point().encode(x=f"{numbers[0]}:Q", y=f"{numbers[1]}:Q")
+    else:
+        return None
+    spec = chart.properties(width="container").to_dict(validate=False)
+    validate_spec(spec)
+    spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
+    return spec
+
+
+@cache
+def _validator() -> Any:
+    """The Vega-Lite v5 JSON schema Altair ships, compiled once."""
+    schema = core.load_schema()
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
+def validate_spec(spec: dict[str, Any]) -> None:
+    """Raise `ValueError` unless `spec` is a valid Vega-Lite v5 specification.
+
+    The inline data rows are plain JSON; the structure (marks, encodings) is what is checked.
+    """
+    errors = list(_validator().iter_errors({**spec, "data": {"values": []}}))
+    if errors:
+        raise ValueError(f"invalid Vega-Lite specification: {errors[0].message}")
+
+
+def _summary(update: dict[str, Any]) -> str:
+    chart = update.get("chart")
+    mark = chart.get("mark", {}).get("type") if chart else None
+    return f"{len(update.get('cards') or [])} cards, chart: {mark or 'none'}"
+
+
+@stage("presenter", summary=_summary)
+async def presenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    result, analysis = state["result"], state.get("analysis")
+    return {
+        "cards": cards_for(result, analysis),
+        "chart": chart_for(state.get("question", ""), result),
+    }

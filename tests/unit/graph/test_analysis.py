@@ -1,0 +1,98 @@
+"""The built-in analysis and the presenter's choices, on small synthetic results."""
+
+from __future__ import annotations
+
+import altair as alt
+import pytest
+
+from graph.analysis import analyze, column_kinds
+from nodes.presenter import cards_for, chart_for
+
+SERIES = {
+    "columns": ["mes", "faturamento"],
+    "rows": [["2026-01-01", 100.0], ["2026-02-01", 120.0], ["2026-03-01", 90.0]],
+}
+CATEGORIES = {"columns": ["canal", "pedidos"], "rows": [["EDI", 50], ["API", 30], ["PORTAL", 20]]}
+
+
+def test_column_kinds() -> None:
+    assert column_kinds(["a", "b", "c"], [["2026-01-01", 1, "x"], ["2026-02-01", 2.5, None]]) == {
+        "a": "time",
+        "b": "number",
+        "c": "category",
+    }
+
+
+def test_trend_with_growth_and_comparison() -> None:
+    analysis = analyze({**SERIES, "question": "faturamento comparado com o mês anterior"})
+    trend = analysis["trend"]
+    assert trend["last"] == {"period": "2026-03-01", "value": 90.0}
+    assert trend["best"]["period"] == "2026-02-01"
+    assert trend["last_growth_pct"] == -25.0
+    assert trend["comparison"]["previous"]["value"] == 120.0
+    assert analysis["measures"]["faturamento"] == {
+        "sum": 310.0,
+        "min": 90.0,
+        "max": 120.0,
+        "mean": 103.33,
+    }
+
+
+def test_top_items_with_shares() -> None:
+    top = analyze(CATEGORIES)["top"]
+    assert top["total"] == 100.0
+    assert top["items"][0] == {"label": "EDI", "value": 50.0, "share_pct": 50.0}
+
+
+def test_outliers_nulls_and_truncation() -> None:
+    rows = [[f"c{i}", 10.0 + i % 3] for i in range(30)] + [["big", 500.0], ["none", None]]
+    analysis = analyze(
+        {"columns": ["cliente", "valor"], "rows": rows, "row_count": 900, "truncated": True}
+    )
+    assert analysis["outliers"][0]["label"] == "big"
+    assert analysis["columns"][1]["nulls"] == 1
+    assert analysis["notes"] == ["only the first 32 of 900 rows were analysed"]
+
+
+@pytest.mark.parametrize(
+    ("question", "result", "mark"),
+    [
+        ("faturamento por mês", SERIES, "line"),
+        ("pedidos por canal", CATEGORIES, "bar"),
+        ("participação de cada canal nos pedidos", CATEGORIES, "arc"),
+        ("peso e frete", {"columns": ["peso", "frete"], "rows": [[1.0, 2.0], [2.0, 3.5]]}, "point"),
+    ],
+)
+def test_chart_follows_the_shape(question: str, result: dict, mark: str) -> None:
+    spec = chart_for(question, {**result, "row_count": 3, "truncated": False})
+    assert spec is not None and spec["mark"]["type"] == mark
+    assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v5")
+    alt.Chart.from_dict(spec)  # valid against the schema, as Altair itself checks it
+
+
+def test_an_invalid_specification_is_refused() -> None:
+    from nodes.presenter import validate_spec
+
+    spec = chart_for("pedidos por canal", {**CATEGORIES, "row_count": 3, "truncated": False})
+    with pytest.raises(ValueError):
+        validate_spec({**spec, "mark": {"type": "banana"}})
+
+
+def test_no_chart_for_a_single_value() -> None:
+    assert chart_for("quantas notas?", {"columns": ["n"], "rows": [[3]]}) is None
+
+
+def test_cards() -> None:
+    series = cards_for(SERIES, analyze(SERIES))
+    assert series == [
+        {
+            "label": "faturamento",
+            "value": 90.0,
+            "unit": "BRL",
+            "period": "2026-03-01",
+            "delta_pct": -25.0,
+            "previous": None,
+        }
+    ]
+    single = cards_for({"columns": ["quantidade", "valor_total"], "rows": [[3, 10.5]]}, None)
+    assert [c["unit"] for c in single] == [None, "BRL"]
