@@ -41,7 +41,9 @@ class Worker:
 
     @classmethod
     async def start(cls, memory_bytes: int) -> Worker:
-        folder = tempfile.mkdtemp(prefix="orquestra-analysis-")
+        # File-system work happens off the event loop (it must never block a server).
+        folder = await asyncio.to_thread(tempfile.mkdtemp, prefix="orquestra-analysis-")
+        drop = await asyncio.to_thread(can_drop_privileges)
         env = {
             "PATH": "/usr/bin:/bin",
             "OPENBLAS_NUM_THREADS": "1",
@@ -59,9 +61,7 @@ class Worker:
             cwd=folder,
             env=env,
             limit=OUTPUT_LIMIT,
-            preexec_fn=functools.partial(
-                limit_process, folder, memory_bytes, can_drop_privileges()
-            ),
+            preexec_fn=functools.partial(limit_process, folder, memory_bytes, drop),
         )
         return cls(process, folder)
 
@@ -79,7 +79,7 @@ class Worker:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
             await self.process.wait()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        await asyncio.to_thread(shutil.rmtree, self.folder, ignore_errors=True)
 
 
 class AnalysisPool:

@@ -47,7 +47,7 @@ def test_writer_and_guard_caps() -> None:
 def test_executor_caps() -> None:
     rows = {"result": {"rows": [[1]]}}
     empty = {"result": {"rows": []}}
-    assert after_executor(rows, RUNTIME) == "streamer"
+    assert after_executor(rows, RUNTIME) == "analyzer"
     assert after_executor({**empty, "sql_attempt": 3}, RUNTIME) == "zero_row_retry"
     assert after_executor({**empty, "sql_attempt": 4}, RUNTIME) == "cap_reached"
     assert after_executor({"result": None, "fix_attempts": 0}, RUNTIME) == "fixer"
