@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/guard.py
 	$(BIN)/python bench/agent_graph.py
 	$(BIN)/python bench/offline_model.py
+	$(BIN)/python bench/analyzer.py
 	$(BIN)/python bench/schema_scale.py
 
 clean:
