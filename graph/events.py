@@ -8,6 +8,7 @@ an explicit `recursion_limit`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+import anyio
 from langchain_core.messages import AIMessageChunk, HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
@@ -26,6 +28,7 @@ from server.database import DatabaseUnavailable
 
 log = logging.getLogger("orquestra.run")
 STREAMING_NODES = {"streamer", "chat"}
+CANCEL_WAIT_S = 10.0
 """Stages whose model tokens are the answer the user reads."""
 
 Event = dict[str, Any]
@@ -42,12 +45,31 @@ async def run_turn(
         "recursion_limit": context.recursion_limit,
         "metadata": {"run_id": run_id, "tenant": context.tenant, "user": context.user},
     }
+    # The graph runs in its own task, so that a consumer going away (a client disconnecting
+    # closes this generator) cancels the run — and with it a running database query.
+    queue: asyncio.Queue[Event | None] = asyncio.Queue()
+    producer = asyncio.create_task(_produce(graph, message, config, context, run_id, queue))
+    try:
+        while (event := await queue.get()) is not None:
+            yield event
+    finally:
+        if not producer.done():
+            producer.cancel()
+            # Shielded: the consumer may itself be in a cancelled scope (an SSE server whose
+            # client left); the run's cancellation must still be seen through to the end.
+            with anyio.CancelScope(shield=True):
+                await asyncio.wait([producer], timeout=CANCEL_WAIT_S)
+    yield {"event": "done", "data": {}}
+
+
+async def _produce(graph, message, config, context, run_id: str, queue: asyncio.Queue) -> None:
     try:
         async for event in _stream(graph, message, config, context):
-            yield event
+            await queue.put(event)
     except Exception as error:  # every failure becomes a user-safe event
-        yield {"event": "error", "data": user_error(error, run_id)}
-    yield {"event": "done", "data": {}}
+        await queue.put({"event": "error", "data": user_error(error, run_id)})
+    finally:
+        await queue.put(None)
 
 
 async def pending_question(graph: Pregel, thread_id: str) -> str | None:

@@ -36,8 +36,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    demo = commands.add_parser("demo", help="embedded PostgreSQL + demo data, then report")
+    demo = commands.add_parser("demo", help="embedded PostgreSQL + demo data, then the web chat")
+    demo.add_argument("--port", type=int, default=None)
     demo.set_defaults(run=_cmd_demo)
+
+    serve = commands.add_parser("serve", help="the HTTP server (SSE chat, web chat, metrics)")
+    serve.add_argument("--host", default=None)
+    serve.add_argument("--port", type=int, default=None)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.set_defaults(run=_cmd_serve)
+
+    token = commands.add_parser("token", help="a signed token for local use")
+    token.add_argument("--tenant", required=True)
+    token.add_argument("--user", default="local")
+    token.set_defaults(run=_cmd_token)
 
     db = commands.add_parser("db", help="database set-up").add_subparsers(
         dest="db_command", required=True, metavar="ACTION"
@@ -137,7 +149,39 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     print("Orquestra demo: starting the embedded PostgreSQL and loading the demo data…")
     report = asyncio.run(init_database(settings))
     _print_report(report)
-    return _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
+    checked = _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
+    if checked != 0:
+        return checked
+    from server.auth import mint_token
+
+    port = args.port or settings.port
+    print(f"\nWeb chat: http://{settings.host}:{port}/  (Ctrl-C stops it and the database)")
+    print(f"Demo token for tenant 101: {mint_token(settings, '101', 'demo-101')}")
+    return _cmd_serve(argparse.Namespace(host=None, port=port, workers=1), settings)
+
+
+def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from server.database import admin_url
+
+    admin_url(settings)  # start (or join) the embedded PostgreSQL in this process first
+    uvicorn.run(
+        "server.app:create_app",
+        factory=True,
+        host=args.host or settings.host,
+        port=args.port or settings.port,
+        workers=args.workers,
+        log_level="warning",
+    )
+    return 0
+
+
+def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
+    from server.auth import mint_token
+
+    print(mint_token(settings, args.tenant, args.user))
+    return 0
 
 
 def _cmd_db_init(args: argparse.Namespace, settings: Settings) -> int:

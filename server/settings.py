@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -25,6 +25,7 @@ from pydantic_settings import (
 from guards.executor import ExecutionLimits
 
 CONFIG_ENV = "ORQUESTRA_CONFIG"
+DEV_SECRET = "orquestra-demo-secret-not-for-production"
 DEFAULT_CONFIG_FILE = "orquestra.yaml"
 
 
@@ -152,6 +153,17 @@ class Settings(BaseSettings):
         "offline": {"prompt": 0.0, "completion": 0.0},
     }
     """USD per million tokens by model spec, for the evaluation's cost per case."""
+    jwt_secret: str = DEV_SECRET
+    """Key that signs tokens (HS256). Outside demo mode the default is refused."""
+    jwt_algorithm: Literal["HS256", "RS256"] = "HS256"
+    jwt_public_key: str | None = None
+    """PEM public key that verifies RS256 tokens (issued by your identity provider)."""
+    token_ttl_s: int = Field(8 * 3600, ge=60)
+    """Lifetime of tokens minted by `orquestra token` and the demo login."""
+    max_runs_per_tenant: int = Field(4, ge=1)
+    """Concurrent streamed runs one tenant may have; more get HTTP 429."""
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
     openai_api_key: str | None = Field(
         None, validation_alias=AliasChoices("OPENAI_API_KEY", "ORQUESTRA_OPENAI_API_KEY")
     )
@@ -176,6 +188,18 @@ class Settings(BaseSettings):
             env_settings,
             YamlConfigSettingsSource(settings_cls, yaml_file=yaml_file),
         )
+
+    @model_validator(mode="after")
+    def _no_default_secret_in_production(self) -> Settings:
+        if (
+            self.mode == "production"
+            and self.jwt_algorithm == "HS256"
+            and self.jwt_secret == DEV_SECRET
+        ):
+            raise ValueError("set ORQUESTRA_JWT_SECRET: the default secret is for demo mode only")
+        if self.jwt_algorithm == "RS256" and not self.jwt_public_key:
+            raise ValueError("RS256 needs ORQUESTRA_JWT_PUBLIC_KEY")
+        return self
 
     def effective_today(self) -> date:
         """The date relative periods ("este mês", "last quarter") resolve against."""

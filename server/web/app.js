@@ -1,0 +1,237 @@
+// Orquestra web chat: login (demo), threads, SSE streaming with a live stage timeline,
+// cards, a sortable table and an interactive Vega-Lite chart. No framework, no CDN.
+"use strict";
+
+const TEXT = {
+  pt: { loginIntro: "Escolha o fornecedor para entrar na demonstração.", enter: "Entrar",
+        newThread: "+ Nova conversa", newThreadTitle: "Nova conversa", switchTenant: "Trocar fornecedor",
+        send: "Enviar", placeholder: "Pergunte sobre notas, pedidos, cargas, títulos…",
+        sql: "SQL executado", rows: "linhas", truncated: "mostrando as primeiras linhas",
+        error: "Erro", vs: "vs. período anterior", clarify: "Preciso de um detalhe:" },
+  en: { loginIntro: "Choose a supplier to enter the demo.", enter: "Enter",
+        newThread: "+ New conversation", newThreadTitle: "New conversation", switchTenant: "Switch supplier",
+        send: "Send", placeholder: "Ask about invoices, orders, shipments, bills…",
+        sql: "SQL that ran", rows: "rows", truncated: "showing the first rows",
+        error: "Error", vs: "vs. previous period", clarify: "I need one detail:" },
+};
+const state = { lang: localStorage.getItem("lang") || "pt", token: null, tenant: null, thread: null };
+const $ = (id) => document.getElementById(id);
+const t = (key) => TEXT[state.lang][key];
+
+function applyLanguage() {
+  document.documentElement.lang = state.lang === "pt" ? "pt-BR" : "en";
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => {
+    el.placeholder = t(el.dataset.i18nPlaceholder); });
+  $("lang").textContent = state.lang === "pt" ? "EN" : "PT";
+}
+
+async function api(path, options = {}) {
+  const headers = { "Content-Type": "application/json", ...(options.headers || {}) };
+  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  const response = await fetch(path, { ...options, headers });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new Error(body.message || `HTTP ${response.status}`);
+  }
+  return response;
+}
+
+async function showLogin() {
+  $("app").hidden = true; $("login").hidden = false;
+  const select = $("tenant"); select.innerHTML = "";
+  for (const code of ["101", "102", "103", "104", "105"]) {
+    select.append(new Option(`Fornecedor ${code}`, code));
+  }
+}
+
+async function login(tenant) {
+  const response = await api("/v1/dev/token", { method: "POST", body: JSON.stringify({ tenant }) });
+  const { token } = await response.json();
+  Object.assign(state, { token, tenant, thread: null });
+  sessionStorage.setItem("session", JSON.stringify({ token, tenant }));
+  await showApp();
+}
+
+async function showApp() {
+  $("login").hidden = true; $("app").hidden = false;
+  $("who").textContent = `Fornecedor ${state.tenant}`;
+  newThread();
+  await loadThreads();
+}
+
+async function loadThreads() {
+  const { threads } = await (await api("/v1/threads")).json();
+  const nav = $("threads"); nav.innerHTML = "";
+  for (const thread of threads) {
+    const button = document.createElement("button");
+    button.textContent = thread.title; button.dataset.thread = thread.thread_id;
+    button.className = thread.thread_id === state.thread ? "active" : "";
+    button.onclick = () => openThread(thread.thread_id, thread.title);
+    nav.append(button);
+  }
+}
+
+function newThread() {
+  state.thread = null; $("messages").innerHTML = ""; $("title").textContent = t("newThreadTitle");
+}
+
+async function openThread(id, title) {
+  const data = await (await api(`/v1/threads/${id}`)).json();
+  state.thread = id; $("title").textContent = title; $("messages").innerHTML = "";
+  for (const message of data.messages) {
+    if (message.role === "user") addUser(message.content);
+    else addBot().answer.textContent = message.content;
+  }
+  $("sidebar").classList.remove("open");
+  await loadThreads();
+}
+
+function addUser(text) {
+  const div = document.createElement("div"); div.className = "msg user"; div.textContent = text;
+  $("messages").append(div); return div;
+}
+
+function addBot() {
+  const div = document.createElement("div"); div.className = "msg bot";
+  const timeline = document.createElement("div"); timeline.className = "timeline";
+  const answer = document.createElement("div"); answer.className = "answer";
+  const extra = document.createElement("div");
+  div.append(timeline, answer, extra); $("messages").append(div);
+  return { div, timeline, answer, extra, stages: {} };
+}
+
+function scrollDown() { const m = $("messages"); m.scrollTop = m.scrollHeight; }
+
+// Server-Sent Events over fetch (EventSource cannot POST or send a token).
+async function* sse(response) {
+  const reader = response.body.getReader(); const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, "\n");
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut); buffer = buffer.slice(cut + 2);
+      let event = "message"; const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (data.length) yield { event, data: JSON.parse(data.join("\n")) };
+    }
+  }
+}
+
+async function ask(question) {
+  addUser(question); const bot = addBot(); scrollDown();
+  $("send").disabled = true;
+  try {
+    const response = await api("/v1/chat/stream", { method: "POST",
+      body: JSON.stringify({ message: question, thread_id: state.thread }) });
+    for await (const { event, data } of sse(response)) handle(bot, event, data);
+  } catch (error) {
+    bot.answer.innerHTML = ""; const p = document.createElement("span"); p.className = "error";
+    p.textContent = `${t("error")}: ${error.message}`; bot.answer.append(p);
+  } finally { $("send").disabled = false; await loadThreads(); scrollDown(); }
+}
+
+function handle(bot, event, data) {
+  if (event === "run") { state.thread = data.thread_id; }
+  else if (event === "node") stage(bot, data);
+  else if (event === "sql") {
+    const details = document.createElement("details"); details.className = "sql";
+    details.innerHTML = `<summary>${t("sql")} (${data.attempt})</summary>`;
+    const pre = document.createElement("pre"); pre.textContent = data.sql; details.append(pre);
+    bot.extra.append(details);
+  } else if (event === "token") { bot.answer.textContent += data.text; scrollDown(); }
+  else if (event === "clarify") {
+    bot.div.classList.add("clarify"); bot.answer.textContent = `${t("clarify")} ${data.question}`;
+  } else if (event === "result") result(bot, data);
+  else if (event === "error") {
+    const p = document.createElement("p"); p.className = "error";
+    p.textContent = `${t("error")} [${data.code}]: ${data.message}`; bot.extra.append(p);
+  }
+}
+
+function stage(bot, data) {
+  let pill = bot.stages[data.node];
+  if (!pill) {
+    pill = document.createElement("span"); pill.className = "stage"; bot.stages[data.node] = pill;
+    bot.timeline.append(pill);
+  }
+  pill.classList.toggle("running", data.status === "start");
+  pill.textContent = data.status === "end" ? `${data.node} · ${Math.round(data.ms)} ms` : data.node;
+  if (data.summary) pill.title = data.summary;
+}
+
+function result(bot, data) {
+  if (!bot.answer.textContent) bot.answer.textContent = data.answer;
+  if (data.cards && data.cards.length) bot.extra.append(cards(data.cards));
+  if (data.chart && window.vegaEmbed) {
+    const holder = document.createElement("div"); holder.className = "chart"; bot.extra.append(holder);
+    window.vegaEmbed(holder, data.chart, { actions: false }).catch(() => holder.remove());
+  }
+  if (data.rows && data.rows.length) bot.extra.append(table(data));
+}
+
+function format(value, unit) {
+  if (typeof value !== "number") return String(value ?? "—");
+  const locale = state.lang === "pt" ? "pt-BR" : "en-US";
+  return unit === "BRL" ? value.toLocaleString(locale, { style: "currency", currency: "BRL" })
+                        : value.toLocaleString(locale, { maximumFractionDigits: 2 });
+}
+
+function cards(items) {
+  const box = document.createElement("div"); box.className = "cards";
+  for (const card of items) {
+    const kpi = document.createElement("div"); kpi.className = "kpi";
+    const delta = card.delta_pct == null ? "" :
+      `<div class="delta ${card.delta_pct >= 0 ? "up" : "down"}">${card.delta_pct > 0 ? "+" : ""}${card.delta_pct}% ${t("vs")}</div>`;
+    kpi.innerHTML = `<div class="label"></div><div class="value"></div>${delta}`;
+    kpi.querySelector(".label").textContent = card.label.replace(/_/g, " ");
+    kpi.querySelector(".value").textContent = format(card.value, card.unit);
+    box.append(kpi);
+  }
+  return box;
+}
+
+function table(data) {
+  const wrap = document.createElement("div"); wrap.className = "table-wrap";
+  const tableEl = document.createElement("table"); const head = tableEl.createTHead().insertRow();
+  const body = tableEl.createTBody(); let rows = data.rows.slice(0, 200); let order = 1;
+  const fill = () => {
+    body.innerHTML = "";
+    for (const row of rows) { const tr = body.insertRow(); row.forEach((v) => { tr.insertCell().textContent = v ?? ""; }); }
+  };
+  data.columns.forEach((name, index) => {
+    const th = document.createElement("th"); th.textContent = name; head.append(th);
+    th.onclick = () => {
+      order = -order;
+      rows = [...rows].sort((a, b) => (a[index] > b[index] ? 1 : a[index] < b[index] ? -1 : 0) * order);
+      fill();
+    };
+  });
+  fill(); wrap.append(tableEl);
+  const note = document.createElement("div"); note.className = "note";
+  note.textContent = `${data.row_count} ${t("rows")}${data.truncated ? ` · ${t("truncated")}` : ""}`;
+  wrap.append(note); return wrap;
+}
+
+function start() {
+  applyLanguage();
+  $("login-form").onsubmit = (e) => { e.preventDefault(); login($("tenant").value); };
+  $("ask").onsubmit = (e) => {
+    e.preventDefault(); const q = $("question").value.trim();
+    if (q) { $("question").value = ""; ask(q); }
+  };
+  $("new-thread").onclick = () => { newThread(); loadThreads(); };
+  $("switch").onclick = () => { sessionStorage.removeItem("session"); state.token = null; showLogin(); };
+  $("lang").onclick = () => { state.lang = state.lang === "pt" ? "en" : "pt";
+    localStorage.setItem("lang", state.lang); applyLanguage(); };
+  $("menu").onclick = () => $("sidebar").classList.toggle("open");
+  const saved = JSON.parse(sessionStorage.getItem("session") || "null");
+  if (saved) { Object.assign(state, saved); showApp().catch(showLogin); } else showLogin();
+}
+document.addEventListener("DOMContentLoaded", start);

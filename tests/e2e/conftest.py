@@ -1,0 +1,92 @@
+"""A real Orquestra server (uvicorn, over a socket) on the session's embedded database."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+from httpx_sse import connect_sse
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def start_server(data_dir: Path, probe: str = "/readyz", **env: str) -> Server:
+    port = free_port()
+    environment = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir), **env}
+    process = subprocess.Popen(
+        [str(BIN / "orquestra"), "serve", "--port", str(port)],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(process.stderr.read().decode()[-3000:])
+        try:
+            if httpx.get(f"{url}{probe}", timeout=2).status_code == 200:
+                return Server(url, process)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    process.kill()
+    raise RuntimeError("the server did not become ready")
+
+
+@pytest.fixture(scope="session")
+def server(data_dir: Path, demo_db) -> Iterator[Server]:
+    running = start_server(data_dir)
+    yield running
+    running.stop()
+
+
+def token(tenant: str = "101", user: str = "ana") -> str:
+    from server.auth import mint_token
+    from server.settings import Settings
+
+    return mint_token(Settings(), tenant, user)
+
+
+def stream(url: str, message: str, *, bearer: str, thread: str | None = None) -> list[dict]:
+    """Every SSE event of one turn, as {"event", "data"} with data parsed."""
+    import json
+
+    events = []
+    with (
+        httpx.Client(timeout=120) as client,
+        connect_sse(
+            client,
+            "POST",
+            f"{url}/v1/chat/stream",
+            json={"message": message, "thread_id": thread},
+            headers={"Authorization": f"Bearer {bearer}"},
+        ) as source,
+    ):
+        for event in source.iter_sse():
+            events.append({"event": event.event, "data": json.loads(event.data)})
+    return events
