@@ -1,6 +1,7 @@
 // Orquestra web chat: login (demo), threads, SSE streaming with a live stage timeline,
 // cards, a sortable table and an interactive Vega-Lite chart. No framework, no CDN.
 "use strict";
+(() => {  // one scope: the Vega bundle defines globals of its own
 
 const TEXT = {
   pt: { loginIntro: "Escolha o fornecedor para entrar na demonstração.", enter: "Entrar",
@@ -197,13 +198,24 @@ function cards(items) {
   return box;
 }
 
+function cell(value) {
+  // Dates and times as people read them, in their own time zone; everything else as sent.
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    const locale = state.lang === "pt" ? "pt-BR" : "en-US";
+    const moment = new Date(value);
+    return moment.getHours() || moment.getMinutes() ? moment.toLocaleString(locale)
+                                                     : moment.toLocaleDateString(locale);
+  }
+  return value ?? "";
+}
+
 function table(data) {
   const wrap = document.createElement("div"); wrap.className = "table-wrap";
   const tableEl = document.createElement("table"); const head = tableEl.createTHead().insertRow();
   const body = tableEl.createTBody(); let rows = data.rows.slice(0, 200); let order = 1;
   const fill = () => {
     body.innerHTML = "";
-    for (const row of rows) { const tr = body.insertRow(); row.forEach((v) => { tr.insertCell().textContent = v ?? ""; }); }
+    for (const row of rows) { const tr = body.insertRow(); row.forEach((v) => { tr.insertCell().textContent = cell(v); }); }
   };
   data.columns.forEach((name, index) => {
     const th = document.createElement("th"); th.textContent = name; head.append(th);
@@ -235,3 +247,4 @@ function start() {
   if (saved) { Object.assign(state, saved); showApp().catch(showLogin); } else showLogin();
 }
 document.addEventListener("DOMContentLoaded", start);
+})();
