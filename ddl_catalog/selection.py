@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ddl_catalog.model import Catalog, GlossaryTerm, Table
-from ddl_catalog.text import contains_phrase, words
+from ddl_catalog.text import words
 
 TABLE_HIT = 1.0
 VALUE_HIT = 0.6
@@ -59,12 +59,17 @@ class SourceIndex:
         self.names = list(catalog.tables)
         self.matrix = np.stack([table_vectors[name] for name in self.names])
         self.neighbours = _join_graph(catalog)
+        # Phrases folded and stemmed once, not for every question.
+        self.phrases = {name: _table_phrases(catalog.table(name)) for name in self.names}
+        self.term_phrases = [
+            (t, [phrase_key(p) for p in [t.term, *t.synonyms]]) for t in catalog.glossary
+        ]
 
     def select(self, question: str, question_vector: np.ndarray, k: int = 2) -> Selection:
         """The tables `question` needs (at least one), plus the join path between them."""
-        text = words(question)
-        terms = tuple(t for t in self.catalog.glossary if _mentions_term(text, t))
-        lexical = {name: self._lexical(text, self.catalog.table(name)) for name in self.names}
+        text = [w.rstrip("s") for w in words(question)]
+        terms = tuple(t for t, keys in self.term_phrases if any(_has(text, k) for k in keys))
+        lexical = {name: self._lexical(text, name) for name in self.names}
         for term in terms:
             for name in {*term.tables[:1], *([term.metric.table] if term.metric else [])}:
                 lexical[name] = lexical.get(name, 0.0) + TABLE_HIT
@@ -87,17 +92,13 @@ class SourceIndex:
         ordered = tuple(n for n in self.names if n in tables)
         return Selection(ordered, systems, terms, scores)
 
-    def _lexical(self, text: list[str], table: Table) -> float:
-        score = 0.0
-        if any(
-            contains_phrase(text, p)
-            for p in [table.name.replace("_", " "), *table.meta.synonyms.all()]
-        ):
-            score += TABLE_HIT
-        for column in table.columns:
-            if any(contains_phrase(text, value) for value in column.meta.values):
+    def _lexical(self, text: list[str], name: str) -> float:
+        names, columns = self.phrases[name]
+        score = TABLE_HIT if any(_has(text, key) for key in names) else 0.0
+        for values, synonyms in columns:
+            if any(_has(text, key) for key in values):
                 score += VALUE_HIT
-            if any(contains_phrase(text, p) for p in column.meta.synonyms.all() if len(p) > 3):
+            if any(_has(text, key) for key in synonyms):
                 score += COLUMN_HIT
         return score
 
@@ -109,8 +110,27 @@ class SourceIndex:
         return chosen
 
 
-def _mentions_term(text: list[str], term: GlossaryTerm) -> bool:
-    return any(contains_phrase(text, phrase) for phrase in [term.term, *term.synonyms])
+def phrase_key(phrase: str) -> tuple[str, ...]:
+    """Folded words with a trailing plural `s` dropped: how phrases are compared."""
+    return tuple(w.rstrip("s") for w in words(phrase))
+
+
+def _has(text: list[str], key: tuple[str, ...]) -> bool:
+    """Whether `key` occurs contiguously in `text` (both already folded and de-pluralised)."""
+    size = len(key)
+    return bool(size) and any(tuple(text[i : i + size]) == key for i in range(len(text) - size + 1))
+
+
+def _table_phrases(table: Table) -> tuple[list[tuple[str, ...]], list[tuple[list, list]]]:
+    names = [phrase_key(p) for p in [table.name.replace("_", " "), *table.meta.synonyms.all()]]
+    columns = [
+        (
+            [phrase_key(v) for v in c.meta.values],
+            [phrase_key(p) for p in c.meta.synonyms.all() if len(p) > 3],
+        )
+        for c in table.columns
+    ]
+    return names, columns
 
 
 def _join_graph(catalog: Catalog) -> dict[str, set[str]]:
