@@ -89,9 +89,7 @@ async def _stream(graph: Pregel, message: str, config: dict, context: RunContext
         else {"messages": [HumanMessage(content=message)]}
     )
     modes = ["updates", "messages", "custom"]
-    async for mode, chunk in graph.astream(
-        payload, config, context=context, stream_mode=modes, durability="exit"
-    ):
+    async for mode, chunk in graph.astream(payload, config, context=context, stream_mode=modes):
         if mode == "custom" and isinstance(chunk, dict) and "event" in chunk:
             yield {
                 "event": chunk["event"],
