@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/agent_graph.py
 	$(BIN)/python bench/offline_model.py
 	$(BIN)/python bench/analyzer.py
+	$(BIN)/python bench/http_server.py
 	$(BIN)/python bench/schema_scale.py
 
 clean:
