@@ -8,6 +8,7 @@ last one to exit stops it.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import warnings
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+import psutil
 
 if TYPE_CHECKING:
     from server.settings import Settings
@@ -45,8 +47,24 @@ def embedded_server(data_dir: Path) -> object:
             warnings.simplefilter("ignore")
             import pgserver
 
+            _prune_dead_handles(pgdata)
             _embedded[pgdata] = pgserver.get_server(pgdata, cleanup_mode="stop")
+            # Runs before pgserver's own exit handler (atexit is last-in, first-out).
+            atexit.register(_prune_dead_handles, pgdata)
     return _embedded[pgdata]
+
+
+def _prune_dead_handles(pgdata: Path) -> None:
+    """Forget processes that died without saying so (killed), so the last live user of the
+    embedded server still stops it on exit."""
+    from pgserver.postgres_server import PostgresServer
+    from pgserver.utils import DiskList
+
+    handles = DiskList(pgdata / ".handle_pids.json")
+    with PostgresServer._lock:
+        alive = [pid for pid in handles.get() if psutil.pid_exists(pid)]
+        if alive != handles.get():
+            handles.put(alive)
 
 
 def stop_embedded(data_dir: Path) -> None:
