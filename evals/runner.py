@@ -126,10 +126,10 @@ async def _turn(graph, message: str, thread: str, context: RunContext) -> tuple[
 
 async def _score(result: CaseResult, case: Case, final: dict, resources: Resources) -> None:
     rows = final.get("rows") or []
-    tenant_column = "cod_fornecedor"
-    if tenant_column in (final.get("columns") or []):
-        position = final["columns"].index(tenant_column)
-        result.tenant_leak = any(str(row[position]) != case.tenant for row in rows)
+    tenant_columns = set(resources.catalog.tenant_tables().values())
+    for position, column in enumerate(final.get("columns") or []):
+        if column in tenant_columns:  # any row naming another tenant is a leak
+            result.tenant_leak |= any(str(row[position]) != case.tenant for row in rows)
     if case.gold_sql:
         gold = await gold_rows(case, resources)
         result.exact = exact_match(rows, gold) if gold is not None else None

@@ -11,7 +11,47 @@ from __future__ import annotations
 import re
 import statistics
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypedDict
+
+
+class Point(TypedDict):
+    period: str
+    value: float
+
+
+class Trend(TypedDict, total=False):
+    """A time series: first, last, best and worst periods, and growth."""
+
+    time: str
+    measure: str
+    periods: int
+    first: Point
+    last: Point
+    best: Point
+    worst: Point
+    last_growth_pct: float | None
+    change_first_to_last_pct: float | None
+    comparison: dict[str, Any]
+    """Current versus previous period, when the question asks for a comparison."""
+
+
+class Analysis(TypedDict, total=False):
+    """What the analyzer found; small enough to put in a prompt."""
+
+    row_count: int
+    rows_analyzed: int
+    truncated: bool
+    columns: list[dict[str, Any]]
+    """Each column's name, kind (time, number, category) and null count."""
+    measures: dict[str, dict[str, float | None]]
+    """Sum, min, max and mean of each measure."""
+    trend: Trend
+    top: dict[str, Any]
+    """The leading categories with their value and share of the total."""
+    outliers: list[dict[str, Any]]
+    """Rows far from the median (modified z-score above 3.5)."""
+    notes: list[str]
+
 
 TOP = 5
 OUTLIER_Z = 3.5
@@ -37,12 +77,12 @@ def column_kinds(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:
     return kinds
 
 
-def analyze(job: dict[str, Any]) -> dict[str, Any]:
+def analyze(job: dict[str, Any]) -> Analysis:
     """The analysis of `job` = {columns, rows, row_count, truncated, question}."""
     columns, rows = job["columns"], job["rows"]
     kinds = column_kinds(columns, rows)
     numbers = [c for c in columns if kinds[c] == "number" and not _is_code(c)]
-    out: dict[str, Any] = {
+    out: Analysis = {
         "row_count": job.get("row_count", len(rows)),
         "rows_analyzed": len(rows),
         "truncated": bool(job.get("truncated")),
@@ -99,7 +139,7 @@ def _measure(values: list[float]) -> dict[str, float | None]:
     }
 
 
-def _trend(rows, time_index, value_index, time, value, compare: bool) -> dict[str, Any]:
+def _trend(rows, time_index, value_index, time, value, compare: bool) -> Trend:
     series = sorted(
         (row[time_index], float(row[value_index]))
         for row in rows
@@ -112,7 +152,7 @@ def _trend(rows, time_index, value_index, time, value, compare: bool) -> dict[st
     ]
     best = max(series, key=lambda point: point[1])
     worst = min(series, key=lambda point: point[1])
-    trend: dict[str, Any] = {
+    trend: Trend = {
         "time": time,
         "measure": value,
         "periods": len(series),

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
+from graph.analysis import Analysis
+
 Route = Literal["TRACKING", "ANALYTICS", "KNOWLEDGE", "CHAT"]
 
 
@@ -98,7 +100,7 @@ class AgentState(InputState, OutputState, total=False):
     """Fixer repairs in the current SQL attempt."""
     last_error: str | None
     """Guard rejection or database error the fixer must address."""
-    analysis: dict[str, Any] | None
+    analysis: Analysis | None
     """The analyzer's findings: totals, trend, top-N with shares, outliers, notes."""
     analysis_error: str | None
     """Why the analysis failed, when it did (the answer then uses the rows' preview)."""

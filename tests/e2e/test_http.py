@@ -247,3 +247,39 @@ def test_production_refuses_the_default_secret(data_dir: Path) -> None:
     )
     assert result.returncode == 2 and "ORQUESTRA_JWT_SECRET" in result.stderr
     _ = threading  # (kept for readers: the streams above run in their own connections)
+
+
+def test_clarification_pauses_and_the_next_message_resumes(server: Server) -> None:
+    bearer = token("102", "eva")
+    first = stream(server.url, "como está a produção?", bearer=bearer)
+    assert [e["event"] for e in first][-2:] == ["clarify", "done"]
+    thread = first[0]["data"]["thread_id"]
+    pending = httpx.get(
+        f"{server.url}/v1/threads/{thread}", headers={"Authorization": f"Bearer {bearer}"}
+    ).json()
+    assert pending["pending_question"]
+    answer = stream(server.url, "faturamento de 2026", bearer=bearer, thread=thread)
+    assert answer[-2]["event"] == "result" and answer[-2]["data"]["route"] == "ANALYTICS"
+
+
+def test_rs256_tokens(data_dir: Path, demo_db) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    server = start_server(
+        data_dir, ORQUESTRA_JWT_ALGORITHM="RS256", ORQUESTRA_JWT_PUBLIC_KEY=public.decode()
+    )
+    try:
+        signed = jwt.encode(
+            {"sub": "idp-user", "tenant": "105", "exp": time.time() + 60}, key, algorithm="RS256"
+        )
+        ok = httpx.get(f"{server.url}/v1/threads", headers={"Authorization": f"Bearer {signed}"})
+        assert ok.status_code == 200
+        hs = httpx.get(f"{server.url}/v1/threads", headers={"Authorization": f"Bearer {token()}"})
+        assert hs.status_code == 401  # an HS256 token is not accepted by an RS256 server
+    finally:
+        server.stop()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncpg
+import httpx
 
 from tests.catalog_copies import catalog_copy, edit
 
@@ -42,12 +45,35 @@ def test_second_process_shares_the_running_server(demo_db, data_dir: Path, db_ur
     assert asyncio.run(still_up()) == 5  # the other process left our server running
 
 
-def test_demo_reports_tenants_tables_and_a_clean_catalog(demo_db, data_dir: Path) -> None:
-    result = run("demo", data_dir=data_dir)
-    assert result.returncode == 0, result.stderr
-    assert "Tenants" in result.stdout and "Estrela Têxtil ME" in result.stdout
-    assert "eventos_rastreamento" in result.stdout
-    assert "catalog check: clean" in result.stdout
+def test_demo_reports_then_serves_until_interrupted(demo_db, data_dir: Path) -> None:
+    from tests.e2e.conftest import free_port
+
+    port = free_port()
+    env = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir)}
+    demo = subprocess.Popen(
+        [*ORQUESTRA, "demo", "--port", str(port)],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        assert httpx.get(f"http://127.0.0.1:{port}/").text.startswith("<!doctype html>")
+    finally:
+        demo.send_signal(signal.SIGINT)  # what Ctrl-C does
+        out, err = demo.communicate(timeout=60)
+    assert demo.returncode == 0, err
+    assert "Tenants" in out and "Estrela Têxtil ME" in out and "eventos_rastreamento" in out
+    assert "catalog check: clean" in out
+    assert f"Web chat: http://127.0.0.1:{port}/" in out and "Demo token for tenant 101:" in out
 
 
 def test_catalog_check_on_a_broken_copy_exits_1_with_file_and_line(
