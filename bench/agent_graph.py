@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import yaml
+from figures import quantile
 from langgraph.checkpoint.memory import InMemorySaver
 
 from ddl_catalog.render import render_schema
@@ -120,11 +121,6 @@ async def turn(
     seconds = time.perf_counter() - started
     state = (await graph.aget_state({"configurable": {"thread_id": thread}})).values
     return seconds, state.get("model_calls", 0)
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def main(turns: int) -> None:

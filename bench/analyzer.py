@@ -16,6 +16,8 @@ import statistics
 import time
 from datetime import date, timedelta
 
+from figures import quantile
+
 from graph.sandbox.pool import AnalysisPool
 from nodes.presenter import cards_for, chart_for
 from nodes.streamer import preview
@@ -38,11 +40,6 @@ def result(rows: int) -> dict:
         for i in range(rows)
     ]
     return {"columns": COLUMNS, "rows": data, "row_count": rows, "truncated": False}
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def main(rounds: int) -> None:

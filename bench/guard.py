@@ -19,6 +19,7 @@ from pathlib import Path
 
 import asyncpg
 import yaml
+from figures import summary
 
 from ddl_catalog import load_catalog
 from guards import GuardPolicy, guard_sql
@@ -42,11 +43,6 @@ def corpus() -> list[str]:
     return queries
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 def bench_guard(queries: list[str], policy: GuardPolicy, rounds: int) -> None:
     totals: list[float] = []
     layers: dict[str, list[float]] = {}
@@ -60,14 +56,6 @@ def bench_guard(queries: list[str], policy: GuardPolicy, rounds: int) -> None:
     print(f"guard: {len(queries)} queries x {rounds} rounds")
     for name, values in {"total": totals, **layers}.items():
         print(f"  {name:<9} {summary(values, 0.99)}")
-
-
-def summary(values: list[float], q: float) -> str:
-    """`median X ms   pNN Y ms` for a list of milliseconds."""
-    return (
-        f"median {statistics.median(values):7.3f} ms   "
-        f"p{round(q * 100)} {quantile(values, q):7.3f} ms"
-    )
 
 
 async def bench_executor(queries: list[str], policy: GuardPolicy, rounds: int) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import psutil
 import yaml
+from figures import quantile
 
 from server.auth import mint_token
 from server.settings import Settings
@@ -37,11 +38,6 @@ SCRIPT = {
         "answer": ["Você tem estes clientes."],
     },
 }
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def one_stream(client: httpx.AsyncClient, url: str, token: str) -> tuple[float, float, bool]:
