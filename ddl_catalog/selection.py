@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ddl_catalog.model import Catalog, GlossaryTerm, Table
-from ddl_catalog.text import words
+from ddl_catalog.text import phrase_key, stem, words
 
 TABLE_HIT = 1.0
 VALUE_HIT = 0.6
@@ -67,7 +67,7 @@ class SourceIndex:
 
     def select(self, question: str, question_vector: np.ndarray, k: int = 2) -> Selection:
         """The tables `question` needs (at least one), plus the join path between them."""
-        text = [w.rstrip("s") for w in words(question)]
+        text = [stem(w) for w in words(question)]
         terms = tuple(t for t, keys in self.term_phrases if any(_has(text, k) for k in keys))
         lexical = {name: self._lexical(text, name) for name in self.names}
         for term in terms:
@@ -108,11 +108,6 @@ class SourceIndex:
         for name in core[1:]:
             chosen |= set(_shortest_path(self.neighbours, chosen, name))
         return chosen
-
-
-def phrase_key(phrase: str) -> tuple[str, ...]:
-    """Folded words with a trailing plural `s` dropped: how phrases are compared."""
-    return tuple(w.rstrip("s") for w in words(phrase))
 
 
 def _has(text: list[str], key: tuple[str, ...]) -> bool:

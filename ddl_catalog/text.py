@@ -18,14 +18,15 @@ def words(text: str) -> list[str]:
     return WORD.findall(fold(text))
 
 
-def contains_phrase(text_words: list[str], phrase: str) -> bool:
-    """Whether the folded words of `phrase` occur contiguously in `text_words`.
+def stem(token: str) -> str:
+    """Plural-insensitive form: "notas" → "nota", "devoluções" → "devolucao"."""
+    if len(token) > 4 and token.endswith("oes"):
+        return token[:-3] + "ao"
+    if len(token) > 3 and token.endswith("s"):
+        return token[:-1]
+    return token
 
-    A trailing plural `s` is tolerated on either side ("nota" matches "notas").
-    """
-    target = [w.rstrip("s") for w in words(phrase)]
-    if not target:
-        return False
-    stems = [w.rstrip("s") for w in text_words]
-    size = len(target)
-    return any(stems[i : i + size] == target for i in range(len(stems) - size + 1))
+
+def phrase_key(phrase: str) -> tuple[str, ...]:
+    """How phrases are compared: folded, stemmed words ("Títulos_Vencidos" → titulo, vencido)."""
+    return tuple(stem(w) for w in words(phrase.replace("_", " ")))

@@ -22,6 +22,11 @@ TABLE = "orquestra_internal.embedding_cache"
 RECENT_QUERIES = 256
 
 
+def pgvector_text(vector: np.ndarray) -> str:
+    """A vector in pgvector's text form, `[0.1,0.2,…]`."""
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+
+
 def text_key(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -92,7 +97,7 @@ class VectorCache:
                 " ORDER BY embedding <=> $3::vector LIMIT $4",
                 self.model,
                 keys,
-                "[" + ",".join(f"{x:.7g}" for x in query) + "]",
+                pgvector_text(query),
                 k,
             )
         position = {key: i for i, key in enumerate(keys)}
@@ -137,10 +142,7 @@ class VectorCache:
             await conn.executemany(
                 f"INSERT INTO {TABLE} (model, text_hash, embedding) VALUES ($1, $2, $3::vector)"
                 " ON CONFLICT DO NOTHING",
-                [
-                    (self.model, k, "[" + ",".join(f"{x:.7g}" for x in v) + "]")
-                    for k, v in fresh.items()
-                ],
+                [(self.model, k, pgvector_text(v)) for k, v in fresh.items()],
             )
 
 

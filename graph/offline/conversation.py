@@ -14,7 +14,7 @@ from typing import Any
 
 from ddl_catalog.model import Catalog
 from ddl_catalog.text import fold
-from graph.offline.lexicon import Lexicon
+from graph.offline.lexicon import Lexicon, key_column
 from graph.offline.parser import Intent, parse
 from nodes.language import detect_language
 
@@ -141,7 +141,6 @@ def _missing_entity(intent: Intent, catalog: Catalog) -> str | None:
         return None
     if not intent.wants_status:
         return None
-    from graph.offline.lexicon import key_column
 
     return next((t for t in intent.tables if key_column(catalog.table(t)) is not None), None)
 

@@ -16,8 +16,8 @@ from pglast import ast
 from pglast.stream import RawStream
 
 from ddl_catalog.model import Catalog
-from ddl_catalog.text import fold
-from graph.offline.lexicon import Lexicon, key
+from ddl_catalog.text import fold, phrase_key
+from graph.offline.lexicon import Lexicon
 from guards.tree import iter_nodes, iter_relations
 
 
@@ -49,7 +49,7 @@ def repair(sql: str, error: str, catalog: Catalog, lexicon: Lexicon) -> str:
 
 def _closest_column(name: str, tables: list[str], catalog: Catalog, lexicon: Lexicon) -> str | None:
     columns = {c.name for t in tables for c in catalog.table(t).columns}
-    for meaning in lexicon.phrases.get(key(name), []):
+    for meaning in lexicon.phrases.get(phrase_key(name), []):
         if meaning.kind == "column" and meaning.column in columns:
             return meaning.column
     close = difflib.get_close_matches(fold(name), sorted(columns), n=1, cutoff=0.5)
@@ -71,7 +71,7 @@ def _rename_column(statement, wrong: str, tables, catalog, lexicon) -> None:
 
 
 def _rename_table(statement, wrong: str, catalog: Catalog, lexicon: Lexicon) -> None:
-    candidates = [m.table for m in lexicon.phrases.get(key(wrong), []) if m.kind == "table"]
+    candidates = [m.table for m in lexicon.phrases.get(phrase_key(wrong), []) if m.kind == "table"]
     candidates += difflib.get_close_matches(wrong, list(catalog.tables), n=1, cutoff=0.5)
     if candidates:
         for ref, _scope in iter_relations(statement):

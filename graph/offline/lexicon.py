@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
-from ddl_catalog.text import words
+from ddl_catalog.text import phrase_key, stem
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
@@ -29,19 +29,6 @@ class Meaning:
     term: GlossaryTerm | None = field(default=None, compare=False, hash=False)
 
 
-def stem(token: str) -> str:
-    """Plural-insensitive form: "notas" → "nota", "bloqueadas" → "bloqueada"."""
-    if len(token) > 4 and token.endswith("oes"):
-        return token[:-3] + "ao"
-    if len(token) > 3 and token.endswith("s"):
-        return token[:-1]
-    return token
-
-
-def key(phrase: str) -> tuple[str, ...]:
-    return tuple(stem(w) for w in words(phrase.replace("_", " ")))
-
-
 class Lexicon:
     """Phrases (as stemmed word tuples) → meanings, longest first when matching."""
 
@@ -54,7 +41,7 @@ class Lexicon:
             self._add_table(table)
         for term in catalog.glossary:
             for phrase in [term.term, *term.synonyms]:
-                self.terms.setdefault(key(phrase), term)
+                self.terms.setdefault(phrase_key(phrase), term)
                 if term.metric:
                     self._add(phrase, Meaning("metric", term.metric.table, term=term))
         self.longest = max(len(k) for k in [*self.phrases, *self.terms])
@@ -97,7 +84,7 @@ class Lexicon:
         return []
 
     def _add(self, phrase: str, meaning: Meaning) -> None:
-        words_key = key(phrase)
+        words_key = phrase_key(phrase)
         if words_key and meaning not in self.phrases.setdefault(words_key, []):
             self.phrases[words_key].append(meaning)
 
