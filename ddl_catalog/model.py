@@ -36,6 +36,16 @@ class ColumnMeta(_Strict):
     synonyms: Synonyms = Synonyms()
     values: dict[str, str] = {}
     """Enumerated values and their meanings."""
+    value_synonyms: dict[str, list[str]] = {}
+    """Other words people use for an enumerated value ("cancelled" for CANCELADA)."""
+
+    @model_validator(mode="after")
+    def _synonyms_name_values(self) -> ColumnMeta:
+        unknown = set(self.value_synonyms) - set(self.values)
+        if unknown:
+            raise ValueError(f"value_synonyms name unknown values: {sorted(unknown)}")
+        return self
+
     unit: str | None = None
     example: str | None = None
 

@@ -43,7 +43,15 @@ def render_table(table: Table) -> str:
         comma = "," if index < len(table.columns) - 1 or table.primary_key else ""
         note = column.meta.description
         if column.meta.values:
-            note += " Values: " + "; ".join(f"{k} = {v}" for k, v in column.meta.values.items())
+            note += " Values: " + "; ".join(
+                f"{k} = {v}"
+                + (
+                    f" ({', '.join(column.meta.value_synonyms[k])})"
+                    if column.meta.value_synonyms.get(k)
+                    else ""
+                )
+                for k, v in column.meta.values.items()
+            )
         if column.meta.unit:
             note += f" Unit: {column.meta.unit}."
         null = " NOT NULL" if column.not_null else ""

@@ -120,7 +120,8 @@ def _table_phrases(table: Table) -> tuple[list[tuple[str, ...]], list[tuple[list
     names = [phrase_key(p) for p in [table.name.replace("_", " "), *table.meta.synonyms.all()]]
     columns = [
         (
-            [phrase_key(v) for v in c.meta.values],
+            [phrase_key(v) for v in c.meta.values]
+            + [phrase_key(w) for ws in c.meta.value_synonyms.values() for w in ws],
             [phrase_key(p) for p in c.meta.synonyms.all() if len(p) > 3],
         )
         for c in table.columns

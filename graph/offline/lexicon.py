@@ -97,7 +97,8 @@ class Lexicon:
             for phrase in [column.name, *column.meta.synonyms.all()]:
                 self._add(phrase, Meaning("column", table.name, column.name))
             for value in column.meta.values:
-                self._add(value, Meaning("value", table.name, column.name, value))
+                for phrase in [value, *column.meta.value_synonyms.get(value, [])]:
+                    self._add(phrase, Meaning("value", table.name, column.name, value))
 
     def match(self, tokens: list[str]) -> list[tuple[int, int, list[Meaning]]]:
         """Greedy longest matches as (start, end, meanings) over stemmed `tokens`."""
