@@ -130,6 +130,8 @@ class Intent:
     asks_data: bool = False
     listing: bool = False
     current: bool = False
+    history: bool = False
+    """The question asks for every event ("histórico", "history"), not the latest."""
 
     @property
     def understood(self) -> bool:
@@ -154,6 +156,13 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     intent.period = intent.periods[0] if intent.periods else None
     _top(intent, text)
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
+    intent.history = bool(
+        re.search(
+            r"\b(historico|history|linha do tempo|timeline|todos os eventos"
+            r"|all events)\b",
+            text,
+        )
+    )
     matches = [m for m in lexicon.match(tokens) if m[0] not in used]
     numeric_phrases = {
         " ".join(tokens[start:end])

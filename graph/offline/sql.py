@@ -15,7 +15,7 @@ from pglast.stream import RawStream
 
 from ddl_catalog.model import Catalog, Table
 from ddl_catalog.text import words
-from graph.offline.lexicon import date_column, key_column
+from graph.offline.lexicon import date_column, display_column, key_column
 from graph.offline.parser import Group, Intent
 from guards.tree import iter_nodes
 
@@ -34,11 +34,15 @@ class Unmappable(Exception):
 
 
 def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
-    if intent.entity and intent.wants_status and not intent.metric and not intent.aggregate:
+    plain = intent.entity and not intent.metric and not intent.aggregate and not intent.groups
+    if plain and (intent.wants_status or intent.history):
         series = _series_for(catalog, intent.entity[0])
         if series is not None:
-            return _latest_event(intent, catalog, series)
-    if intent.entity and not intent.metric and not intent.aggregate and not intent.groups:
+            return _events(intent, catalog, series)
+    if plain:
+        related = [t for t in intent.tables if t != intent.entity[0]]
+        if related and not intent.wants_status:
+            return _related(intent, catalog, related[0])
         return _entity_details(intent, catalog)
     if not intent.understood and not intent.groups:
         raise Unmappable("no table, column, value or business term of the catalog was recognised")
@@ -201,6 +205,20 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     return sql + f" LIMIT {intent.top or LIST_LIMIT}"
 
 
+def _related(intent: Intent, catalog: Catalog, other: str) -> str:
+    """Rows of another table tied to the entity ("which invoices are in load 7001")."""
+    table = catalog.table(other)
+    joins = Joins(catalog, other)
+    alias = joins.alias(other)
+    entity_table, key, number = intent.entity
+    keys = [c for c in table.primary_key if c != table.tenant_column]
+    display = display_column(table).name
+    shown = keys if len(keys) > 1 or display in keys else [display]
+    where = f"{joins.alias(entity_table)}.{key} = {number}"
+    columns = ", ".join(f"{alias}.{c}" for c in shown)
+    return f"SELECT DISTINCT {columns} FROM {joins.sql()} WHERE {where}"
+
+
 def _entity_details(intent: Intent, catalog: Catalog) -> str:
     table = catalog.table(intent.entity[0])
     columns = _visible_columns(table, intent)
@@ -220,9 +238,18 @@ def _visible_columns(table: Table, intent: Intent) -> list[str]:
 
 
 def _series_for(catalog: Catalog, entity_table: str) -> Table | None:
-    """A table of events about the entity: joined to it, many rows each, with a timestamp."""
+    """A table of events about the entity: joined to it, many rows each, with a timestamp and
+    a state, and itself referenced by no other table (events describe; they are not things)."""
     entity = catalog.table(entity_table)
+    referenced = {
+        j.to
+        for t in catalog.tables.values()
+        for j in t.meta.joins
+        if set(j.on) != {t.tenant_column}
+    }
     for table in catalog.tables.values():
+        if table.name in referenced:
+            continue
         for join in table.meta.joins:
             if join.to != entity_table or set(join.on) == {table.tenant_column}:
                 continue
@@ -234,14 +261,22 @@ def _series_for(catalog: Catalog, entity_table: str) -> Table | None:
     return None
 
 
-def _latest_event(intent: Intent, catalog: Catalog, series: Table) -> str:
-    """The current state of an entity: its latest event by timestamp (the tracking rule)."""
+def _events(intent: Intent, catalog: Catalog, series: Table) -> str:
+    """The current state of an entity — its latest event by timestamp (the tracking rule) —
+    or, when the history is asked for, every event in time order."""
     entity_table, key, number = intent.entity
     join = next(j for j in series.meta.joins if j.to == entity_table)
     local = [a for a, b in join.on.items() if b != catalog.table(entity_table).tenant_column]
     stamp = [c for c in series.columns if c.type_sql.startswith("timestamp")][-1]
     remote_key = next(a for a, b in join.on.items() if b == key)
     states = [c.name for c in series.columns if c.meta.values]
+    if intent.history:
+        texts = [c.name for c in series.columns if c.type_sql in ("text",) or "char" in c.type_sql]
+        shown = list(dict.fromkeys([*states, *texts, stamp.name]))
+        return (
+            f"SELECT {', '.join(shown)} FROM {series.name} WHERE {remote_key} = {number} "
+            f"ORDER BY {stamp.name}"
+        )
     columns = list(dict.fromkeys([remote_key, *states]))  # focused: the entity and its state
     return (
         f"SELECT DISTINCT ON ({', '.join(local)}) {', '.join(columns)} FROM {series.name} "
@@ -278,7 +313,22 @@ def _join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, s
             pairs = list(join.on.items())
             graph[table.name].append((join.to, pairs))
             graph[join.to].append((table.name, [(b, a) for a, b in pairs]))
+    # Paths go through the things and the links between them before the event series that
+    # merely describe them (an entity with no events yet must still be joined).
+    referenced = {join.to for t in catalog.tables.values() for join in t.meta.joins}
+    for neighbours in graph.values():
+        neighbours.sort(
+            key=lambda pair: (
+                pair[0] not in referenced and _looks_like_series(catalog.table(pair[0]))
+            )
+        )
     return graph
+
+
+def _looks_like_series(table: Table) -> bool:
+    return any(c.type_sql.startswith("timestamp") for c in table.columns) and any(
+        c.meta.values for c in table.columns
+    )
 
 
 def _path(graph, sources: set[str], target: str):
