@@ -55,7 +55,7 @@ def resolve(message: str, previous: str, catalog: Catalog, lexicon: Lexicon, tod
     now = parse(message, catalog, lexicon, today)
     before = parse(previous, catalog, lexicon, today)
     body = FOLLOW_UP.sub("", message.strip().rstrip("?")).strip(" ,")
-    own_subject = now.metric or now.measure or now.aggregate or now.columns
+    own_subject = now.metric or now.measure or now.aggregate
     if not own_subject and (now.groups or now.filters or now.periods):
         # "e por transportadora?", "e só do canal EDI?", "break it down by mode": a modifier
         base = previous.rstrip("?")

@@ -181,7 +181,19 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
         intent.metric = metrics[0]  # the longest phrase wins ("freight cost per kg")
     _concepts(intent, lexicon)
     _measure(intent, catalog)
+    _ranked_group(intent, matches, catalog)
     return intent
+
+
+def _ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
+    """ "top 5 clientes por valor vencido": rank the first table named by the measure."""
+    if not intent.top or intent.groups or intent.entity or not (intent.metric or intent.measure):
+        return
+    for _start, _end, meanings in matches:
+        table = next((m.table for m in meanings if m.kind == "table"), None)
+        if table:
+            intent.groups.append(Group(table, display_column(catalog.table(table)).name))
+            return
 
 
 def _entity(
@@ -213,6 +225,8 @@ def _top(intent: Intent, text: str) -> None:
         intent.top = int(found.group(1) or found.group(2))
     elif re.search(r"\b(maiores|principais|ranking|biggest|largest)\b", text):
         intent.top = 10
+    elif re.search(r"\b(maior|largest|biggest|highest)\b", text):
+        intent.top = 1  # "qual foi a maior nota": the single largest
     elif re.search(r"\b(most|mais)\b", text):
         intent.top = 1 if re.match(r"(qual|which|quem|who)\b", text) else 10
 
@@ -238,12 +252,6 @@ def _groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> Non
             group = _group_of(meanings, catalog)
             if group and meanings[0].kind != "metric":
                 intent.groups.append(group)
-    if intent.top and not intent.groups and intent.entity is None:
-        for _start, _end, meanings in matches:
-            table = next((m.table for m in meanings if m.kind == "table"), None)
-            if table:
-                intent.groups.append(Group(table, display_column(catalog.table(table)).name))
-                break
 
 
 def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:

@@ -15,7 +15,7 @@ from pglast.stream import RawStream
 
 from ddl_catalog.model import Catalog, Table
 from ddl_catalog.text import words
-from graph.offline.lexicon import date_column, display_column, key_column
+from graph.offline.lexicon import date_column, display_column, is_measure, key_column
 from graph.offline.parser import Group, Intent
 from guards.tree import iter_nodes
 
@@ -56,10 +56,14 @@ def _base(intent: Intent) -> str:
         return intent.measure[0]
     if intent.entity:
         return intent.entity[0]
-    for table, _column in intent.filters:
-        return table
+    filtered = [table for table, _column in intent.filters]
+    for table in intent.tables:  # a mentioned table that a filter applies to, first
+        if table in filtered:
+            return table
     if intent.tables:
         return intent.tables[0]
+    for table in filtered:
+        return table
     for group in intent.groups:
         if group.table:
             return group.table
@@ -198,6 +202,13 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     alias = joins.alias(base.name)
     columns = _visible_columns(base, intent)
     dated = date_column(base)
+    amounts = [c.name for c in base.columns if is_measure(base, c.name)]
+    key = key_column(base)
+    if intent.top and amounts and key is not None:  # "a maior nota": ranked by its amount
+        shown = ", ".join(f"{alias}.{c}" for c in (key.name, amounts[0]))
+        sql = f"SELECT {shown} FROM {joins.sql()}"
+        sql += f" WHERE {' AND '.join(where)}" if where else ""
+        return sql + f" ORDER BY {alias}.{amounts[0]} DESC LIMIT {intent.top}"
     sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     if dated is not None:
@@ -231,6 +242,8 @@ def _entity_details(intent: Intent, catalog: Catalog) -> str:
 def _visible_columns(table: Table, intent: Intent) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     asked = [c for t, c in intent.columns if t == table.name and c not in keys]
+    if intent.wants_status and intent.entity and not asked:  # "onde está a carga 7001?"
+        asked = [c.name for c in table.columns if c.meta.values]
     if asked:
         key = key_column(table)
         return list(dict.fromkeys([*([key.name] if key else keys), *asked]))
@@ -253,6 +266,8 @@ def _series_for(catalog: Catalog, entity_table: str) -> Table | None:
         for join in table.meta.joins:
             if join.to != entity_table or set(join.on) == {table.tenant_column}:
                 continue
+            if any(not table.column(c).not_null for c in join.on):
+                continue  # an optional link: the series is about something else
             many = set(table.primary_key) - {table.tenant_column} != set(join.on)
             stamps = [c for c in table.columns if c.type_sql.startswith(("timestamp",))]
             states = [c for c in table.columns if c.meta.values]
