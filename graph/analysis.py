@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import statistics
+from datetime import date, datetime
+from decimal import Decimal
 from itertools import pairwise
 from typing import Any, TypedDict
 
@@ -51,6 +53,19 @@ class Analysis(TypedDict, total=False):
     outliers: list[dict[str, Any]]
     """Rows far from the median (modified z-score above 3.5)."""
     notes: list[str]
+
+
+def jsonable(value: Any) -> Any:
+    """A database value as JSON can carry it: decimals as floats, times as ISO text."""
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
+def jsonable_rows(rows: list[list[Any]]) -> list[list[Any]]:
+    return [[jsonable(item) for item in row] for row in rows]
 
 
 TOP = 5

@@ -42,6 +42,8 @@ class RunContext:
     statement_timeout_ms: int = 8_000
     client_timeout_s: float = 10.0
     timezone: str = "America/Sao_Paulo"
+    analysis_code_mode: bool = False
+    """The SQL writer also writes pandas analysis code (AST-checked, sandboxed)."""
     today: str = ""
     """ISO date relative periods resolve against; empty: the settings' effective today."""
 
@@ -61,6 +63,7 @@ class RunContext:
             statement_timeout_ms=limits.statement_timeout_ms,
             client_timeout_s=limits.client_timeout_s,
             timezone=limits.timezone,
+            analysis_code_mode=settings.analysis_code_mode,
             today=settings.effective_today().isoformat(),
         )
 

@@ -12,8 +12,6 @@ import asyncio
 import logging
 import uuid
 from collections.abc import AsyncIterator
-from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
 import anyio
@@ -22,6 +20,7 @@ from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
 from langgraph.types import Command
 
+from graph.analysis import jsonable
 from graph.context import RunContext
 from graph.models import ModelUnavailable
 from server.database import DatabaseUnavailable
@@ -135,14 +134,6 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
     if state.get("stop_reason"):
         payload["stop_reason"] = state["stop_reason"]
     return payload
-
-
-def jsonable(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return float(value)
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    return value
 
 
 def user_error(error: Exception, run_id: str) -> dict[str, str]:

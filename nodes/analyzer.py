@@ -9,33 +9,21 @@ process. The streamer then writes from the analysis, not from hundreds of rows.
 from __future__ import annotations
 
 import json
-from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
 from langgraph.runtime import Runtime
 
+from graph.analysis import jsonable_rows
 from graph.context import RunContext
 from graph.resources import open_resources
 from graph.sandbox.pool import AnalysisError
 from graph.stage import stage
 
 
-def jsonable_rows(rows: list[list[Any]]) -> list[list[Any]]:
-    def value(item: Any) -> Any:
-        if isinstance(item, Decimal):
-            return float(item)
-        if isinstance(item, datetime | date):
-            return item.isoformat()
-        return item
-
-    return [[value(item) for item in row] for row in rows]
-
-
-async def _run(resources: Any, job: dict[str, Any], state: dict[str, Any]) -> Any:
+async def _run(resources: Any, job: dict[str, Any], state: dict[str, Any], code_mode: bool) -> Any:
     """Code mode when the SQL model wrote analysis code (and it is enabled), else built-in."""
     code = state.get("analysis_code")
-    if code and resources.settings.analysis_code_mode:
+    if code and code_mode:
         try:
             return await resources.analysis_pool.run({**job, "kind": "code", "code": code})
         except AnalysisError:
@@ -66,7 +54,7 @@ async def analyzer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
         "question": state.get("question", ""),
     }
     try:
-        analysis = await _run(resources, job, state)
+        analysis = await _run(resources, job, state, runtime.context.analysis_code_mode)
     except AnalysisError as failure:  # the answer still goes out, from the rows' preview
         return {"analysis": None, "analysis_error": f"{failure.code}: {failure.message}"}
     return {"analysis": json.loads(json.dumps(analysis)), "analysis_error": None}

@@ -17,10 +17,9 @@ from altair.vegalite.v5.schema import core
 from langgraph.runtime import Runtime
 
 from ddl_catalog.text import fold
-from graph.analysis import column_kinds
+from graph.analysis import column_kinds, jsonable_rows
 from graph.context import RunContext
 from graph.stage import stage
-from nodes.analyzer import jsonable_rows
 
 CHART_ROWS = 500
 MAX_BARS = 30

@@ -19,6 +19,11 @@ from graph.resources import open_resources
 from graph.stage import stage
 from nodes.prompts import prompt, sections
 
+CODE_MODE = (
+    "Also write `analysis_code`: pandas code over the DataFrame `df` (the query's rows, your "
+    "column names) that sets `result` to a small dict of the figures that matter (totals, "
+    "growth, top items). Only pandas, numpy, math, statistics and datetime; no files, no I/O."
+)
 RETRY_INSTRUCTION = (
     "The SQL above ran but returned no rows. Read the question another way: a looser filter "
     "(e.g. ILIKE instead of =, fewer conditions), another date column, another join or table. "
@@ -33,6 +38,9 @@ class SqlDraft(BaseModel):
     sql: str = Field(description="One PostgreSQL SELECT, or empty when it cannot be answered.")
     missing_info: str | None = None
     confidence: float = Field(0.5, ge=0, le=1)
+    analysis_code: str | None = Field(
+        None, description="Code mode only: pandas code over `df` that sets `result` to a dict."
+    )
 
 
 def tried(state: dict[str, Any]) -> str:
@@ -61,6 +69,8 @@ async def sql_writer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dic
         examples=shown or "(none)",
         today=context.today_date().isoformat(),
     )
+    if context.analysis_code_mode:
+        system += "\n\n" + CODE_MODE
     previous = tried(state)
     user = sections(
         question=state["question"],
@@ -75,6 +85,7 @@ async def sql_writer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dic
         **meter.update(),
         "draft_sql": sql or None,
         "sql_attempt": state.get("sql_attempt", 0) + 1,
+        "analysis_code": draft.analysis_code if context.analysis_code_mode else None,
         "fix_attempts": 0,
         "last_error": None
         if sql

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from pathlib import Path
 
@@ -246,7 +245,6 @@ def test_production_refuses_the_default_secret(data_dir: Path) -> None:
         timeout=60,
     )
     assert result.returncode == 2 and "ORQUESTRA_JWT_SECRET" in result.stderr
-    _ = threading  # (kept for readers: the streams above run in their own connections)
 
 
 def test_clarification_pauses_and_the_next_message_resumes(server: Server) -> None:

@@ -141,3 +141,28 @@ async def test_sql_writer_sees_only_the_selected_sources(harness: Harness) -> No
     assert "CREATE TABLE notas_fiscais" in writer_prompt
     assert "CREATE TABLE eventos_rastreamento" not in writer_prompt
     assert "Examples of questions" in writer_prompt
+
+
+async def test_code_mode_runs_the_writers_analysis_code_and_falls_back_when_it_breaks(
+    harness: Harness,
+) -> None:
+    code = "result = {'total': float(df['faturamento'].sum()), 'meses': int(len(df))}"
+
+    def turn_with(analysis_code: str) -> dict:
+        roles = data_turn("faturamento por mês em 2026", REVENUE_2026)
+        roles["sql_writer"] = [{**written(REVENUE_2026), "analysis_code": analysis_code}]
+        return roles
+
+    harness.use(turn_with(code))
+    await harness.ask("faturamento por mês em 2026", analysis_code_mode=True)
+    analysis = (await harness.state())["analysis"]
+    assert analysis["meses"] == 6 and analysis["total"] > 0
+
+    harness.use(turn_with("import os\nresult = os.listdir('/')"))  # refused by the AST check
+    await harness.ask("faturamento por mês em 2026", thread="t2", analysis_code_mode=True)
+    assert (await harness.state("t2"))["analysis"]["trend"]["periods"] == 6  # built-in instead
+
+    harness.use(turn_with(code))  # code mode off: the writer's code is never run
+    await harness.ask("faturamento por mês em 2026", thread="t3")
+    state = await harness.state("t3")
+    assert state["analysis_code"] is None and "meses" not in state["analysis"]
