@@ -32,7 +32,7 @@ class RunContext:
     max_clarify_rounds: int = 2
     """Clarifying questions before answering with the best reading."""
     max_refine_rounds: int = 3
-    """Librarian refinements driven by the judge."""
+    """Answer refinements driven by the judges in one turn (concept and data answers)."""
     max_model_calls: int = 16
     """Model calls per turn; past it the turn stops with a clear message."""
     recursion_limit: int = 60
@@ -44,6 +44,8 @@ class RunContext:
     timezone: str = "America/Sao_Paulo"
     analysis_code_mode: bool = False
     """The SQL writer also writes pandas analysis code (AST-checked, sandboxed)."""
+    mask_personal_data: bool = False
+    """Mask CPF, e-mail and phone numbers in answers (the tenant's setting, PII rail)."""
     today: str = ""
     """ISO date relative periods resolve against; empty: the settings' effective today."""
 
@@ -64,6 +66,9 @@ class RunContext:
             client_timeout_s=limits.client_timeout_s,
             timezone=limits.timezone,
             analysis_code_mode=settings.analysis_code_mode,
+            mask_personal_data=(
+                settings.tenants[tenant].mask_personal_data if tenant in settings.tenants else False
+            ),
             today=settings.effective_today().isoformat(),
         )
 

@@ -1,8 +1,10 @@
 """One turn as the events of design §3.3 (the SSE stream and `orquestra ask --json`).
 
 `run_turn` starts or resumes a thread (a pending clarifying question is answered by the new
-message), streams LangGraph's `updates`, `messages` and `custom` modes, and maps them to
-`run`, `node`, `sql`, `token`, `clarify`, `result`, `error` and `done` events. Every run sets
+message), streams LangGraph's `updates` and `custom` modes, and maps them to `run`, `node`,
+`sql`, `token`, `clarify`, `result`, `error` and `done` events. Answer tokens are custom
+events the answering stages write after the output rails (`graph.rails.AnswerStream`), so
+the client never receives text a rail would have masked or withheld. Every run sets
 an explicit `recursion_limit`.
 """
 
@@ -15,20 +17,19 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
-from langchain_core.messages import AIMessageChunk, HumanMessage
+from langchain_core.messages import HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
 from langgraph.types import Command
 
+from graph import tracing
 from graph.analysis import jsonable
 from graph.context import RunContext
 from graph.models import ModelUnavailable
 from server.database import DatabaseUnavailable
 
 log = logging.getLogger("orquestra.run")
-STREAMING_NODES = {"streamer", "chat"}
 CANCEL_WAIT_S = 10.0
-"""Stages whose model tokens are the answer the user reads."""
 
 Event = dict[str, Any]
 
@@ -43,6 +44,8 @@ async def run_turn(
         "configurable": {"thread_id": thread_id},
         "recursion_limit": context.recursion_limit,
         "metadata": {"run_id": run_id, "tenant": context.tenant, "user": context.user},
+        "callbacks": tracing.callbacks(),
+        "run_name": "orquestra turn",
     }
     # The graph runs in its own task, so that a consumer going away (a client disconnecting
     # closes this generator) cancels the run — and with it a running database query.
@@ -87,21 +90,13 @@ async def _stream(graph: Pregel, message: str, config: dict, context: RunContext
         if waiting is not None
         else {"messages": [HumanMessage(content=message)]}
     )
-    modes = ["updates", "messages", "custom"]
+    modes = ["updates", "custom"]
     async for mode, chunk in graph.astream(payload, config, context=context, stream_mode=modes):
         if mode == "custom" and isinstance(chunk, dict) and "event" in chunk:
             yield {
                 "event": chunk["event"],
                 "data": {k: v for k, v in chunk.items() if k != "event"},
             }
-        elif mode == "messages":
-            piece, metadata = chunk
-            if (
-                isinstance(piece, AIMessageChunk)
-                and piece.content
-                and metadata.get("langgraph_node") in STREAMING_NODES
-            ):
-                yield {"event": "token", "data": {"text": str(piece.content)}}
         elif mode == "updates" and "__interrupt__" in chunk:
             question = chunk["__interrupt__"][0].value.get("question", "")
             yield {"event": "clarify", "data": {"question": question}}
@@ -133,6 +128,10 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
         payload["attempts"] = state["attempts"]
     if state.get("stop_reason"):
         payload["stop_reason"] = state["stop_reason"]
+    if state.get("blocked_by"):
+        payload["blocked_by"] = state["blocked_by"]
+    if state.get("judgements"):
+        payload["judgements"] = state["judgements"]
     return payload
 
 

@@ -7,6 +7,7 @@ new counters. Structured output gets at most one repair retry, then `ModelOutput
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -80,13 +81,21 @@ class Meter:
                 ]
         raise ModelOutputInvalid(f"the {role} model kept returning invalid output")
 
-    async def text(self, model: BaseChatModel, role: str, messages: list[BaseMessage]) -> str:
-        """Stream a text answer (tokens reach the client through LangGraph's messages mode)."""
+    async def text(
+        self,
+        model: BaseChatModel,
+        role: str,
+        messages: list[BaseMessage],
+        on_text: Callable[[str], Awaitable[None]] | None = None,
+    ) -> str:
+        """Stream a text answer, handing each piece to `on_text` as it arrives."""
         self._spend(role)
         parts: list[str] = []
         last = None
         async for chunk in model.astream(messages):
             parts.append(str(chunk.content))
+            if on_text is not None and chunk.content:
+                await on_text(str(chunk.content))
             last = chunk if getattr(chunk, "usage_metadata", None) else last
         self._count(role, last)
         return "".join(parts)

@@ -15,10 +15,12 @@ import asyncpg
 from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
 from ddl_catalog.knowledge import Chunk, Example, load_chunks, load_examples
 from ddl_catalog.selection import SourceIndex, table_document
+from graph import tracing
 from graph.embeddings import build_embeddings
 from graph.sandbox.pool import AnalysisPool
 from graph.vector_cache import VectorCache
 from guards import GuardPolicy
+from guards.rails import Guardrails, Toolkit
 from nodes.prompts import preload_prompts
 from server.database import admin_url, agent_url, connect
 from server.settings import Settings
@@ -37,6 +39,8 @@ class Resources:
     """Connections as the owner: caches and internal tables, never tenant queries."""
     vectors: VectorCache
     sources: SourceIndex
+    guardrails: Guardrails = field(default_factory=Guardrails)
+    """Input rails, output rails and judges declared in the guardrails YAML."""
     analysis_pool: AnalysisPool | None = None
     """Warm, confined worker processes for the analyzer."""
     examples: list[Example] = field(default_factory=list)
@@ -85,6 +89,12 @@ async def _build(settings: Settings) -> Resources:
     # Blocking work (files, starting the embedded server, loading the embedding model) runs
     # in a thread so the event loop keeps serving.
     catalog = await asyncio.to_thread(load_catalog, folder)
+    # Before any pool opens: an invalid guardrails file stops start-up with a clear error.
+    toolkit = Toolkit(catalog, settings.limits.max_message_chars)
+    guardrails = await asyncio.to_thread(
+        Guardrails.load, toolkit, settings.guardrails_file, settings.observability_mapping_file
+    )
+    await asyncio.to_thread(tracing.configure, settings)
     urls = await asyncio.to_thread(lambda: (agent_url(settings), admin_url(settings)))
     await (await connect(urls[0])).close()  # a clear error if unreachable
     agent_pool = await asyncpg.create_pool(urls[0], min_size=1, max_size=10)
@@ -99,7 +109,17 @@ async def _build(settings: Settings) -> Resources:
     policy = GuardPolicy.from_catalog(catalog)
     pool = await AnalysisPool(settings.analysis_workers, settings.limits.analysis_timeout_s).start()
     resources = Resources(
-        settings, catalog, policy, agent_pool, admin_pool, vectors, index, pool, examples, chunks
+        settings,
+        catalog,
+        policy,
+        agent_pool,
+        admin_pool,
+        vectors,
+        index,
+        guardrails,
+        pool,
+        examples,
+        chunks,
     )
     await vectors.passages([e.question for e in resources.examples])
     await vectors.passages([c.embedded() for c in resources.chunks])

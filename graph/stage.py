@@ -1,8 +1,9 @@
 """What every stage does around its own work: events, timing, logs, metrics, budget stops.
 
 `@stage("name")` wraps `async def node(state, runtime) -> dict`: it writes `node` start/end
-custom events (with duration and a one-line summary), logs one structured line, records the
-latency histogram, and turns a budget or invalid-output stop into state the routers
+custom events (with duration and a one-line summary), logs one structured line (thread, run,
+tenant, duration, chosen sources, SQL attempts, caps hit), opens an OpenTelemetry span,
+records the latency histogram, and turns a budget or invalid-output stop into state the routers
 understand — so a runaway turn ends with a clear message instead of an exception.
 """
 
@@ -16,51 +17,62 @@ from typing import Any
 
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
+from opentelemetry import trace
 
 from graph.context import RunContext
 from graph.llm import BudgetExhausted, ModelOutputInvalid
 from graph.metrics import CAP_HITS, NODE_SECONDS
 
 log = logging.getLogger("orquestra.graph")
+TRACER = trace.get_tracer("orquestra.graph")
+"""A no-op tracer until `graph.tracing` installs an OpenTelemetry provider."""
 Node = Callable[[dict[str, Any], Runtime[RunContext]], Awaitable[dict[str, Any]]]
 
 
-def stage(name: str, summary: Callable[[dict[str, Any]], str] | None = None):
-    """Decorate a node function as the stage `name`."""
+def stage(
+    name: str,
+    summary: Callable[[dict[str, Any]], str] | None = None,
+    details: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+):
+    """Decorate a node function as the stage `name`; `details` adds fields to its end event."""
 
     def wrap(fn: Node) -> Node:
         @functools.wraps(fn)
         async def node(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+            run = get_config()
+            ids = {
+                "thread_id": run.get("configurable", {}).get("thread_id"),
+                "run_id": run.get("metadata", {}).get("run_id"),
+                "tenant": runtime.context.tenant,
+            }
             write = runtime.stream_writer
             write({"event": "node", "node": name, "status": "start"})
             started = time.perf_counter()
-            try:
-                update = await fn(state, runtime)
-            except (BudgetExhausted, ModelOutputInvalid) as stop:
-                update = stopped(state, stop.code, str(stop))
+            with TRACER.start_as_current_span(f"orquestra.{name}") as span:
+                span.set_attributes({k: str(v) for k, v in ids.items() if v is not None})
+                try:
+                    update = await fn(state, runtime)
+                except (BudgetExhausted, ModelOutputInvalid) as stop:
+                    update = stopped(state, stop.code, str(stop))
+                if update.get("stop_reason"):
+                    span.set_attribute("orquestra.stop_reason", str(update["stop_reason"]))
             seconds = time.perf_counter() - started
             NODE_SECONDS.labels(node=name).observe(seconds)
             text = summary(update) if summary else ""
+            extra = details(update) if details else {}
+            ms = round(seconds * 1000, 1)
             write(
-                {
-                    "event": "node",
-                    "node": name,
-                    "status": "end",
-                    "ms": round(seconds * 1000, 1),
-                    "summary": text,
-                }
+                {"event": "node", "node": name, "status": "end", "ms": ms, "summary": text, **extra}
             )
-            run = get_config()
             log.info(
                 "node",
                 extra={
-                    "thread_id": run.get("configurable", {}).get("thread_id"),
-                    "run_id": run.get("metadata", {}).get("run_id"),
+                    **ids,
                     "node": name,
-                    "ms": round(seconds * 1000, 1),
+                    "ms": ms,
                     "summary": text,
-                    "tenant": runtime.context.tenant,
-                    "stop_reason": update.get("stop_reason"),
+                    **extra,
+                    **_progress(state, update),
                 },
             )
             return update
@@ -68,6 +80,17 @@ def stage(name: str, summary: Callable[[dict[str, Any]], str] | None = None):
         return node
 
     return wrap
+
+
+def _progress(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """Where the turn stands after a stage: chosen sources, SQL attempts, caps hit, stops."""
+    merged = {**state, **update}
+    return {
+        "sources": merged.get("sources") or {},
+        "sql_attempts": len(merged.get("attempts") or []),
+        "caps_hit": merged.get("caps_hit") or [],
+        "stop_reason": merged.get("stop_reason"),
+    }
 
 
 def stopped(state: dict[str, Any], reason: str, detail: str = "") -> dict[str, Any]:

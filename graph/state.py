@@ -63,6 +63,8 @@ class OutputState(TypedDict, total=False):
     """Every SQL tried in this turn."""
     stop_reason: str | None
     """Which cap or failure ended the turn early, if any."""
+    blocked_by: dict[str, str] | None
+    """The input rail that stopped the message: `{rail, code, reason}` (code as published)."""
 
 
 class AgentState(InputState, OutputState, total=False):
@@ -112,10 +114,16 @@ class AgentState(InputState, OutputState, total=False):
     """A Vega-Lite v5 specification chosen from the data's shape, validated."""
     knowledge: str | None
     """The librarian's answer, for concept questions and mixed messages."""
+    knowledge_sources: str
+    """Glossary terms and document passages the librarian answered from (judges' evidence)."""
     refine_rounds: int
-    """Judge-driven refinements of the librarian's answer."""
+    """Judge-driven refinements in this turn (concept and data answers)."""
     judge_feedback: str | None
-    """What the judge asked the librarian to fix, while a refinement is due."""
+    """What the judges asked the writer to fix, while a refinement is due."""
+    judge_pending: bool
+    """A data answer was streamed and awaits the judges."""
+    judgements: list[dict[str, Any]]
+    """The last verdicts: name, passed, score, outcome, feedback, ms per judge."""
     answer_streamed: bool
     """The answer's tokens already reached the client (the chat stage streams its own)."""
     model_calls: int

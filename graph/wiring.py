@@ -23,7 +23,8 @@ from nodes.chat import chat_node
 from nodes.clarify import clarify
 from nodes.executor import executor
 from nodes.fixer import fixer
-from nodes.judge import judge
+from nodes.input_rails import input_rails
+from nodes.judge import answer_judge, judge
 from nodes.librarian import librarian
 from nodes.presenter import presenter
 from nodes.router import router
@@ -69,8 +70,12 @@ def is_transient(error: Exception) -> bool:
 RETRY = RetryPolicy(max_attempts=3, initial_interval=0.5, retry_on=is_transient)
 
 
-def after_short_circuit(state: State) -> Literal["streamer", "augmenter"]:
-    return "streamer" if state.get("answer") else "augmenter"
+def after_short_circuit(state: State) -> Literal["streamer", "input_rails"]:
+    return "streamer" if state.get("answer") else "input_rails"
+
+
+def after_input_rails(state: State) -> Literal["streamer", "augmenter"]:
+    return "streamer" if state.get("answer") or state.get("stop_reason") else "augmenter"
 
 
 def after_augmenter(state: State) -> Literal["streamer", "clarify", "router"]:
@@ -96,6 +101,14 @@ def after_judge(state: State) -> Literal["librarian", "select_sources", "streame
     if state.get("judge_feedback"):
         return "librarian"
     return "select_sources" if state.get("route") in ("TRACKING", "ANALYTICS") else "streamer"
+
+
+def after_streamer(state: State) -> Literal["answer_judge", "__end__"]:
+    return "answer_judge" if state.get("judge_pending") and not state.get("stop_reason") else END
+
+
+def after_answer_judge(state: State) -> Literal["streamer", "__end__"]:
+    return "streamer" if state.get("judge_feedback") and not state.get("stop_reason") else END
 
 
 def after_writer(state: State) -> Literal["streamer", "tenant_guard"]:
@@ -148,6 +161,7 @@ def build_graph() -> StateGraph:
     )
     for name, node in (
         ("short_circuit", short_circuit),
+        ("input_rails", input_rails),
         ("clarify", clarify),
         ("select_sources", select_sources),
         ("tenant_guard", tenant_guard),
@@ -163,6 +177,7 @@ def build_graph() -> StateGraph:
         ("chat", chat_node),
         ("librarian", librarian),
         ("judge", judge),
+        ("answer_judge", answer_judge),
         ("sql_writer", sql_writer),
         ("executor", executor),
         ("fixer", fixer),
@@ -172,7 +187,8 @@ def build_graph() -> StateGraph:
     graph.add_edge(START, "short_circuit")
     graph.add_conditional_edges("short_circuit", after_short_circuit)
     graph.add_conditional_edges("augmenter", after_augmenter)
-    graph.add_edge("clarify", "augmenter")
+    graph.add_conditional_edges("input_rails", after_input_rails)
+    graph.add_edge("clarify", "input_rails")
     graph.add_conditional_edges("router", after_router)
     graph.add_edge("chat", "streamer")
     graph.add_edge("librarian", "judge")
@@ -186,5 +202,6 @@ def build_graph() -> StateGraph:
     graph.add_edge("cap_reached", "streamer")
     graph.add_edge("analyzer", "presenter")
     graph.add_edge("presenter", "streamer")
-    graph.add_edge("streamer", END)
+    graph.add_conditional_edges("streamer", after_streamer)
+    graph.add_conditional_edges("answer_judge", after_answer_judge)
     return graph

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from graph.context import RunContext
 from graph.llm import Meter, chat
 from graph.models import model_for
+from graph.rails import AnswerStream, rail_check
 from graph.resources import open_resources
 from graph.stage import stage
 from nodes.prompts import prompt
@@ -20,5 +21,8 @@ async def chat_node(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
     meter = Meter.of(state, runtime.context.max_model_calls)
     model = model_for("chat", runtime.context, resources.settings)
     lang = "Portuguese" if state.get("lang", "pt") == "pt" else "English"
-    text = await meter.text(model, "chat", chat(prompt("chat", lang=lang), state["question"]))
+    stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
+    system = prompt("chat", lang=lang)
+    await meter.text(model, "chat", chat(system, state["question"]), on_text=stream.push)
+    text = await stream.close()
     return {**meter.update(), "answer": text.strip(), "answer_streamed": True}

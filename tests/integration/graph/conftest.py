@@ -17,6 +17,7 @@ from graph.resources import close_resources, open_resources
 from graph.scripted import Script, reset_scripts, script
 from graph.wiring import build_graph
 from server.settings import Settings
+from tests.integration.graph.scripts import APPROVED
 
 
 @dataclass
@@ -52,6 +53,9 @@ class Harness:
         self.script_path: Path | None = None
 
     def use(self, roles: dict[str, list[Any]], repeat: tuple[str, ...] = ()) -> Script:
+        """Script every role; the relevance judge approves unless the test scripts it."""
+        if "judge" not in roles:
+            roles, repeat = {**roles, "judge": [APPROVED]}, (*repeat, "judge")
         reset_scripts()
         self.script_path = self.tmp_path / "script.yaml"
         self.script_path.write_text(

@@ -32,11 +32,16 @@ def fixed(sql: str) -> dict[str, Any]:
     return {"sql": sql, "explanation": "scripted fix"}
 
 
+APPROVED = {"addresses_question": True, "feedback": ""}
+"""The relevance judge's approval."""
+
+
 def data_turn(question: str, sql: str, route: str = "ANALYTICS", answer: str = "Resposta.") -> dict:
-    """The four calls of a simple data question: augmenter, router, SQL writer, answer."""
+    """The five calls of a simple data question: augmenter, router, SQL writer, answer, judge."""
     return {
         "augmenter": [augmented(question)],
         "router": [routed(route)],
         "sql_writer": [written(sql)],
         "answer": [answer],
+        "judge": [APPROVED],
     }

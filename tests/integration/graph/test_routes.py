@@ -41,7 +41,7 @@ async def test_analytics_question_end_to_end(harness: Harness) -> None:
     assert result["sources"]["tables"] == ["notas_fiscais"]
     assert "faturamento" in result["sources"]["terms"]
     assert turn.text == "Faturamento ok."
-    assert (await harness.state())["model_calls"] == 4
+    assert (await harness.state())["model_calls"] == 5  # four stages and the relevance judge
     assert result["chart"]["mark"]["type"] == "line"  # presenter: a time series is a line
     assert result["cards"][0]["label"] == "faturamento" and result["cards"][0]["unit"] == "BRL"
     analysis = (await harness.state())["analysis"]
@@ -121,8 +121,9 @@ async def test_concept_and_data_in_one_message_take_both_paths(harness: Harness)
     )
     turn = await harness.ask("o que é nota bloqueada e quantas eu tenho?")
     assert "analyzer" in turn.nodes() and "presenter" in turn.nodes()
-    assert turn.nodes()[:6] == [
+    assert turn.nodes()[:7] == [
         "short_circuit",
+        "input_rails",
         "augmenter",
         "router",
         "librarian",

@@ -1,0 +1,234 @@
+"""Running rails and judges: concurrently, in YAML order, fail-closed, with telemetry.
+
+`Guardrails.load()` builds each enabled entry once (natives by code, externals by import);
+`check_input`, `check_output` and `judge` run every entry of a stage at the same time
+(`asyncio.gather`; plain-function plugins through `asyncio.to_thread`) under a timeout.
+Results keep the YAML order. A rail that raises or times out blocks, a judge that does
+fails: nothing passes unchecked. Each outcome is counted in Prometheus and logged under its
+published code (the telemetry mapping), never renaming the rail itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from prometheus_client import Counter, Histogram
+
+from guards.rails.config import (
+    Entry,
+    GuardrailsError,
+    import_class,
+    read_guardrails,
+    read_mapping,
+)
+from guards.rails.contracts import JudgeCase, JudgeResult, RailCheck, RailResult
+from guards.rails.input_rails import MessageSize, OutOfScope, PromptInjection, Toolkit
+from guards.rails.judges import Groundedness, RelevanceJudge
+from guards.rails.output_rails import PersonalData
+
+log = logging.getLogger("orquestra.guardrails")
+
+NATIVE: dict[str, dict[str, Callable[[Entry, Toolkit], Any]]] = {
+    "input": {"PINJ": PromptInjection, "OOS": OutOfScope, "SIZE": MessageSize},
+    "output": {"PII": PersonalData},
+    "judges": {"GROUNDEDNESS": Groundedness, "RELEVANCE": RelevanceJudge},
+}
+OUTCOMES = Counter(
+    "orquestra_guardrail_outcomes_total",
+    "Guardrail and judge outcomes",
+    ["stage", "rail", "code", "outcome"],
+)
+SECONDS = Histogram(
+    "orquestra_guardrail_seconds",
+    "Time to run all the rails or judges of a stage",
+    ["stage"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """An enabled entry with its implementation and its resolved timeout."""
+
+    entry: Entry
+    impl: Any
+    timeout_s: float
+    semantic: str
+    """`GRL.<CODE>` for rails, `JDG.<NAME>` for judges."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A stage's outcome: allowed or not, the (possibly rewritten) text, every result."""
+
+    allowed: bool
+    text: str
+    results: list[RailResult]
+    blocked_by: RailResult | None = None
+
+
+@dataclass
+class Guardrails:
+    """The deployment's rails and judges, ready to run."""
+
+    input: list[Loaded] = field(default_factory=list)
+    output: list[Loaded] = field(default_factory=list)
+    judges: list[Loaded] = field(default_factory=list)
+    mapping: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def load(
+        cls, toolkit: Toolkit, path: Path | None = None, mapping_path: Path | None = None
+    ) -> Guardrails:
+        """Build every enabled entry of the file (the packaged defaults when `path` is None)."""
+        spec = read_guardrails(path)
+        built = {
+            stage: [_build(stage, e, toolkit, spec.timeout_s) for e in entries if e.enabled]
+            for stage, entries in (
+                ("input", spec.input),
+                ("output", spec.output),
+                ("judges", spec.judges),
+            )
+        }
+        return cls(built["input"], built["output"], built["judges"], read_mapping(mapping_path))
+
+    def published(self, semantic: str) -> str:
+        """The code operators see for a semantic code."""
+        return self.mapping.get(semantic, semantic)
+
+    def rail_code(self, rail_id: str) -> str:
+        """The published code of a rail (`PINJ` → `GRL.PINJ` → the mapping's code)."""
+        return self.published(f"GRL.{rail_id.upper()}")
+
+    def output_applies(self, check: RailCheck) -> bool:
+        """Whether any output rail may act on this run's answers (else tokens flow unbuffered)."""
+        return any(
+            getattr(rail.impl, "applies", lambda _check: True)(check) for rail in self.output
+        )
+
+    async def check_input(self, check: RailCheck) -> Decision:
+        return await self._rails("input", self.input, check)
+
+    async def check_output(self, check: RailCheck) -> Decision:
+        decision = await self._rails("output", self.output, check)
+        rewrites = [r for r in decision.results if r.text is not None and r.text != check.text]
+        if decision.allowed and len(rewrites) > 1:
+            # Several rails rewrote the same text independently: compose them in YAML order.
+            text = check.text
+            for rail in self.output:
+                if any(r.code == rail.entry.id for r in rewrites):
+                    result = await _call(rail.impl.evaluate, replace(check, text=text))
+                    text = result.text if result.text is not None else text
+            return replace(decision, text=text)
+        return decision
+
+    async def judge(self, case: JudgeCase) -> list[JudgeResult]:
+        started = time.perf_counter()
+        results = await asyncio.gather(*(self._judge(j, case) for j in self.judges))
+        SECONDS.labels(stage="judges").observe(time.perf_counter() - started)
+        return list(results)
+
+    async def _rails(self, stage: str, rails: list[Loaded], check: RailCheck) -> Decision:
+        started = time.perf_counter()
+        results = list(await asyncio.gather(*(self._rail(stage, r, check) for r in rails)))
+        SECONDS.labels(stage=stage).observe(time.perf_counter() - started)
+        blocked = next((r for r in results if not r.allowed), None)
+        text = check.text
+        for result in results:
+            if result.text is not None:
+                text = result.text
+        return Decision(blocked is None, text, results, blocked)
+
+    async def _rail(self, stage: str, rail: Loaded, check: RailCheck) -> RailResult:
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(rail.timeout_s):
+                result = await _call(rail.impl.evaluate, check)
+            if not isinstance(result, RailResult):
+                raise TypeError(f"evaluate() returned {type(result).__name__}, not RailResult")
+            outcome = "block" if not result.allowed else "pass"
+            if result.allowed and result.text is not None and result.text != check.text:
+                outcome = "modified"
+        except TimeoutError:
+            result, outcome = RailResult(False, f"no decision within {rail.timeout_s}s"), "timeout"
+        except Exception as error:  # fail closed: a rail that cannot decide blocks
+            log.warning("rail failed", exc_info=error, extra={"rail": rail.entry.id})
+            result, outcome = RailResult(False, f"the rail failed: {type(error).__name__}"), "error"
+        ms = round((time.perf_counter() - started) * 1000, 2)
+        result = replace(result, code=rail.entry.id, outcome=outcome, ms=ms)  # type: ignore[arg-type]
+        self._record(stage, rail, outcome, ms, result.reason)
+        return result
+
+    async def _judge(self, judge: Loaded, case: JudgeCase) -> JudgeResult:
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(judge.timeout_s):
+                result = await _call(judge.impl.evaluate, case)
+            if not isinstance(result, JudgeResult):
+                raise TypeError(f"evaluate() returned {type(result).__name__}, not JudgeResult")
+            outcome = "pass" if result.passed else "fail"
+        except TimeoutError:
+            result, outcome = JudgeResult(False), "timeout"
+        except Exception as error:  # fail closed: an answer no judge could check is not passed
+            log.warning("judge failed", exc_info=error, extra={"judge": judge.entry.id})
+            result, outcome = JudgeResult(False), "error"
+        ms = round((time.perf_counter() - started) * 1000, 2)
+        result = replace(result, name=judge.entry.id, outcome=outcome, ms=ms)  # type: ignore[arg-type]
+        self._record("judges", judge, outcome, ms, result.feedback)
+        return result
+
+    def _record(self, stage: str, item: Loaded, outcome: str, ms: float, reason: str) -> None:
+        published = self.published(item.semantic)
+        OUTCOMES.labels(stage=stage, rail=item.entry.id, code=published, outcome=outcome).inc()
+        log.info(
+            "guardrail",
+            extra={
+                "stage": stage,
+                "rail": item.entry.id,
+                "code": published,
+                "outcome": outcome,
+                "ms": ms,
+                "reason": reason,
+            },
+        )
+
+
+async def _call(evaluate: Callable[[Any], Any], argument: Any) -> Any:
+    """Await an async `evaluate`; run a plain one in a worker thread."""
+    if inspect.iscoroutinefunction(evaluate):
+        return await evaluate(argument)
+    result = await asyncio.to_thread(evaluate, argument)
+    return await result if isinstance(result, Awaitable) else result
+
+
+def _build(stage: str, entry: Entry, toolkit: Toolkit, default_timeout: float) -> Loaded:
+    where = {"input": "input rail", "output": "output rail", "judges": "judge"}[stage]
+    prefix = "JDG" if stage == "judges" else "GRL"
+    if entry.type == "external":
+        impl = import_class(entry, where)(**_external_arguments(entry))
+    else:
+        native = NATIVE[stage].get(entry.id.upper())
+        if native is None:
+            known = ", ".join(sorted(NATIVE[stage]))
+            raise GuardrailsError(f"{where} {entry.id}: no native {where} by that name ({known})")
+        try:
+            impl = native(entry, toolkit)
+        except (TypeError, ValueError) as error:
+            raise GuardrailsError(f"{where} {entry.id}: {error}") from None
+    timeout = float(entry.setting("timeout_s", default_timeout))
+    return Loaded(entry, impl, timeout, f"{prefix}.{entry.id.upper()}")
+
+
+def _external_arguments(entry: Entry) -> dict[str, Any]:
+    """An external class is built with its threshold and options as keyword arguments."""
+    arguments = dict(entry.options)
+    if entry.threshold is not None:
+        arguments.setdefault("threshold", entry.setting("threshold", entry.threshold))
+    return arguments

@@ -1,0 +1,186 @@
+"""Native input rails: prompt injection (PINJ), out of scope (OOS), message size (SIZE).
+
+They are deterministic and cheap (no model call), so every message pays microseconds, not
+a round trip. They are the polite first line, never the security boundary: a message that
+slips past PINJ still meets the SQL guard and row-level security.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ddl_catalog.model import Catalog
+from ddl_catalog.text import fold, phrase_key, stem, words
+from guards.rails.config import Entry
+from guards.rails.contracts import RailCheck, RailResult
+
+INSTRUCTIONS = re.compile(
+    r"\b(ignor\w*|esquec\w*|desconsider\w*|disregard|forget|override|bypass|burl\w*|contorn\w*)"
+    r"\b.{0,40}\b(instruc\w*|instruct\w*|regras?|rules?|prompt|filtros?|filters?|restric\w*|"
+    r"limit\w*|polic\w*|politica\w*|seguranca|security|guard\w*|tenant|fornecedor\w*)"
+    r"|\b(system prompt|prompt do sistema|suas instrucoes|your instructions|novas instrucoes|"
+    r"new instructions|developer mode|modo desenvolvedor|jailbreak|you are now|voce agora e|"
+    r"a partir de agora voce|from now on you|act as|aja como|finja (que|ser)|pretend (to be|you)|"
+    r"i am the (platform )?admin|i'm the (platform )?admin|sou (o )?(admin|administrador)|"
+    r"como (admin|administrador|superusuario)|as (an? )?(admin|administrator|superuser))\b"
+)
+FILTERS = re.compile(
+    r"\b(sem (o |os |nenhum )?filtros?|without (the |any )?(tenant )?filters?|"
+    r"(remov\w*|tir\w*|drop|remove|disable|desativ\w*|desligu\w*|turn off) (o |os |the )?"
+    r"(filtros?|filters?|rls|row level security|seguranca)|row level security|"
+    r"set (local )?role|set app\.|app\.tenant|current_setting|cod_fornecedor\s*(=|<>|!=|in\b)|"
+    r"tenant_id|or 1\s*=\s*1|or true\b|;\s*(drop|delete|update|insert|alter|truncate)\b|"
+    r"\b(drop|truncate|alter) table\b|\bdelete from\b|\binsert into\b)"
+)
+OTHER_TENANTS = re.compile(
+    r"\b(todos os fornecedores|outros? fornecedor\w*|demais fornecedores|qualquer fornecedor|"
+    r"all (the )?(suppliers|tenants|customers of every supplier)|other (suppliers?|tenants?)|"
+    r"every (supplier|tenant)|another (supplier|tenant))\b"
+)
+TENANT_CODE = re.compile(
+    r"\b(fornecedor\w*|supplier\w*|tenant\w*|cod_fornecedor)\D{0,12}(\d{1,9})\b"
+)
+
+
+@dataclass(frozen=True)
+class Toolkit:
+    """What native rails may read from the framework: the catalog and the limits."""
+
+    catalog: Catalog
+    max_message_chars: int = 4_000
+
+
+class PromptInjection:
+    """PINJ: attempts to change the instructions, the tenant, or the data filters."""
+
+    def __init__(self, entry: Entry, toolkit: Toolkit) -> None:
+        del entry, toolkit
+
+    async def evaluate(self, check: RailCheck) -> RailResult:
+        text = fold(check.text)
+        for reason, pattern in (
+            ("asks to change the assistant's instructions or role", INSTRUCTIONS),
+            ("asks to remove or change the data filters", FILTERS),
+            ("asks for other suppliers' data", OTHER_TENANTS),
+        ):
+            if pattern.search(text):
+                return RailResult(allowed=False, reason=reason, score=1.0)
+        for match in TENANT_CODE.finditer(text):
+            if match.group(2) != check.tenant.strip():
+                return RailResult(
+                    allowed=False,
+                    reason=f"asks for supplier {match.group(2)}'s data",
+                    score=1.0,
+                )
+        return RailResult(allowed=True, score=0.0)
+
+
+META = re.compile(
+    r"\b(voce|vc|you|your|seu nome|your name|orquestra|ajuda|help|assistente|assistant|bot)\b"
+)
+FOLLOW_UP = re.compile(
+    r"^(e|and|what about|how about|agora|now|entao|so|tambem|also|mas|but|e se|e quanto|"
+    r"e o|e a|e os|e as|e no|e na|e em|e para|e do|e da|so|somente|apenas|only)\b"
+)
+DATA_CUE = re.compile(
+    r"\b(quant[oa]s?|how (many|much)|total\w*|soma|sum|media|average|mediana|median|maior\w*|"
+    r"menor\w*|top|ranking|lista\w*|list|mostr\w*|show|exib\w*|compar\w*|por mes|per month|"
+    r"por ano|per year|mensal|monthly|anual|yearly|ultim\w*|last|este (mes|ano)|this (month|year)|"
+    r"mes passado|last month|ano passado|last year|hoje|today|ontem|yesterday|semana|week|"
+    r"trimestre|quarter|status|situacao|onde|where|quando|when)\b"
+)
+
+
+class OutOfScope:
+    """OOS: messages the catalog and the glossary cannot serve (weather, poems, trivia).
+
+    In scope: any catalog or glossary word (table and column names, synonyms, enumerated
+    values, glossary terms), a question to the assistant itself, a clarification answer,
+    and, inside a thread, a short follow-up or one with a period or a number. The score is
+    1.0 in scope and 0.0 out; `threshold` (default 0.5) decides.
+    """
+
+    def __init__(self, entry: Entry, toolkit: Toolkit) -> None:
+        self.threshold = float(entry.setting("threshold", 0.5))
+        self.follow_up_words = int(entry.setting("follow_up_words", 8))
+        self.vocabulary, self.phrases = _vocabulary(toolkit.catalog)
+        extra = entry.setting("extra_terms", []) or []
+        self.vocabulary |= {stem(w) for term in extra for w in words(term)}
+
+    async def evaluate(self, check: RailCheck) -> RailResult:
+        score = 1.0 if self._in_scope(check) else 0.0
+        if score >= self.threshold:
+            return RailResult(allowed=True, score=score)
+        return RailResult(
+            allowed=False, score=score, reason="no catalog or glossary subject in the message"
+        )
+
+    def _in_scope(self, check: RailCheck) -> bool:
+        if check.clarifying:
+            return True
+        text = fold(check.text)
+        tokens = [stem(w) for w in words(text)]
+        if self.vocabulary & set(tokens) or any(_contains(tokens, p) for p in self.phrases):
+            return True
+        if META.search(text):
+            return True
+        if check.history:
+            short = len(tokens) <= self.follow_up_words
+            return bool(
+                short or FOLLOW_UP.search(text) or DATA_CUE.search(text) or re.search(r"\d", text)
+            )
+        return False
+
+
+class MessageSize:
+    """SIZE: a message longer than `max_chars` (default: the settings' message limit)."""
+
+    def __init__(self, entry: Entry, toolkit: Toolkit) -> None:
+        self.max_chars = int(entry.setting("max_chars", toolkit.max_message_chars))
+
+    async def evaluate(self, check: RailCheck) -> RailResult:
+        size = len(check.text)
+        if size <= self.max_chars:
+            return RailResult(allowed=True, score=size / self.max_chars)
+        return RailResult(
+            allowed=False,
+            score=size / self.max_chars,
+            reason=f"{size} characters, the limit is {self.max_chars}",
+        )
+
+
+STOPWORDS = {"de", "da", "do", "das", "dos", "e", "a", "o", "the", "of", "and", "em", "por", "in"}
+
+
+def _vocabulary(catalog: Catalog) -> tuple[set[str], list[tuple[str, ...]]]:
+    """Single catalog words (stemmed) and multi-word phrases people use for the data."""
+    names: list[str] = []
+    for system in catalog.systems:
+        names += [system.name, system.title]
+    for table in catalog.tables.values():
+        names += [table.name, *table.meta.synonyms.all()]
+        for column in table.columns:
+            meta = column.meta
+            names += [column.name, *meta.synonyms.all(), *meta.values]
+            names += [s for synonyms in meta.value_synonyms.values() for s in synonyms]
+    for term in catalog.glossary:
+        names += [term.term, *term.synonyms]
+    single: set[str] = set()
+    phrases: list[tuple[str, ...]] = []
+    for name in names:
+        key = tuple(w for w in phrase_key(name) if w not in STOPWORDS)
+        if len(key) == 1 and len(key[0]) > 2:
+            single.add(key[0])
+        elif len(key) > 1:
+            phrases.append(key)
+            # Parts of longer names count too ("valor" of valor_nota): letting an
+            # off-topic message through costs an honest "I cannot map that"; blocking a real
+            # question costs the answer.
+            single.update(w for w in key if len(w) > 3)
+    return single, phrases
+
+
+def _contains(tokens: list[str], phrase: tuple[str, ...]) -> bool:
+    size = len(phrase)
+    return any(tuple(tokens[i : i + size]) == phrase for i in range(len(tokens) - size + 1))

@@ -1,0 +1,182 @@
+"""Numbers as people write them, and whether each one stands on the evidence.
+
+An answer writes `R$ 1.234,56` (pt) or `R$ 1,234.56` (en), `12,5%`, `1,2 mi`, `05/2026`
+or `30/06/2026 14:30`; the evidence holds floats, dates and strings. A written number is
+grounded when some evidence value rounds to it at the precision it was written with (a
+percentage may also be a ratio ×100). A separator that could be either thousands or
+decimals is read both ways.
+
+>>> [n.value for n in written_numbers("Faturamento: R$ 1.234,56 (12,5%)")]
+[1234.56, 12.5]
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+DATE = re.compile(
+    r"(?<![\w/.-])(?:\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|"
+    r"\d{1,2}/\d{1,2}/\d{4}|\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?)(?![\w/])"
+)
+NUMBER = re.compile(r"(?<![\w.,])-?\d+(?:[.,\s]\d{3})*(?:[.,]\d+)?(?![\w])")
+SCALE = re.compile(
+    r"^\s*(mil\b|mi\b|milh[aã]o|milh[oõ]es|bi\b|bilh[aã]o|bilh[oõ]es|thousand|million|billion|"
+    r"k\b|m\b|mm\b|bn\b|b\b)",
+    re.IGNORECASE,
+)
+SCALES = {
+    "mil": 1e3,
+    "k": 1e3,
+    "thousand": 1e3,
+    "mi": 1e6,
+    "m": 1e6,
+    "mm": 1e6,
+    "million": 1e6,
+    "bi": 1e9,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+}
+GROUPED = {".": r"\d{1,3}(?:\.\d{3})+", ",": r"\d{1,3}(?:,\d{3})+"}
+LIST_MARKER = re.compile(r"(?m)^\s*\d{1,2}[.)]\s")
+
+
+@dataclass(frozen=True)
+class Written:
+    """A number as written: its possible values, the rounding it implies, and its text."""
+
+    text: str
+    readings: tuple[tuple[float, float], ...]
+    """(value, tolerance) for each way the text can be read."""
+    percent: bool = False
+
+    @property
+    def value(self) -> float:
+        return self.readings[0][0]
+
+
+def _scale(word: str) -> float:
+    folded = word.lower().replace("ã", "a").replace("õ", "o")
+    if folded.startswith(("milhao", "milhoe")):
+        return 1e6
+    if folded.startswith(("bilhao", "bilhoe")):
+        return 1e9
+    return SCALES.get(folded, 1.0)
+
+
+def _readings(token: str) -> list[tuple[float, int]]:
+    """(value, decimals) for every plausible reading of `token` (`1.234` is 1234 or 1.234)."""
+    digits = token.replace(" ", "")
+    negative = digits.startswith("-")
+    digits = digits.lstrip("-")
+    out: list[tuple[float, int]] = []
+    for decimal_mark, group_mark in ((",", "."), (".", ",")):
+        head, mark, tail = digits.rpartition(decimal_mark)
+        if mark and group_mark not in tail and decimal_mark not in head:
+            whole = head.replace(group_mark, "")
+            if whole.isdigit() and tail.isdigit():
+                out.append((float(f"{whole}.{tail}"), len(tail)))
+        whole = digits.replace(group_mark, "")
+        if (
+            decimal_mark not in digits
+            and whole.isdigit()
+            and (group_mark not in digits or re.fullmatch(GROUPED[group_mark], digits))
+        ):
+            out.append((float(whole), 0))
+    unique = sorted(set(out), key=out.index)
+    return [(-v if negative else v, d) for v, d in unique]
+
+
+def written_numbers(text: str) -> list[Written]:
+    """Every number in `text` outside dates, with its readings (list markers are skipped)."""
+    text = LIST_MARKER.sub(" ", text)
+    text = DATE.sub(" ", text)
+    found = []
+    for match in NUMBER.finditer(text):
+        token = match.group().rstrip(" ")
+        rest = text[match.end() :]
+        scale_match = SCALE.match(rest)
+        scale = _scale(scale_match.group(1)) if scale_match else 1.0
+        percent = rest.lstrip().startswith("%")
+        readings = tuple(
+            (value * scale, 0.5 * 10 ** (-decimals) * scale) for value, decimals in _readings(token)
+        )
+        if readings:
+            found.append(Written(token, readings, percent))
+    return found
+
+
+def written_dates(text: str) -> list[tuple[str, list[int]]]:
+    """Dates and times in `text`, each with its integer parts (`05/2026` → [5, 2026])."""
+    found = DATE.finditer(text)
+    return [(m.group(), [int(p) for p in re.findall(r"\d+", m.group())]) for m in found]
+
+
+class Evidence:
+    """Every number the answer may quote, sorted for range lookups."""
+
+    def __init__(self, values: Iterable[Any] = (), texts: Iterable[str] = ()) -> None:
+        numbers: set[float] = set()
+        self.parts: set[int] = set()
+        for value in values:
+            self._add(value, numbers)
+        for text in texts:
+            for written in written_numbers(text):
+                numbers.update(abs(v) for v, _ in written.readings)
+            for _, parts in written_dates(text):
+                self.parts.update(parts)
+            self.parts.update(int(d) for d in re.findall(r"\d+", text) if len(d) <= 12)
+        self.numbers = sorted(numbers | {float(p) for p in self.parts})
+
+    def _add(self, value: Any, numbers: set[float]) -> None:
+        if value is None or isinstance(value, bool):
+            return
+        if isinstance(value, int | float | Decimal):
+            numbers.add(abs(float(value)))
+        elif isinstance(value, datetime | date):
+            self.parts.update({value.year, value.month, value.day})
+            if isinstance(value, datetime):
+                self.parts.update({value.hour, value.minute})
+        elif isinstance(value, dict):
+            for item in value.values():
+                self._add(item, numbers)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                self._add(item, numbers)
+        elif isinstance(value, str):
+            if re.fullmatch(r"-?\d+(\.\d+)?", value):
+                numbers.add(abs(float(value)))
+            elif re.match(r"^\d{4}-\d{2}-\d{2}", value):
+                with contextlib.suppress(ValueError):
+                    self._add(datetime.fromisoformat(value), numbers)
+            self.parts.update(int(d) for d in re.findall(r"\d+", value) if len(d) <= 12)
+
+    def has(self, value: float, tolerance: float) -> bool:
+        low = bisect.bisect_left(self.numbers, abs(value) - tolerance - 1e-9)
+        return low < len(self.numbers) and self.numbers[low] <= abs(value) + tolerance + 1e-9
+
+    def grounds(self, written: Written) -> bool:
+        for value, tolerance in written.readings:
+            if self.has(value, tolerance):
+                return True
+            if written.percent and self.has(value / 100, tolerance / 100):
+                return True
+        return False
+
+
+def ungrounded(answer: str, evidence: Evidence) -> tuple[list[str], int]:
+    """The numbers and dates of `answer` the evidence does not hold, and how many were checked."""
+    missing = [w.text for w in written_numbers(answer) if not evidence.grounds(w)]
+    checked = len(written_numbers(answer))
+    for text, parts in written_dates(answer):
+        checked += 1
+        if not all(p in evidence.parts or evidence.has(p, 0) for p in parts):
+            missing.append(text)
+    return missing, checked

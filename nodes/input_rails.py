@@ -1,0 +1,104 @@
+"""input_rails: the deployment's input rails decide on the message before any model reads it.
+
+Every rail of the guardrails YAML runs at once (size, prompt injection, out of scope, and
+any external ones); the first in YAML order that blocks answers the user politely, and the
+stage's `node` event says which rail it was. A clarification answer is checked too (it runs
+again after `clarify`), as an answer to the assistant's question rather than a new subject.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from graph.context import RunContext
+from graph.llm import Meter
+from graph.rails import model_access, rail_check
+from graph.resources import open_resources
+from graph.stage import stage
+from guards.rails import RailResult
+from nodes.short_circuit import latest_user_message
+
+TEXTS = {
+    "SIZE": {
+        "pt": "Sua mensagem é longa demais ({reason}). Resuma a pergunta em poucas frases, por "
+        "favor.",
+        "en": "Your message is too long ({reason}). Please ask in a few sentences.",
+    },
+    "PINJ": {
+        "pt": "Não posso mudar minhas instruções nem os filtros dos dados, e só consulto os "
+        "dados do seu próprio fornecedor ({tenant}). Faça a pergunta sobre os seus dados, por "
+        "favor.",
+        "en": "I cannot change my instructions or the data filters, and I only read your own "
+        "supplier's data ({tenant}). Please ask about your own data.",
+    },
+    "OOS": {
+        "pt": "Essa pergunta está fora do que sei responder. Consulto os seus dados de {topics}, "
+        'e explico termos do negócio. Por exemplo: "status da nota 40908".',
+        "en": "That question is outside what I can answer. I read your data on {topics}, and "
+        'explain business terms. For example: "status of invoice 40908".',
+    },
+    "UNCHECKED": {
+        "pt": "Não consegui verificar sua mensagem agora ({code}), então ela não foi processada. "
+        "Tente novamente em instantes.",
+        "en": "I could not check your message just now ({code}), so it was not processed. "
+        "Please try again shortly.",
+    },
+    "OTHER": {
+        "pt": "Não posso responder a essa mensagem ({code}). Reformule a pergunta, por favor.",
+        "en": "I cannot answer that message ({code}). Please rephrase your question.",
+    },
+}
+
+
+def blocked_text(result: RailResult, code: str, lang: str, tenant: str, topics: str) -> str:
+    """The polite answer for a message the rail `result` blocked."""
+    if result.outcome in ("error", "timeout"):
+        key = "UNCHECKED"
+    else:
+        key = result.code.upper() if result.code.upper() in TEXTS else "OTHER"
+    template = TEXTS[key].get(lang, TEXTS[key]["en"])
+    return template.format(reason=result.reason, tenant=tenant, topics=topics, code=code)
+
+
+def _summary(update: dict[str, Any]) -> str:
+    blocked = update.get("blocked_by")
+    return f"blocked by {blocked['rail']} ({blocked['code']})" if blocked else "passed"
+
+
+def _details(update: dict[str, Any]) -> dict[str, Any]:
+    blocked = update.get("blocked_by")
+    return {"blocked_by": blocked["rail"], "code": blocked["code"]} if blocked else {}
+
+
+@stage("input_rails", summary=_summary, details=_details)
+async def input_rails(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    context = runtime.context
+    resources = await open_resources()
+    rails = resources.guardrails
+    if not rails.input:
+        return {}
+    clarifying = bool(state.get("clarifications"))
+    meter = Meter.of(state, context.max_model_calls)
+    check = rail_check(
+        state,
+        context,
+        latest_user_message(state),
+        stage="input",
+        history=state.get("turn_message", "") if clarifying else state.get("last_question", ""),
+        clarifying=clarifying,
+        model=model_access(meter, resources, context),
+    )
+    decision = await rails.check_input(check)
+    if decision.allowed or decision.blocked_by is None:
+        return meter.update()
+    result = decision.blocked_by
+    code = rails.rail_code(result.code)
+    topics = ", ".join(system.title.lower() for system in resources.catalog.systems)
+    return {
+        **meter.update(),
+        "answer": blocked_text(result, code, check.lang, context.tenant, topics),
+        "blocked_by": {"rail": result.code, "code": code, "reason": result.reason},
+        "route": None,
+    }
