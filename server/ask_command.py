@@ -81,6 +81,8 @@ def show(event: dict[str, Any], thread: str) -> None:
     elif kind == "sql":
         print(f"  SQL (attempt {data['attempt']}): {data['sql']}", file=sys.stderr)
     elif kind == "token":
+        if data.get("reset"):  # the draft was sent back by the judges: a revision follows
+            print("\n  (revised answer)", file=sys.stderr)
         print(data["text"], end="", flush=True)
     elif kind == "clarify":
         print(f"\n? {data['question']}")

@@ -22,6 +22,7 @@ from typing import Any
 from prometheus_client import Counter, Histogram
 
 from guards.rails.config import (
+    DEFAULT_GUARDRAILS,
     Entry,
     GuardrailsError,
     import_class,
@@ -89,14 +90,17 @@ class Guardrails:
     ) -> Guardrails:
         """Build every enabled entry of the file (the packaged defaults when `path` is None)."""
         spec = read_guardrails(path)
-        built = {
-            stage: [_build(stage, e, toolkit, spec.timeout_s) for e in entries if e.enabled]
-            for stage, entries in (
-                ("input", spec.input),
-                ("output", spec.output),
-                ("judges", spec.judges),
-            )
-        }
+        try:
+            built = {
+                stage: [_build(stage, e, toolkit, spec.timeout_s) for e in entries if e.enabled]
+                for stage, entries in (
+                    ("input", spec.input),
+                    ("output", spec.output),
+                    ("judges", spec.judges),
+                )
+            }
+        except GuardrailsError as error:
+            raise GuardrailsError(f"{path or DEFAULT_GUARDRAILS}: {error}") from None
         return cls(built["input"], built["output"], built["judges"], read_mapping(mapping_path))
 
     def published(self, semantic: str) -> str:
@@ -212,7 +216,11 @@ def _build(stage: str, entry: Entry, toolkit: Toolkit, default_timeout: float) -
     where = {"input": "input rail", "output": "output rail", "judges": "judge"}[stage]
     prefix = "JDG" if stage == "judges" else "GRL"
     if entry.type == "external":
-        impl = import_class(entry, where)(**_external_arguments(entry))
+        plugin = import_class(entry, where)
+        try:
+            impl = plugin(**_external_arguments(entry))
+        except Exception as error:  # a plugin's own constructor: report, do not crash
+            raise GuardrailsError(f"{where} {entry.id}: {entry.class_path}: {error}") from None
     else:
         native = NATIVE[stage].get(entry.id.upper())
         if native is None:

@@ -146,7 +146,11 @@ function handle(bot, event, data) {
     details.innerHTML = `<summary>${t("sql")} (${data.attempt})</summary>`;
     const pre = document.createElement("pre"); pre.textContent = data.sql; details.append(pre);
     bot.extra.append(details);
-  } else if (event === "token") { bot.answer.textContent += data.text; scrollDown(); }
+  } else if (event === "token") {
+    // `reset`: the judges sent the draft back (or a rail withheld it); a revised text follows.
+    if (data.reset) bot.answer.textContent = "";
+    bot.answer.textContent += data.text; scrollDown();
+  }
   else if (event === "clarify") {
     bot.div.classList.add("clarify"); bot.answer.textContent = `${t("clarify")} ${data.question}`;
   } else if (event === "result") result(bot, data);
@@ -165,6 +169,7 @@ function stage(bot, data) {
   pill.classList.toggle("running", data.status === "start");
   pill.textContent = data.status === "end" ? `${data.node} · ${Math.round(data.ms)} ms` : data.node;
   if (data.summary) pill.title = data.summary;
+  pill.classList.toggle("blocked", Boolean(data.blocked_by));
 }
 
 function result(bot, data) {

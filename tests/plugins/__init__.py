@@ -1,0 +1,1 @@
+"""A deployment's own guardrails and judges, as a test package (`type: external` entries)."""
