@@ -78,9 +78,9 @@ class Entry(BaseModel):
     def setting(self, key: str, default: Any) -> Any:
         """`key` for this entry: environment, then the YAML, then `default`."""
         env = f"ORQUESTRA_RAIL_{re.sub(r'[^A-Z0-9]', '_', self.id.upper())}_{key.upper()}"
-        if env in os.environ:
-            raw = os.environ[env]
-            return yaml.safe_load(raw) if raw.strip() else default
+        raw = os.environ.get(env, "")
+        if raw.strip():
+            return yaml.safe_load(raw)
         if key == "threshold" and self.threshold is not None:
             return self.threshold
         if key == "timeout_s" and self.timeout_s is not None:

@@ -17,18 +17,22 @@ from guards.rails.contracts import RailCheck, RailResult
 
 INSTRUCTIONS = re.compile(
     r"\b(ignor\w*|esquec\w*|desconsider\w*|disregard|forget|override|bypass|burl\w*|contorn\w*)"
-    r"\b.{0,40}\b(instruc\w*|instruct\w*|regras?|rules?|prompt|filtros?|filters?|restric\w*|"
-    r"limit\w*|polic\w*|politica\w*|seguranca|security|guard\w*|tenant|fornecedor\w*)"
+    r"\b.{0,40}\b(instruc\w*|instruct\w*|regras?|rules?|prompt|restric\w*|"
+    r"polic\w*|politica\w*|seguranca|security|guard\w*|tenant|fornecedor\w*)"
     r"|\b(system prompt|prompt do sistema|suas instrucoes|your instructions|novas instrucoes|"
     r"new instructions|developer mode|modo desenvolvedor|jailbreak|you are now|voce agora e|"
     r"a partir de agora voce|from now on you|act as|aja como|finja (que|ser)|pretend (to be|you)|"
     r"i am the (platform )?admin|i'm the (platform )?admin|sou (o )?(admin|administrador)|"
     r"como (admin|administrador|superusuario)|as (an? )?(admin|administrator|superuser))\b"
 )
+# Only the filters that keep tenants apart: "sem filtro de data" is an ordinary request.
 FILTERS = re.compile(
-    r"\b(sem (o |os |nenhum )?filtros?|without (the |any )?(tenant )?filters?|"
-    r"(remov\w*|tir\w*|drop|remove|disable|desativ\w*|desligu\w*|turn off) (o |os |the )?"
-    r"(filtros?|filters?|rls|row level security|seguranca)|row level security|"
+    r"\b(sem (nenhum|qualquer) filtro|without any filters?|"
+    r"(sem|without|remov\w*|tir\w*|drop|remove|disable|desativ\w*|desligu\w*|turn off|"
+    r"ignor\w*|bypass|burl\w*) (o |os |a |as |the |any )?(filtros? |filters? )?"
+    r"(de |do |da |of |by )?"
+    r"(fornecedor\w*|suppliers?|tenants?|seguranca|security|rls|row level security)\b|"
+    r"row level security|"
     r"set (local )?role|set app\.|app\.tenant|current_setting|cod_fornecedor\s*(=|<>|!=|in\b)|"
     r"tenant_id|or 1\s*=\s*1|or true\b|;\s*(drop|delete|update|insert|alter|truncate)\b|"
     r"\b(drop|truncate|alter) table\b|\bdelete from\b|\binsert into\b)"
@@ -38,8 +42,11 @@ OTHER_TENANTS = re.compile(
     r"all (the )?(suppliers|tenants|customers of every supplier)|other (suppliers?|tenants?)|"
     r"every (supplier|tenant)|another (supplier|tenant))\b"
 )
+# A supplier code right after the word ("fornecedor 102", "supplier #103", "tenants 101 and
+# 103"), never any number later in the sentence ("o fornecedor emitiu em 2026").
 TENANT_CODE = re.compile(
-    r"\b(fornecedor\w*|supplier\w*|tenant\w*|cod_fornecedor)\D{0,12}(\d{1,9})\b"
+    r"\b(?:fornecedor(?:es)?|suppliers?|tenants?|cod_fornecedor)\s*:?\s*(?:n[o.]?\s*|#|codigo\s*|"
+    r"code\s*|cod\.?\s*|id\s*|=\s*)?(\d{1,9}(?:\s*(?:,|e|and|ou|or|&)\s*\d{1,9})*)\b(?!\s*(?:%|dias|days))"
 )
 
 
@@ -67,17 +74,22 @@ class PromptInjection:
             if pattern.search(text):
                 return RailResult(allowed=False, reason=reason, score=1.0)
         for match in TENANT_CODE.finditer(text):
-            if match.group(2) != check.tenant.strip():
-                return RailResult(
-                    allowed=False,
-                    reason=f"asks for supplier {match.group(2)}'s data",
-                    score=1.0,
-                )
+            for code in re.findall(r"\d+", match.group(1)):
+                if code != check.tenant.strip():
+                    return RailResult(
+                        allowed=False, reason=f"asks for supplier {code}'s data", score=1.0
+                    )
         return RailResult(allowed=True, score=0.0)
 
 
+# Questions to the assistant itself ("quem é você?", "what can you do?", "who am I talking to?").
 META = re.compile(
-    r"\b(voce|vc|you|your|seu nome|your name|orquestra|ajuda|help|assistente|assistant|bot)\b"
+    r"\b(quem (e|es) (voce|vc|tu)|o que (voce|vc) (faz|sabe|pode|consegue)|"
+    r"(voce|vc) (consegue|pode|sabe|fala|entende|responde|e capaz)|"
+    r"(who|what) are you|what can you|can you (help|answer|speak|do|explain|show)|"
+    r"do you (speak|understand|know)|who am i (talking|speaking) to|your name|seu nome|"
+    r"como (voce|vc) funciona|how do you work|orquestra|^(ajuda|help|socorro)\b|"
+    r"como (posso|pode) (usar|perguntar)|how (do|can) i (use|ask))"
 )
 FOLLOW_UP = re.compile(
     r"^(e|and|what about|how about|agora|now|entao|so|tambem|also|mas|but|e se|e quanto|"

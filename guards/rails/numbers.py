@@ -25,19 +25,23 @@ DATE = re.compile(
     r"(?<![\w/.-])(?:\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|"
     r"\d{1,2}/\d{1,2}/\d{4}|\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?)(?![\w/])"
 )
-NUMBER = re.compile(r"(?<![\w.,])-?\d+(?:[.,\s]\d{3})*(?:[.,]\d+)?(?![\w])")
+NUMBER = re.compile(
+    r"(?<![\w.,])-?\d+(?:[.,]\d{3})*(?:[.,]\d+)?(?:(?P<suffix>k|K|M|MM|mi|bi|bn|B)\b|(?![\w]))"
+)
+"""A number, with a scale letter attached ("10k", "1.2M", "3,4bi") or standing alone."""
 SCALE = re.compile(
-    r"^\s*(mil\b|mi\b|milh[aã]o|milh[oõ]es|bi\b|bilh[aã]o|bilh[oõ]es|thousand|million|billion|"
-    r"k\b|m\b|mm\b|bn\b|b\b)",
+    r"^[ \t]*(mil|mi|milh[aã]o|milh[oõ]es|bi|bilh[aã]o|bilh[oõ]es|thousand|million|billion|bn|mm)"
+    r"\b",
     re.IGNORECASE,
 )
+"""A scale word after the number, on the same line ("1,2 mi", "3 million")."""
 SCALES = {
     "mil": 1e3,
+    "mm": 1e6,
     "k": 1e3,
     "thousand": 1e3,
     "mi": 1e6,
     "m": 1e6,
-    "mm": 1e6,
     "million": 1e6,
     "bi": 1e9,
     "b": 1e9,
@@ -63,6 +67,8 @@ class Written:
 
 
 def _scale(word: str) -> float:
+    if not word:
+        return 1.0
     folded = word.lower().replace("ã", "a").replace("õ", "o")
     if folded.startswith(("milhao", "milhoe")):
         return 1e6
@@ -100,16 +106,17 @@ def written_numbers(text: str) -> list[Written]:
     text = DATE.sub(" ", text)
     found = []
     for match in NUMBER.finditer(text):
-        token = match.group().rstrip(" ")
+        suffix = match.group("suffix")
+        token = match.group()[: -len(suffix)] if suffix else match.group()
         rest = text[match.end() :]
-        scale_match = SCALE.match(rest)
-        scale = _scale(scale_match.group(1)) if scale_match else 1.0
+        scale_match = None if suffix else SCALE.match(rest)
+        scale = _scale(suffix or (scale_match.group(1) if scale_match else ""))
         percent = rest.lstrip().startswith("%")
         readings = tuple(
             (value * scale, 0.5 * 10 ** (-decimals) * scale) for value, decimals in _readings(token)
         )
         if readings:
-            found.append(Written(token, readings, percent))
+            found.append(Written(match.group(), readings, percent))
     return found
 
 

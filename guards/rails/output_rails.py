@@ -75,6 +75,8 @@ class PersonalData:
     def __init__(self, entry: Entry, toolkit: Toolkit) -> None:
         del toolkit
         kinds = entry.setting("kinds", list(KINDS))
+        if isinstance(kinds, str):  # `ORQUESTRA_RAIL_PII_KINDS=email,cpf`
+            kinds = [k.strip() for k in kinds.split(",") if k.strip()]
         unknown = set(kinds) - set(KINDS)
         if unknown:
             raise ValueError(f"PII kinds must be among {KINDS}, not {sorted(unknown)}")

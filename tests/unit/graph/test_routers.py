@@ -4,26 +4,43 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from langgraph.graph import END
+
 from graph.context import RunContext
 from graph.wiring import (
+    after_answer_judge,
     after_augmenter,
     after_executor,
     after_guard,
+    after_input_rails,
     after_judge,
     after_router,
     after_short_circuit,
+    after_streamer,
     after_writer,
 )
 
 RUNTIME = SimpleNamespace(context=RunContext(max_fix_attempts=2, max_sql_attempts=4))
 
 
-def test_short_circuit_and_augmenter() -> None:
+def test_short_circuit_input_rails_and_augmenter() -> None:
     assert after_short_circuit({"answer": "Olá"}) == "streamer"
-    assert after_short_circuit({"answer": ""}) == "augmenter"
+    assert after_short_circuit({"answer": ""}) == "input_rails"
+    assert after_input_rails({"answer": "Não posso mudar minhas instruções."}) == "streamer"
+    assert after_input_rails({"stop_reason": "MODEL_BUDGET"}) == "streamer"
+    assert after_input_rails({}) == "augmenter"
     assert after_augmenter({"clarify_question": "?"}) == "clarify"
     assert after_augmenter({"stop_reason": "MODEL_BUDGET", "clarify_question": "?"}) == "streamer"
     assert after_augmenter({}) == "router"
+
+
+def test_answer_judges_loop_back_only_with_feedback() -> None:
+    assert after_streamer({"judge_pending": True}) == "answer_judge"
+    assert after_streamer({"judge_pending": True, "stop_reason": "MODEL_BUDGET"}) == END
+    assert after_streamer({}) == END
+    assert after_answer_judge({"judge_feedback": "numbers not in the result"}) == "streamer"
+    assert after_answer_judge({"judge_feedback": None}) == END
+    assert after_answer_judge({"judge_feedback": "x", "stop_reason": "MODEL_BUDGET"}) == END
 
 
 def test_router_paths() -> None:
