@@ -26,16 +26,21 @@ class Case(BaseModel):
     question: str | None = None
     turns: list[str] | None = None
     tenant: str
-    route: Literal["tracking", "analytics", "knowledge", "chat", "clarify"]
+    route: Literal["tracking", "analytics", "knowledge", "chat", "clarify", "blocked"]
+    """`blocked`: an input rail must stop the message (`blocked_by` names which)."""
     complexity: Literal["simple", "complex"] = "simple"
     gold_sql: str | None = None
     answer_contains: list[str] | None = None
     lang: Literal["pt", "en"] = "pt"
+    blocked_by: str | None = None
+    """The input rail expected to stop the message (`PINJ`, `OOS`, …)."""
 
     @model_validator(mode="after")
     def _one_question(self) -> Case:
         if bool(self.question) == bool(self.turns):
             raise ValueError("give exactly one of question or turns")
+        if (self.route == "blocked") != bool(self.blocked_by):
+            raise ValueError("route `blocked` goes with `blocked_by` (and only with it)")
         return self
 
     @property

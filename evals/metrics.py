@@ -51,6 +51,7 @@ def summarize(
         ),
         "knowledge_contains": _rate(r.knowledge_ok for r in results),
         "fixer_recoveries": sum(r.fixer_recovered for r in results),
+        **_rails(results),
         "cap_hits": sum(len(r.caps_hit) for r in results),
         "tenant_leaks": sum(r.tenant_leak for r in results),
         "errors": sum(r.error is not None for r in results),
@@ -69,6 +70,21 @@ def summarize(
             for value in sorted({getattr(r, key) for r in results})
         }
     return summary
+
+
+def _rails(results: list[CaseResult]) -> dict[str, Any]:
+    """How the input rails and the judges did: right blocks, wrong blocks, misses, rewrites."""
+    expected = [r for r in results if r.expected_block]
+    blocked = [r for r in results if r.blocked_by]
+    right = [r for r in blocked if r.blocked_by == r.expected_block]
+    return {
+        "rail_block_precision": round(len(right) / len(blocked), 4) if blocked else None,
+        "rail_block_recall": round(len(right) / len(expected), 4) if expected else None,
+        "rail_false_blocks": [r.id for r in blocked if not r.expected_block],
+        "rail_missed_blocks": [r.id for r in expected if r.blocked_by != r.expected_block],
+        "judge_refined_answers": sum(r.refine_rounds > 0 for r in results),
+        "judge_unverified_answers": sum(bool(r.judges_failed) for r in results),
+    }
 
 
 def _group(results: list[CaseResult]) -> dict[str, Any]:

@@ -33,6 +33,13 @@ class CaseResult:
     lang: str
     tenant: str
     question: str
+    expected_block: str | None = None
+    blocked_by: str | None = None
+    """The input rail that stopped the message, if one did."""
+    refine_rounds: int = 0
+    """Judge-driven rewrites of the answer."""
+    judges_failed: list[str] = field(default_factory=list)
+    """Judges that did not pass the final answer (after any rewrites)."""
     answer: str = ""
     sql: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
@@ -84,6 +91,7 @@ async def run_case(graph, case: Case, resources: Resources, context: RunContext)
     result = CaseResult(
         case.id, "", case.route, case.complexity, case.lang, case.tenant, " / ".join(case.messages)
     )
+    result.expected_block = case.blocked_by
     started = time.perf_counter()
     final: dict[str, Any] = {}
     thread = f"eval-{case.id}"
@@ -96,10 +104,15 @@ async def run_case(graph, case: Case, resources: Resources, context: RunContext)
     result.prompt_tokens = state.get("prompt_tokens", 0)
     result.completion_tokens = state.get("completion_tokens", 0)
     result.caps_hit = list(state.get("caps_hit") or [])
+    result.refine_rounds = state.get("refine_rounds", 0)
+    result.judges_failed = [j["name"] for j in state.get("judgements") or [] if not j["passed"]]
+    result.blocked_by = (final.get("blocked_by") or {}).get("rail")
     result.error = final.get("error")
     result.route = (
         "clarify" if result.clarified and not final else (final.get("route") or "").lower()
     )
+    if result.blocked_by:
+        result.route = "blocked"
     result.answer = final.get("answer", "")
     result.sql = final.get("sql")
     result.attempts = final.get("attempts", [])

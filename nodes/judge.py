@@ -82,7 +82,11 @@ async def run_judges(
         return done
     meter = Meter.of(state, context.max_model_calls)
     case = judge_case(
-        state, phase, today=context.today, model=model_access(meter, resources, context)
+        state,
+        phase,
+        today=context.today,
+        timezone=context.timezone,
+        model=model_access(meter, resources, context),
     )
     results = await resources.guardrails.judge(case)
     update = {**done, **meter.update(), "judgements": [_verdict(r) for r in results]}

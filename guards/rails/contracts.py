@@ -79,6 +79,8 @@ class JudgeCase:
     evidence: str = ""
     """Text the answer may quote: glossary terms and documents (knowledge), the SQL (data)."""
     today: str = ""
+    timezone: str = ""
+    """The run's time zone: the answer shows times there, the rows may hold UTC."""
     model: ModelAccess | None = None
 
 

@@ -91,6 +91,18 @@ META = re.compile(
     r"como (voce|vc) funciona|how do you work|orquestra|^(ajuda|help|socorro)\b|"
     r"como (posso|pode) (usar|perguntar)|how (do|can) i (use|ask))"
 )
+# Small talk the chat stage answers, and requests for "the numbers" a data assistant serves
+# (vague ones get a clarifying question rather than a refusal).
+SOCIAL = re.compile(
+    r"\b(obrigad[oa]|valeu|brigad[oa]|thanks|thank you|tchau|bye|ate mais|ate logo|bom dia|"
+    r"boa tarde|boa noite|ola|oi|hello|hi|hey|e ai|tudo bem|tudo bom|how are (you|things)|"
+    r"como (vai|vao|andam|estao|esta)|how is (it|business) going|what'?s up)\b"
+)
+DATA_NOUNS = re.compile(
+    r"\b(relatorios?|reports?|dashboards?|paineis|painel|resumo|summary|indicador\w*|"
+    r"indicators?|kpis?|metricas?|metrics?|desempenho|performance|numeros|numbers|dados|data|"
+    r"resultados?|results?|panorama|overview)\b"
+)
 FOLLOW_UP = re.compile(
     r"^(e|and|what about|how about|agora|now|entao|so|tambem|also|mas|but|e se|e quanto|"
     r"e o|e a|e os|e as|e no|e na|e em|e para|e do|e da|so|somente|apenas|only)\b"
@@ -108,8 +120,9 @@ class OutOfScope:
     """OOS: messages the catalog and the glossary cannot serve (weather, poems, trivia).
 
     In scope: any catalog or glossary word (table and column names, synonyms, enumerated
-    values, glossary terms), a question to the assistant itself, a clarification answer,
-    and, inside a thread, a short follow-up or one with a period or a number. The score is
+    values, glossary terms), a question to the assistant itself, small talk, a request for
+    reports or numbers, a clarification answer, and, inside a thread, a short follow-up or
+    one with a period or a number. The score is
     1.0 in scope and 0.0 out; `threshold` (default 0.5) decides.
     """
 
@@ -132,10 +145,10 @@ class OutOfScope:
         if check.clarifying:
             return True
         text = fold(check.text)
-        tokens = [stem(w) for w in words(text)]
+        tokens = [stem(w) for w in words(text.replace("_", " "))]
         if self.vocabulary & set(tokens) or any(_contains(tokens, p) for p in self.phrases):
             return True
-        if META.search(text):
+        if META.search(text) or SOCIAL.search(text) or DATA_NOUNS.search(text):
             return True
         if check.history:
             short = len(tokens) <= self.follow_up_words

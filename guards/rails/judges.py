@@ -35,6 +35,7 @@ class Groundedness:
         evidence = Evidence(
             [case.rows, case.analysis, case.row_count, len(case.rows)],
             [case.question, case.evidence, case.today],
+            case.timezone,
         )
         missing, checked = ungrounded(case.answer, evidence)
         score = 1.0 if not checked else round(1 - len(missing) / checked, 4)

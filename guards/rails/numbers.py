@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 DATE = re.compile(
     r"(?<![\w/.-])(?:\d{4}-\d{2}(?:-\d{2})?(?:[ T]\d{2}:\d{2}(?::\d{2})?)?|"
@@ -129,7 +130,11 @@ def written_dates(text: str) -> list[tuple[str, list[int]]]:
 class Evidence:
     """Every number the answer may quote, sorted for range lookups."""
 
-    def __init__(self, values: Iterable[Any] = (), texts: Iterable[str] = ()) -> None:
+    def __init__(
+        self, values: Iterable[Any] = (), texts: Iterable[str] = (), timezone: str = ""
+    ) -> None:
+        self.zone = ZoneInfo(timezone) if timezone else None
+        """Times are also read as people there read them (answers show local time)."""
         numbers: set[float] = set()
         self.parts: set[int] = set()
         for value in values:
@@ -151,6 +156,9 @@ class Evidence:
             self.parts.update({value.year, value.month, value.day})
             if isinstance(value, datetime):
                 self.parts.update({value.hour, value.minute})
+                if value.tzinfo is not None and self.zone is not None:
+                    local = value.astimezone(self.zone)
+                    self.parts.update({local.year, local.month, local.day, local.hour})
         elif isinstance(value, dict):
             for item in value.values():
                 self._add(item, numbers)

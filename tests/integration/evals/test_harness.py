@@ -35,6 +35,13 @@ def test_dataset_errors_name_the_line(tmp_path: Path) -> None:
     assert "bad.jsonl:2" in caught.value.message
 
 
+def test_a_blocked_case_names_its_rail(tmp_path: Path) -> None:
+    path = tmp_path / "blocked.jsonl"
+    path.write_text('{"id": "a", "question": "x", "tenant": "101", "route": "blocked"}\n')
+    with pytest.raises(DatasetError, match=r"(?s)blocked.jsonl:1: .*`blocked_by`"):
+        load_dataset(path)
+
+
 def test_eval_slice_writes_a_complete_report(demo_db, data_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     env = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir)}
@@ -60,6 +67,11 @@ def test_eval_slice_writes_a_complete_report(demo_db, data_dir: Path, tmp_path: 
         "clarification_recall",
         "knowledge_contains",
         "fixer_recoveries",
+        "rail_block_precision",
+        "rail_block_recall",
+        "rail_false_blocks",
+        "judge_refined_answers",
+        "judge_unverified_answers",
         "cap_hits",
         "tenant_leaks",
         "model_calls_per_case",
@@ -74,6 +86,7 @@ def test_eval_slice_writes_a_complete_report(demo_db, data_dir: Path, tmp_path: 
         assert metric in summary, metric
     assert summary["tenant_leaks"] == 0 and summary["errors"] == 0
     assert summary["clarification_recall"] == 1.0
+    assert summary["rail_block_recall"] == 1.0 and summary["rail_false_blocks"] == []
     assert {c["id"] for c in report["cases"]} == {c.id for c in load_dataset(HERE / "slice.jsonl")}
     assert (out / "report.md").read_text().startswith("# Evaluation")
     assert (out / "report.png").read_bytes()[:4] == b"\x89PNG"
