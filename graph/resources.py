@@ -47,6 +47,7 @@ class Resources:
     chunks: list[Chunk] = field(default_factory=list)
 
     async def close(self) -> None:
+        await asyncio.to_thread(tracing.flush)  # traces still buffered go out before exit
         if self.analysis_pool is not None:
             await self.analysis_pool.close()
         await asyncio.gather(self.agent_pool.close(), self.admin_pool.close())

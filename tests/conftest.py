@@ -19,7 +19,9 @@ def hermetic_environment() -> Iterator[None]:
     """No developer's DATABASE_URL, key or config file leaks into the tests."""
     saved = dict(os.environ)
     for name in list(os.environ):
-        if name.startswith(("ORQUESTRA_", "OPENAI_", "LANGSMITH_")) or name == "DATABASE_URL":
+        if name.startswith(
+            ("ORQUESTRA_", "OPENAI_", "LANGSMITH_", "LANGCHAIN_", "LANGFUSE_", "OTEL_")
+        ) or name in ("DATABASE_URL",):
             del os.environ[name]
     os.environ["ORQUESTRA_CONFIG"] = str(REPO / "tests" / "no-such-config.yaml")
     yield

@@ -50,6 +50,9 @@ SCALES = {
     "billion": 1e9,
 }
 GROUPED = {".": r"\d{1,3}(?:\.\d{3})+", ",": r"\d{1,3}(?:,\d{3})+"}
+DIGITS = re.compile(r"\d+")
+PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 LIST_MARKER = re.compile(r"(?m)^\s*\d{1,2}[.)]\s")
 
 
@@ -148,30 +151,48 @@ class Evidence:
         self.numbers = sorted(numbers | {float(p) for p in self.parts})
 
     def _add(self, value: Any, numbers: set[float]) -> None:
-        if value is None or isinstance(value, bool):
-            return
-        if isinstance(value, int | float | Decimal):
+        # Hot loop (every cell of up to hundreds of rows): exact-type checks first.
+        kind = type(value)
+        if kind is float or kind is int or kind is Decimal:
             numbers.add(abs(float(value)))
+        elif kind is str:
+            self._add_text(value, numbers)
+        elif kind is list or kind is tuple:
+            for item in value:
+                self._add(item, numbers)
+        elif value is None or kind is bool:
+            return
         elif isinstance(value, datetime | date):
-            self.parts.update({value.year, value.month, value.day})
-            if isinstance(value, datetime):
-                self.parts.update({value.hour, value.minute})
-                if value.tzinfo is not None and self.zone is not None:
-                    local = value.astimezone(self.zone)
-                    self.parts.update({local.year, local.month, local.day, local.hour})
+            self._add_moment(value)
         elif isinstance(value, dict):
             for item in value.values():
                 self._add(item, numbers)
+        elif isinstance(value, int | float | Decimal):  # subclasses (IntEnum, numpy scalars)
+            numbers.add(abs(float(value)))
+        elif isinstance(value, str):
+            self._add_text(str(value), numbers)
         elif isinstance(value, list | tuple):
             for item in value:
                 self._add(item, numbers)
-        elif isinstance(value, str):
-            if re.fullmatch(r"-?\d+(\.\d+)?", value):
-                numbers.add(abs(float(value)))
-            elif re.match(r"^\d{4}-\d{2}-\d{2}", value):
-                with contextlib.suppress(ValueError):
-                    self._add(datetime.fromisoformat(value), numbers)
-            self.parts.update(int(d) for d in re.findall(r"\d+", value) if len(d) <= 12)
+
+    def _add_moment(self, value: date) -> None:
+        self.parts.update((value.year, value.month, value.day))
+        if isinstance(value, datetime):
+            self.parts.update((value.hour, value.minute))
+            if value.tzinfo is not None and self.zone is not None:
+                local = value.astimezone(self.zone)
+                self.parts.update((local.year, local.month, local.day, local.hour))
+
+    def _add_text(self, value: str, numbers: set[float]) -> None:
+        digits = DIGITS.findall(value)
+        if not digits:
+            return
+        if PLAIN_NUMBER.fullmatch(value):
+            numbers.add(abs(float(value)))
+        elif ISO_DATE.match(value):
+            with contextlib.suppress(ValueError):
+                self._add_moment(datetime.fromisoformat(value))
+        self.parts.update(int(d) for d in digits if len(d) <= 12)
 
     def has(self, value: float, tolerance: float) -> bool:
         low = bisect.bisect_left(self.numbers, abs(value) - tolerance - 1e-9)
