@@ -18,15 +18,16 @@ from typing import Any
 import asyncpg
 from pydantic import ValidationError
 
-from ddl_catalog import CatalogError, load_catalog
+from ddl_catalog import DEMO_CATALOG_DIR, CatalogError, load_catalog
 from evals.dataset import DatasetError
+from guards.rails import Guardrails, GuardrailsError, Toolkit
 from server.database import DatabaseUnavailable
 from server.db_init import DatabaseNotEmpty
 from server.logs import configure_logging
 from server.settings import Settings
 
 log = logging.getLogger("orquestra")
-USER_ERRORS = (CatalogError, DatabaseUnavailable, DatabaseNotEmpty, DatasetError)
+USER_ERRORS = (CatalogError, DatabaseUnavailable, DatabaseNotEmpty, DatasetError, GuardrailsError)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,6 +135,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def check_guardrails(settings: Settings) -> None:
+    """Load the guardrails file once, so that any error in it is reported before serving."""
+    catalog = load_catalog(settings.catalog_dir or DEMO_CATALOG_DIR)
+    toolkit = Toolkit(catalog, settings.limits.max_message_chars)
+    Guardrails.load(toolkit, settings.guardrails_file, settings.observability_mapping_file)
+
+
 def _fail(code: str, message: str) -> int:
     print(f"error [{code}]: {message}", file=sys.stderr)
     return 2
@@ -165,6 +173,7 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
     from server.database import admin_url
 
+    check_guardrails(settings)  # a broken file is a clear error now, not a failed start-up
     admin_url(settings)  # start (or join) the embedded PostgreSQL in this process first
     uvicorn.run(
         "server.app:create_app",

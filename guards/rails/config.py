@@ -40,6 +40,12 @@ CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 class GuardrailsError(Exception):
     """The guardrails or mapping file is invalid; the message names the file and the entry."""
 
+    code = "GUARDRAILS_INVALID"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
 
 class Entry(BaseModel):
     """One rail or judge as declared."""

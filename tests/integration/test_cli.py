@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -129,3 +130,48 @@ def test_ask_streams_an_answer_and_renders_the_chart(
     assert "Encontrei 6 linhas" in result.stdout
     assert "· executor" in result.stderr and "SQL (attempt 1)" in result.stderr
     assert chart.read_text().startswith("<svg")
+
+
+def test_a_deployments_guardrails_file_with_its_own_rail_and_codes(
+    demo_db, data_dir: Path, tmp_path: Path
+) -> None:
+    rails = tmp_path / "guardrails.yaml"
+    rails.write_text(
+        "input:\n"
+        "  - {code: PINJ}\n"
+        "  - {code: ACME_WORD, type: external, "
+        "class: 'tests.plugins.acme_guardrails:ForbiddenWord', options: {word: concorrente}}\n"
+    )
+    mapping = tmp_path / "mapping.yaml"
+    mapping.write_text("codes: {GRL.ACME_WORD: ACME-017}\n")
+    result = run(
+        "ask",
+        "--json",
+        "--tenant",
+        "101",
+        "quanto o concorrente faturou?",
+        data_dir=data_dir,
+        ORQUESTRA_GUARDRAILS_FILE=str(rails),
+        ORQUESTRA_OBSERVABILITY_MAPPING_FILE=str(mapping),
+        PYTHONPATH=str(REPO),  # the deployment's package must be importable
+    )
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    node = next(
+        e["data"] for e in events if e["data"].get("node") == "input_rails" and "ms" in e["data"]
+    )
+    assert node["blocked_by"] == "ACME_WORD" and node["code"] == "ACME-017"
+    answer = next(e["data"]["answer"] for e in events if e["event"] == "result")
+    assert "(ACME-017)" in answer
+
+
+def test_a_broken_guardrails_file_stops_serving_with_a_clear_error(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    broken = tmp_path / "guardrails.yaml"
+    broken.write_text("input:\n  - {code: PINJ, type: external}\n")
+    result = run("serve", data_dir=data_dir, ORQUESTRA_GUARDRAILS_FILE=str(broken))
+    assert result.returncode == 2
+    assert result.stderr.startswith("error [GUARDRAILS_INVALID]: ")
+    assert str(broken) in result.stderr and "external entries need" in result.stderr
+    assert "Traceback" not in result.stderr
