@@ -45,7 +45,9 @@ def model_access(meter: Meter, resources: Resources, context: RunContext) -> Mod
     return ModelAccess(structured=structured, text=text, chat_model=model)
 
 
-def rail_check(state: dict[str, Any], context: RunContext, text: str = "", **extra: Any):
+def rail_check(
+    state: dict[str, Any], context: RunContext, text: str = "", **extra: Any
+) -> RailCheck:
     """A `RailCheck` for this run (the stage and text filled in by the caller)."""
     return RailCheck(
         text=text,

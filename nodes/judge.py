@@ -38,7 +38,9 @@ NOTES = {
 }
 
 
-def judge_case(state: dict[str, Any], phase: Literal["knowledge", "answer"], **extra: Any):
+def judge_case(
+    state: dict[str, Any], phase: Literal["knowledge", "answer"], **extra: Any
+) -> JudgeCase:
     """What the judges see for this phase of the turn."""
     if phase == "knowledge":
         return JudgeCase(

@@ -194,7 +194,7 @@ def test_disconnect_cancels_the_query_and_limits_apply(slow_server: Server, db_u
         client.stream(
             "POST",
             f"{slow_server.url}/v1/chat/stream",
-            json={"message": "tudo"},
+            json={"message": "todas as notas"},
             headers={"Authorization": f"Bearer {bearer}"},
         ) as response,
     ):
@@ -206,7 +206,7 @@ def test_disconnect_cancels_the_query_and_limits_apply(slow_server: Server, db_u
         assert asyncio.run(_agent_queries(db_url)) >= 1  # the slow query is running
         busy = httpx.post(
             f"{slow_server.url}/v1/chat/stream",
-            json={"message": "tudo"},
+            json={"message": "todas as notas"},
             headers={"Authorization": f"Bearer {bearer}"},
         )
         assert busy.status_code == 429 and busy.json()["code"] == "TOO_MANY_RUNS"

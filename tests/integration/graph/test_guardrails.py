@@ -172,7 +172,8 @@ async def test_an_external_output_rail_can_withhold_an_answer(harness: Harness, 
         output:
           - {{code: NO_STATUS, type: external, class: "{PLUGINS}:ForbiddenWord",
               options: {{word: entregue}}}}
-        judges: []
+        judges:
+          - {{name: groundedness}}
         """
     )
     harness.use(data_turn("status da nota 40908", NOTA_STATUS, "TRACKING", "A nota foi entregue."))
@@ -180,7 +181,7 @@ async def test_an_external_output_rail_can_withhold_an_answer(harness: Harness, 
     tokens = turn.of("token")
     assert tokens[0] == {"text": "", "reset": True}  # held until checked: nothing to take back
     assert turn.text == WITHHELD["pt"].format(code="GRL.NO_STATUS")
-    assert "answer_judge" not in turn.nodes()  # no judges in this deployment
+    assert "answer_judge" not in turn.nodes()  # a withheld answer has nothing to judge
 
 
 async def test_with_no_rails_the_guard_still_holds(harness: Harness, deployment) -> None:

@@ -87,3 +87,36 @@ def test_production_refuses_the_demo_secret() -> None:
         Settings(mode="production")
     with pytest.raises(ValidationError, match="RS256 needs"):
         Settings(jwt_algorithm="RS256")
+
+
+def test_tracing_reads_the_tools_variables_ahead_of_the_yaml(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "orquestra.yaml"
+    path.write_text(
+        "tracing:\n  langsmith_api_key: from-yaml\n  langsmith_project: yaml-project\n"
+        "  otlp_endpoint: http://collector:4318\n"
+        "tenants:\n  '103': {mask_personal_data: true}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("ORQUESTRA_CONFIG", str(path))
+    from_yaml = Settings()
+    assert from_yaml.tracing.langsmith_api_key == "from-yaml"
+    assert from_yaml.tracing.otlp_endpoint == "http://collector:4318"
+    assert from_yaml.tracing.langfuse_public_key is None  # explicit default: off
+    assert from_yaml.tenants["103"].mask_personal_data
+    monkeypatch.setenv("LANGSMITH_API_KEY", "from-env")
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://other:4318")
+    from_env = Settings()
+    assert from_env.tracing.langsmith_api_key == "from-env"
+    assert from_env.tracing.langsmith_project == "yaml-project"
+    assert from_env.tracing.otlp_endpoint == "http://other:4318"
+
+
+def test_the_tenant_setting_reaches_the_run_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    from graph.context import RunContext
+
+    monkeypatch.setenv("ORQUESTRA_TENANTS__103__MASK_PERSONAL_DATA", "true")
+    settings = Settings()
+    assert RunContext.from_settings(settings, tenant="103").mask_personal_data
+    assert not RunContext.from_settings(settings, tenant="101").mask_personal_data
