@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -143,11 +144,9 @@ class Evidence:
         for value in values:
             self._add(value, numbers)
         for text in texts:
-            for written in written_numbers(text):
-                numbers.update(abs(v) for v, _ in written.readings)
-            for _, parts in written_dates(text):
-                self.parts.update(parts)
-            self.parts.update(int(d) for d in re.findall(r"\d+", text) if len(d) <= 12)
+            found, parts = _numbers_in(text)
+            numbers.update(found)
+            self.parts.update(parts)
         self.numbers = sorted(numbers | {float(p) for p in self.parts})
 
     def _add(self, value: Any, numbers: set[float]) -> None:
@@ -205,6 +204,15 @@ class Evidence:
             if written.percent and self.has(value / 100, tolerance / 100):
                 return True
         return False
+
+
+@functools.lru_cache(maxsize=256)
+def _numbers_in(text: str) -> tuple[frozenset[float], frozenset[int]]:
+    """Numbers and integer parts of an evidence text (cached: the glossary repeats)."""
+    numbers = {abs(v) for written in written_numbers(text) for v, _ in written.readings}
+    parts = {p for _, found in written_dates(text) for p in found}
+    parts |= {int(d) for d in DIGITS.findall(text) if len(d) <= 12}
+    return frozenset(numbers), frozenset(parts)
 
 
 def ungrounded(answer: str, evidence: Evidence) -> tuple[list[str], int]:
