@@ -152,19 +152,15 @@ class Guardrails:
 
     async def _rail(self, stage: str, rail: Loaded, check: RailCheck) -> RailResult:
         started = time.perf_counter()
-        try:
-            async with asyncio.timeout(rail.timeout_s):
-                result = await _call(rail.impl.evaluate, check)
-            if not isinstance(result, RailResult):
-                raise TypeError(f"evaluate() returned {type(result).__name__}, not RailResult")
-            outcome = "block" if not result.allowed else "pass"
-            if result.allowed and result.text is not None and result.text != check.text:
-                outcome = "modified"
-        except TimeoutError:
-            result, outcome = RailResult(False, f"no decision within {rail.timeout_s}s"), "timeout"
-        except Exception as error:  # fail closed: a rail that cannot decide blocks
-            log.warning("rail failed", exc_info=error, extra={"rail": rail.entry.id})
-            result, outcome = RailResult(False, f"the rail failed: {type(error).__name__}"), "error"
+        result, failure = await _evaluate(rail, check, RailResult)
+        if failure:  # fail closed: a rail that cannot decide blocks
+            result, outcome = RailResult(False, failure), failure.split(":")[0]
+        elif not result.allowed:
+            outcome = "block"
+        elif result.text is not None and result.text != check.text:
+            outcome = "modified"
+        else:
+            outcome = "pass"
         ms = round((time.perf_counter() - started) * 1000, 2)
         result = replace(result, code=rail.entry.id, outcome=outcome, ms=ms)  # type: ignore[arg-type]
         self._record(stage, rail, outcome, ms, result.reason)
@@ -172,17 +168,11 @@ class Guardrails:
 
     async def _judge(self, judge: Loaded, case: JudgeCase) -> JudgeResult:
         started = time.perf_counter()
-        try:
-            async with asyncio.timeout(judge.timeout_s):
-                result = await _call(judge.impl.evaluate, case)
-            if not isinstance(result, JudgeResult):
-                raise TypeError(f"evaluate() returned {type(result).__name__}, not JudgeResult")
+        result, failure = await _evaluate(judge, case, JudgeResult)
+        if failure:  # fail closed: an answer no judge could check is not passed
+            result, outcome = JudgeResult(False), failure.split(":")[0]
+        else:
             outcome = "pass" if result.passed else "fail"
-        except TimeoutError:
-            result, outcome = JudgeResult(False), "timeout"
-        except Exception as error:  # fail closed: an answer no judge could check is not passed
-            log.warning("judge failed", exc_info=error, extra={"judge": judge.entry.id})
-            result, outcome = JudgeResult(False), "error"
         ms = round((time.perf_counter() - started) * 1000, 2)
         result = replace(result, name=judge.entry.id, outcome=outcome, ms=ms)  # type: ignore[arg-type]
         self._record("judges", judge, outcome, ms, result.feedback)
@@ -202,6 +192,23 @@ class Guardrails:
                 "reason": reason,
             },
         )
+
+
+async def _evaluate(item: Loaded, argument: Any, expected: type) -> tuple[Any, str]:
+    """`(result, "")`, or `(None, "timeout: …" | "error: …")` when the plugin did not decide."""
+    try:
+        async with asyncio.timeout(item.timeout_s):
+            result = await _call(item.impl.evaluate, argument)
+    except TimeoutError:
+        return None, f"timeout: no decision within {item.timeout_s}s"
+    except Exception as error:
+        log.warning("rail or judge failed", exc_info=error, extra={"rail": item.entry.id})
+        return None, f"error: the rail failed: {type(error).__name__}"
+    if not isinstance(result, expected):
+        name = type(result).__name__
+        log.warning("rail or judge returned %s", name, extra={"rail": item.entry.id})
+        return None, f"error: evaluate() returned {name}, not {expected.__name__}"
+    return result, ""
 
 
 async def _call(evaluate: Callable[[Any], Any], argument: Any) -> Any:

@@ -112,3 +112,10 @@ class BrokenJudge:
 
     def evaluate(self, case: JudgeCase) -> JudgeResult:
         raise ValueError("cannot judge")
+
+
+class WrongShape:
+    """Returns a dict instead of a RailResult: a broken plugin, which must not pass."""
+
+    async def evaluate(self, check: RailCheck) -> dict:
+        return {"allowed": True}

@@ -32,6 +32,23 @@ def fixed(sql: str) -> dict[str, Any]:
     return {"sql": sql, "explanation": "scripted fix"}
 
 
+CROSS_TENANT = (
+    "SELECT cod_fornecedor, count(*) AS notas FROM notas_fiscais "
+    "WHERE cod_fornecedor = 102 OR true GROUP BY 1"
+)
+"""SQL a fooled (or malicious) model writes to read another tenant's rows."""
+
+
+def cross_tenant_turn(question: str) -> dict:
+    """A turn whose SQL writer tries to read tenant 102's rows."""
+    return {
+        "augmenter": [augmented(question)],
+        "router": [routed("ANALYTICS")],
+        "sql_writer": [written(CROSS_TENANT)],
+        "answer": ["Only your own data."],
+    }
+
+
 APPROVED = {"addresses_question": True, "feedback": ""}
 """The relevance judge's approval."""
 

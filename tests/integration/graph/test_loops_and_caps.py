@@ -9,6 +9,7 @@ from tests.integration.graph.scripts import (
     NOTA_STATUS,
     REVENUE_2026,
     augmented,
+    cross_tenant_turn,
     fixed,
     routed,
     written,
@@ -264,18 +265,6 @@ async def test_a_model_writing_another_tenants_filter_still_reads_its_own(
     harness: Harness,
 ) -> None:
     # The message is innocent (no rail stops it); the model's SQL is not. The guard holds.
-    harness.use(
-        {
-            "augmenter": [augmented("quantas notas por fornecedor?")],
-            "router": [routed("ANALYTICS")],
-            "sql_writer": [
-                written(
-                    "SELECT cod_fornecedor, count(*) AS notas FROM notas_fiscais "
-                    "WHERE cod_fornecedor = 102 OR true GROUP BY 1"
-                )
-            ],
-            "answer": ["Only your own data."],
-        }
-    )
+    harness.use(cross_tenant_turn("quantas notas por fornecedor?"))
     turn = await harness.ask("quantas notas por fornecedor?", tenant="101")
     assert turn.result["rows"] and {row[0] for row in turn.result["rows"]} == {101}

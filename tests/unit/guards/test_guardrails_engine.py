@@ -283,3 +283,12 @@ def test_an_external_class_refusing_its_options_is_reported(
         GuardrailsError, match=r"input rail W: .*unexpected keyword argument 'colour'"
     ):
         load(tmp_path, toolkit, text)
+
+
+async def test_a_rail_returning_the_wrong_type_blocks(tmp_path: Path, toolkit: Toolkit) -> None:
+    rails = load(
+        tmp_path, toolkit, f'input: [{{code: ODD, type: external, class: "{PLUGINS}:WrongShape"}}]'
+    )
+    decision = await rails.check_input(check("status da nota 40908"))
+    assert not decision.allowed and decision.blocked_by.outcome == "error"
+    assert "returned dict, not RailResult" in decision.blocked_by.reason
