@@ -103,6 +103,20 @@ DATA_NOUNS = re.compile(
     r"indicators?|kpis?|metricas?|metrics?|desempenho|performance|numeros|numbers|dados|data|"
     r"resultados?|results?|panorama|overview)\b"
 )
+# Two of these (what to measure, and when) make a data question even without a catalog word
+# ("quanto vendemos no mês passado?"); one alone does not ("what is the weather today").
+QUANTITY = re.compile(
+    r"\b(quant[oa]s?|how (many|much)|total\w*|soma|sum|media|average|mediana|median|maior\w*|"
+    r"menor\w*|top|ranking|lista\w*|list|mostr\w*|show|compar\w*)\b"
+)
+PERIOD = re.compile(
+    r"\b(por (mes|ano|semana|dia|trimestre)|per (month|year|week|day|quarter)|mensal|monthly|"
+    r"anual|yearly|ultim\w*|last|este (mes|ano)|esta semana|this (month|year|week)|"
+    r"mes passado|ano passado|semana passada|hoje|today|ontem|yesterday|trimestre|quarter|"
+    r"janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"20\d\d)\b"
+)
 FOLLOW_UP = re.compile(
     r"^(e|and|what about|how about|agora|now|entao|so|tambem|also|mas|but|e se|e quanto|"
     r"e o|e a|e os|e as|e no|e na|e em|e para|e do|e da|so|somente|apenas|only)\b"
@@ -120,9 +134,10 @@ class OutOfScope:
     """OOS: messages the catalog and the glossary cannot serve (weather, poems, trivia).
 
     In scope: any catalog or glossary word (table and column names, synonyms, enumerated
-    values, glossary terms), a question to the assistant itself, small talk, a request for
-    reports or numbers, a clarification answer, and, inside a thread, a short follow-up or
-    one with a period or a number. The score is
+    values, glossary terms) or an inflection of one, a measure asked for a period ("quanto
+    … em maio"), a question to the assistant itself, small talk, a request for reports or
+    numbers, a clarification answer, and, inside a thread, a short follow-up or one with a
+    period or a number. The score is
     1.0 in scope and 0.0 out; `threshold` (default 0.5) decides.
     """
 
@@ -132,6 +147,9 @@ class OutOfScope:
         self.vocabulary, self.phrases = _vocabulary(toolkit.catalog)
         extra = entry.setting("extra_terms", []) or []
         self.vocabulary |= {stem(w) for term in extra for w in words(term)}
+        # Inflected forms share the first letters ("faturei" / faturamento, "deliveries" /
+        # delivery): five letters in common with a catalog word of five or more count.
+        self.prefixes = {w[:PREFIX] for w in self.vocabulary if len(w) >= PREFIX}
 
     async def evaluate(self, check: RailCheck) -> RailResult:
         score = 1.0 if self._in_scope(check) else 0.0
@@ -147,6 +165,10 @@ class OutOfScope:
         text = fold(check.text)
         tokens = [stem(w) for w in words(text.replace("_", " "))]
         if self.vocabulary & set(tokens) or any(_contains(tokens, p) for p in self.phrases):
+            return True
+        if any(len(t) > PREFIX and t[:PREFIX] in self.prefixes for t in tokens):
+            return True
+        if QUANTITY.search(text) and PERIOD.search(text):
             return True
         if META.search(text) or SOCIAL.search(text) or DATA_NOUNS.search(text):
             return True
@@ -175,6 +197,7 @@ class MessageSize:
         )
 
 
+PREFIX = 5
 STOPWORDS = {"de", "da", "do", "das", "dos", "e", "a", "o", "the", "of", "and", "em", "por", "in"}
 
 

@@ -220,6 +220,10 @@ async def test_oos_blocks_off_topic_messages_without_history(text: str, toolkit:
         "Quais Notas Estão Bloqueadas?",
         "o que é OTIF?",  # a glossary term
         "devoluções por cliente",  # plural folded to the catalog's singular
+        "quanto faturei em maio?",  # an inflection of faturamento
+        "how are my deliveries doing?",  # an inflection of delivery
+        "quanto vendemos no mês passado?",  # a measure asked for a period
+        "how much did we sell last month?",
     ],
 )
 async def test_oos_allows_catalog_and_glossary_questions(text: str, toolkit: Toolkit) -> None:
