@@ -66,14 +66,12 @@ SCRIPTS = {
         "router": [{"route": "TRACKING"}],
         "sql_writer": [{"thought_process": "t", "sql": STATUS}],
         "answer": ["ok"],
-        "judge": [{"addresses_question": True}],
     },
     "analytics": {
         "augmenter": [aug("faturamento por mês")],
         "router": [{"route": "ANALYTICS"}],
         "sql_writer": [{"thought_process": "t", "sql": REVENUE}],
         "answer": ["ok"],
-        "judge": [{"addresses_question": True}],
     },
     "knowledge": {
         "augmenter": [aug("o que é OTIF?", False)],
@@ -90,7 +88,7 @@ SCRIPTS = {
         "augmenter": [aug("o que é nota bloqueada e quantas eu tenho?")],
         "router": [{"route": "ANALYTICS", "wants_knowledge": True}],
         "librarian": [{"answer": "..."}],
-        "judge": [{"addresses_question": True}, {"addresses_question": True}],
+        "judge": [{"addresses_question": True}],
         "sql_writer": [
             {
                 "thought_process": "t",

@@ -80,7 +80,7 @@ async def run_judges(
     context = runtime.context
     resources = await open_resources()
     done: dict[str, Any] = {"judge_feedback": None, "judge_pending": False}
-    if not resources.guardrails.judges:
+    if not resources.guardrails.judges_for(phase):
         return done
     meter = Meter.of(state, context.max_model_calls)
     case = judge_case(

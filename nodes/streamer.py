@@ -97,7 +97,7 @@ async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
         update = await _data_answer(state, runtime, stream)
         answer = await stream.close()
         # A withheld answer has nothing left to judge; a delivered one waits for the judges.
-        judged = bool(resources.guardrails.judges) and stream.blocked is None
+        judged = bool(resources.guardrails.judges_for("answer")) and stream.blocked is None
         update.update(answer_streamed=True, judge_pending=judged)
     elif any(a.get("outcome") == "zero_rows" for a in state.get("attempts") or []):
         answer = stop_answer(state, "MAX_SQL_ATTEMPTS")  # every reading tried came back empty

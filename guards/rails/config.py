@@ -10,7 +10,7 @@ output:
   - {code: PII}
 judges:
   - {name: groundedness, threshold: 1.0}
-  - {name: relevance}
+  - {name: relevance, phases: [knowledge, answer]}
   - {name: acme_tone, type: external, class: acme.judges:Tone, threshold: 0.6}
 ```
 
@@ -62,6 +62,8 @@ class Entry(BaseModel):
     class_path: str | None = Field(None, alias="class")
     """`package.module:Class` of an external entry."""
     timeout_s: float | None = Field(None, gt=0, le=120)
+    phases: list[Literal["knowledge", "answer"]] | None = None
+    """Judges only: which answers it checks (concept answers, data answers); default both."""
     options: dict[str, Any] = {}
 
     @model_validator(mode="after")

@@ -63,6 +63,8 @@ class Loaded:
     timeout_s: float
     semantic: str
     """`GRL.<CODE>` for rails, `JDG.<NAME>` for judges."""
+    phases: frozenset[str] = frozenset(("knowledge", "answer"))
+    """Judges: the answers they check."""
 
 
 @dataclass(frozen=True)
@@ -133,9 +135,15 @@ class Guardrails:
             return replace(decision, text=text)
         return decision
 
+    def judges_for(self, phase: str) -> list[Loaded]:
+        """The judges that check this kind of answer (`knowledge` or `answer`)."""
+        return [judge for judge in self.judges if phase in judge.phases]
+
     async def judge(self, case: JudgeCase) -> list[JudgeResult]:
+        """Every judge of the case's phase, at once; verdicts in YAML order."""
         started = time.perf_counter()
-        results = await asyncio.gather(*(self._judge(j, case) for j in self.judges))
+        judges = self.judges_for(case.phase)
+        results = await asyncio.gather(*(self._judge(j, case) for j in judges))
         SECONDS.labels(stage="judges").observe(time.perf_counter() - started)
         return list(results)
 
@@ -222,6 +230,8 @@ async def _call(evaluate: Callable[[Any], Any], argument: Any) -> Any:
 def _build(stage: str, entry: Entry, toolkit: Toolkit, default_timeout: float) -> Loaded:
     where = {"input": "input rail", "output": "output rail", "judges": "judge"}[stage]
     prefix = "JDG" if stage == "judges" else "GRL"
+    if entry.phases == []:
+        raise GuardrailsError(f"{where} {entry.id}: `phases` lists no phase (disable it instead)")
     if entry.type == "external":
         plugin = import_class(entry, where)
         try:
@@ -237,8 +247,11 @@ def _build(stage: str, entry: Entry, toolkit: Toolkit, default_timeout: float) -
             impl = native(entry, toolkit)
         except (TypeError, ValueError) as error:
             raise GuardrailsError(f"{where} {entry.id}: {error}") from None
+    if entry.phases is not None and stage != "judges":
+        raise GuardrailsError(f"{where} {entry.id}: `phases` is for judges")
     timeout = float(entry.setting("timeout_s", default_timeout))
-    return Loaded(entry, impl, timeout, f"{prefix}.{entry.id.upper()}")
+    phases = frozenset(entry.phases or ("knowledge", "answer"))
+    return Loaded(entry, impl, timeout, f"{prefix}.{entry.id.upper()}", phases)
 
 
 def _external_arguments(entry: Entry) -> dict[str, Any]:

@@ -54,11 +54,10 @@ APPROVED = {"addresses_question": True, "feedback": ""}
 
 
 def data_turn(question: str, sql: str, route: str = "ANALYTICS", answer: str = "Resposta.") -> dict:
-    """The five calls of a simple data question: augmenter, router, SQL writer, answer, judge."""
+    """The four calls of a simple data question: augmenter, router, SQL writer, answer."""
     return {
         "augmenter": [augmented(question)],
         "router": [routed(route)],
         "sql_writer": [written(sql)],
         "answer": [answer],
-        "judge": [APPROVED],
     }

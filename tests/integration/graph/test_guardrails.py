@@ -135,7 +135,8 @@ async def test_an_ungrounded_number_sends_the_streamed_answer_back(harness: Harn
     assert "## Previous answer\nO faturamento de 2026 somou" in second_prompt
     state = await harness.state()
     assert state["refine_rounds"] == 1 and not state["caps_hit"]
-    assert [v["name"] for v in turn.result["judgements"]] == ["groundedness", "relevance"]
+    # Relevance judges concept answers only, in the packaged file; groundedness judges both.
+    assert [v["name"] for v in turn.result["judgements"]] == ["groundedness"]
     answers = [m.content for m in state["messages"] if m.type == "ai"]
     assert answers == [after]  # the draft was replaced in the conversation, not kept
 
@@ -153,7 +154,10 @@ async def test_the_refine_cap_lets_the_best_answer_out_with_a_note(harness: Harn
     assert state["caps_hit"] == ["MAX_REFINE_ROUNDS"] and state["refine_rounds"] == 2
 
 
-async def test_a_judge_that_cannot_decide_fails_closed_without_rewrites(harness: Harness) -> None:
+async def test_a_judge_that_cannot_decide_fails_closed_without_rewrites(
+    harness: Harness, deployment
+) -> None:
+    deployment("judges: [{name: groundedness}, {name: relevance, phases: [knowledge, answer]}]")
     harness.use(
         {**data_turn("faturamento", REVENUE_2026, answer="Veja a tabela."), "judge": ["no"]},
         repeat=("judge",),

@@ -40,7 +40,7 @@ async def test_follow_up_is_resolved_with_the_threads_history(harness: Harness) 
     assert second.result["columns"] == ["num_nota", "valor_nota"]
     state = await harness.state()
     assert state["last_question"] == "qual o valor da nota 40908?"
-    assert state["model_calls"] == 5  # counters are per turn (four stages and the judge)
+    assert state["model_calls"] == 4  # counters are per turn
 
 
 async def test_clarification_interrupts_and_the_next_message_resumes(harness: Harness) -> None:
@@ -252,7 +252,7 @@ async def test_invalid_structured_output_gets_one_repair(harness: Harness) -> No
         }
     )
     turn = await harness.ask("faturamento")
-    assert turn.result["rows"] and (await harness.state())["model_calls"] == 6
+    assert turn.result["rows"] and (await harness.state())["model_calls"] == 5
     harness.use(
         {"augmenter": [augmented("faturamento")], "router": [{"route": "SOMEWHERE"}]},
         repeat=("router",),

@@ -41,7 +41,7 @@ async def test_analytics_question_end_to_end(harness: Harness) -> None:
     assert result["sources"]["tables"] == ["notas_fiscais"]
     assert "faturamento" in result["sources"]["terms"]
     assert turn.text == "Faturamento ok."
-    assert (await harness.state())["model_calls"] == 5  # four stages and the relevance judge
+    assert (await harness.state())["model_calls"] == 4
     assert result["chart"]["mark"]["type"] == "line"  # presenter: a time series is a line
     assert result["cards"][0]["label"] == "faturamento" and result["cards"][0]["unit"] == "BRL"
     analysis = (await harness.state())["analysis"]

@@ -52,6 +52,8 @@ def test_the_packaged_defaults_load(toolkit: Toolkit) -> None:
     assert [r.entry.id for r in rails.input] == ["SIZE", "PINJ", "OOS"]
     assert [r.entry.id for r in rails.output] == ["PII"]
     assert [j.entry.id for j in rails.judges] == ["groundedness", "relevance"]
+    assert [j.entry.id for j in rails.judges_for("answer")] == ["groundedness"]
+    assert [j.entry.id for j in rails.judges_for("knowledge")] == ["groundedness", "relevance"]
     assert rails.rail_code("PINJ") == "GRL.002"
 
 
@@ -248,6 +250,9 @@ async def test_a_judge_that_raises_fails_closed(tmp_path: Path, toolkit: Toolkit
         ("input: [{code: PINJ, colour: red}]", "colour: Extra inputs are not permitted"),
         ("input:\n  - {code: PINJ\n", "line"),
         ("output: [{code: PII, options: {kinds: [passport]}}]", "PII kinds must be among"),
+        ("input: [{code: PINJ, phases: [answer]}]", "`phases` is for judges"),
+        ("judges: [{name: relevance, phases: []}]", "lists no phase"),
+        ("judges: [{name: relevance, phases: [sql]}]", "phases.0: Input should be"),
     ],
 )
 def test_invalid_files_name_the_file_and_the_entry(
@@ -292,3 +297,23 @@ async def test_a_rail_returning_the_wrong_type_blocks(tmp_path: Path, toolkit: T
     decision = await rails.check_input(check("status da nota 40908"))
     assert not decision.allowed and decision.blocked_by.outcome == "error"
     assert "returned dict, not RailResult" in decision.blocked_by.reason
+
+
+async def test_a_judge_checks_only_its_phases(tmp_path: Path, toolkit: Toolkit) -> None:
+    rails = load(
+        tmp_path,
+        toolkit,
+        f"""
+        judges:
+          - {{name: groundedness, phases: [answer]}}
+          - {{name: acme_tone, type: external, class: "{PLUGINS}:ToneJudge", phases: [knowledge]}}
+        """,
+    )
+    polite = model_access({"polite": True, "score": 0.9})
+    concept = JudgeCase(
+        question="o que é OTIF?", answer="OTIF: 95%.", phase="knowledge", model=polite
+    )
+    assert [r.name for r in await rails.judge(concept)] == ["acme_tone"]
+    data = JudgeCase(question="q", answer="R$ 9,00", phase="answer", rows=[[9]], model=polite)
+    assert [r.name for r in await rails.judge(data)] == ["groundedness"]
+    assert polite.calls == ["OTIF: 95%."]
