@@ -2,7 +2,9 @@
 
 A rail (input or output) implements `evaluate(check: RailCheck) -> RailResult`, a judge
 `evaluate(case: JudgeCase) -> JudgeResult`; either may be `async def` or a plain function
-(plain ones run in a worker thread so they never block the event loop). Both receive the
+(plain ones run in a worker thread so they never block the event loop). An output rail may
+also implement `applies(check) -> bool`: when no output rail applies to a run, answer
+tokens stream unbuffered (PII applies only to tenants that ask for masking). Both receive the
 framework's model through `model` and must not build a client of their own: calls through
 `ModelAccess` count against the turn's budget and reach the configured tracing.
 """
