@@ -23,7 +23,8 @@ from graph.context import RunContext
 from graph.events import run_turn
 from graph.resources import close_resources, open_resources
 from graph.wiring import build_graph
-from guards.rails import Guardrails, JudgeCase, RailCheck
+from guards.rails import Entry, Guardrails, JudgeCase, RailCheck, RailResult
+from guards.rails.engine import Loaded
 from server.db_init import init_database
 from server.settings import Settings
 
@@ -121,6 +122,43 @@ async def engine_alone(rails: Guardrails, repeat: int = 300) -> None:
     assert verdict.passed, verdict
     print(f"groundedness, 500 rows × 3 ({repeat // 3} runs)   {summary(times, 0.95)}")
     print(f"  (p99 {quantile(times, 0.99):.3f} ms)")
+    await concurrency()
+
+
+class Waits:
+    """A rail that takes `seconds`: asleep on the loop, or blocking a worker thread."""
+
+    def __init__(self, seconds: float, blocking: bool) -> None:
+        self.seconds, self.blocking = seconds, blocking
+        if blocking:
+            self.evaluate = self._blocking  # a plain function: the engine uses a thread
+
+    async def evaluate(self, check: RailCheck) -> RailResult:
+        await asyncio.sleep(self.seconds)
+        return RailResult(allowed=True)
+
+    def _blocking(self, check: RailCheck) -> RailResult:
+        time.sleep(self.seconds)
+        return RailResult(allowed=True)
+
+
+async def concurrency(runs: int = 20) -> None:
+    """Five rails of 40–80 ms (three async, two blocking): the stage takes the slowest."""
+    delays = [(0.04, False), (0.06, False), (0.08, False), (0.05, True), (0.07, True)]
+    rails = Guardrails(
+        input=[
+            Loaded(Entry(code=f"W{i}"), Waits(seconds, blocking), 5.0, f"GRL.W{i}")
+            for i, (seconds, blocking) in enumerate(delays)
+        ]
+    )
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        await rails.check_input(RailCheck("x", "input", "101"))
+        times.append((time.perf_counter() - started) * 1000)
+    slowest, total = max(d for d, _ in delays) * 1000, sum(d for d, _ in delays) * 1000
+    print(f"\nfive rails at once ({runs} runs)       {summary(times, 0.95)}")
+    print(f"  slowest rail {slowest:.0f} ms, sum of all {total:.0f} ms")
 
 
 if __name__ == "__main__":
