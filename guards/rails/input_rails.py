@@ -137,8 +137,8 @@ class OutOfScope:
     values, glossary terms) or an inflection of one, a measure asked for a period ("quanto
     … em maio"), a question to the assistant itself, small talk, a request for reports or
     numbers, a clarification answer, and, inside a thread, a short follow-up or one with a
-    period or a number. The score is
-    1.0 in scope and 0.0 out; `threshold` (default 0.5) decides.
+    period or a number. The score is 1.0 in scope and 0.0 out; `threshold` (default 0.5)
+    decides.
     """
 
     def __init__(self, entry: Entry, toolkit: Toolkit) -> None:
