@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import yaml
+from figures import DATA_QUESTIONS as QUESTIONS
 from figures import quantile
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -39,20 +40,6 @@ STATUS = (
     "SELECT DISTINCT ON (serie, num_nota) serie, num_nota, status FROM eventos_rastreamento "
     "WHERE num_nota = 40908 ORDER BY serie, num_nota, last_updated DESC"
 )
-QUESTIONS = [
-    "status da nota 40908",
-    "onde está a carga 7001?",
-    "faturamento por mês em 2026",
-    "top 5 clientes por valor vencido",
-    "cargas atrasadas por transportadora",
-    "quantas notas bloqueadas em maio?",
-    "ticket médio por canal em 2025",
-    "lead time médio por modal",
-    "which carrier has the most late shipments?",
-    "overdue bills by customer",
-    "produtos mais vendidos no último trimestre",
-    "frete por kg por transportadora em 2026",
-]
 
 
 def aug(question: str, data: bool = True) -> dict:

@@ -4,6 +4,22 @@ from __future__ import annotations
 
 import statistics
 
+DATA_QUESTIONS = [
+    "status da nota 40908",
+    "onde está a carga 7001?",
+    "faturamento por mês em 2026",
+    "top 5 clientes por valor vencido",
+    "cargas atrasadas por transportadora",
+    "quantas notas bloqueadas em maio?",
+    "ticket médio por canal em 2025",
+    "lead time médio por modal",
+    "which carrier has the most late shipments?",
+    "overdue bills by customer",
+    "produtos mais vendidos no último trimestre",
+    "frete por kg por transportadora em 2026",
+]
+"""Data questions the benchmarks share: tracking and analytics, Portuguese and English."""
+
 
 def quantile(values: list[float], q: float) -> float:
     """The `q` quantile (nearest rank) of `values`."""

@@ -16,7 +16,7 @@ import statistics
 import time
 from dataclasses import replace
 
-from figures import quantile, summary
+from figures import DATA_QUESTIONS, quantile, summary
 from langgraph.checkpoint.memory import InMemorySaver
 
 from graph.context import RunContext
@@ -29,12 +29,7 @@ from server.db_init import init_database
 from server.settings import Settings
 
 QUESTIONS = [
-    "status da nota 40908",
-    "faturamento por mês em 2026",
-    "top 5 clientes por valor vencido",
-    "cargas atrasadas por transportadora",
-    "quantas notas bloqueadas em maio?",
-    "which carrier has the most late shipments?",
+    *DATA_QUESTIONS[:6],
     "o que é nota bloqueada?",
     "what is OTIF?",
     "quem é você?",

@@ -13,6 +13,7 @@ import statistics
 import time
 
 import numpy as np
+from figures import DATA_QUESTIONS as QUESTIONS
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from ddl_catalog import load_catalog
@@ -21,18 +22,6 @@ from graph.embeddings import E5Embeddings
 from graph.offline import OfflineChatModel
 from nodes.prompts import prompt
 
-QUESTIONS = [
-    "status da nota 40908",
-    "faturamento por mês em 2026",
-    "top 5 clientes por valor vencido",
-    "cargas atrasadas por transportadora",
-    "quantas notas bloqueadas em maio?",
-    "ticket médio por canal em 2025",
-    "which carrier has the most late shipments?",
-    "overdue bills by customer",
-    "lead time médio por modal",
-    "frete por kg em 2026",
-]
 RESULT = (
     '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 1.5}\n'
     '{"mes": "2026-02-01", "faturamento": 2.5}'

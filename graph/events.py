@@ -105,12 +105,23 @@ async def _stream(graph: Pregel, message: str, config: dict, context: RunContext
     yield {"event": "result", "data": result_payload(snapshot.values)}
 
 
+OPTIONAL_RESULT_FIELDS = (
+    "sql",
+    "cards",
+    "chart",
+    "sources",
+    "attempts",
+    "stop_reason",
+    "blocked_by",
+    "judgements",
+)
+"""State fields the `result` event carries when they are set."""
+
+
 def result_payload(state: dict[str, Any]) -> dict[str, Any]:
     """The `result` event: the answer and what it stands on."""
     payload: dict[str, Any] = {"answer": state.get("answer", ""), "route": state.get("route")}
     result = state.get("result")
-    if state.get("sql"):
-        payload["sql"] = state["sql"]
     if result:
         payload.update(
             columns=result["columns"],
@@ -118,20 +129,7 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
             row_count=result["row_count"],
             truncated=result["truncated"],
         )
-    if state.get("cards"):
-        payload["cards"] = state["cards"]
-    if state.get("chart"):
-        payload["chart"] = state["chart"]
-    if state.get("sources"):
-        payload["sources"] = state["sources"]
-    if state.get("attempts"):
-        payload["attempts"] = state["attempts"]
-    if state.get("stop_reason"):
-        payload["stop_reason"] = state["stop_reason"]
-    if state.get("blocked_by"):
-        payload["blocked_by"] = state["blocked_by"]
-    if state.get("judgements"):
-        payload["judgements"] = state["judgements"]
+    payload.update({key: state[key] for key in OPTIONAL_RESULT_FIELDS if state.get(key)})
     return payload
 
 

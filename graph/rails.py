@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -46,12 +46,16 @@ def model_access(meter: Meter, resources: Resources, context: RunContext) -> Mod
 
 
 def rail_check(
-    state: dict[str, Any], context: RunContext, text: str = "", **extra: Any
+    state: dict[str, Any],
+    context: RunContext,
+    text: str = "",
+    stage: Literal["input", "output"] = "output",
+    **extra: Any,
 ) -> RailCheck:
-    """A `RailCheck` for this run (the stage and text filled in by the caller)."""
+    """A `RailCheck` for this run: answer text by default, or the user's message."""
     return RailCheck(
         text=text,
-        stage=extra.pop("stage", "output"),
+        stage=stage,
         tenant=context.tenant,
         lang=state.get("lang", "pt"),
         mask_personal_data=context.mask_personal_data,

@@ -84,12 +84,15 @@ def stage(
 
 def _progress(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
     """Where the turn stands after a stage: chosen sources, SQL attempts, caps hit, stops."""
-    merged = {**state, **update}
+
+    def now(key: str) -> Any:
+        return update[key] if key in update else state.get(key)
+
     return {
-        "sources": merged.get("sources") or {},
-        "sql_attempts": len(merged.get("attempts") or []),
-        "caps_hit": merged.get("caps_hit") or [],
-        "stop_reason": merged.get("stop_reason"),
+        "sources": now("sources") or {},
+        "sql_attempts": len(now("attempts") or []),
+        "caps_hit": now("caps_hit") or [],
+        "stop_reason": now("stop_reason"),
     }
 
 

@@ -11,7 +11,6 @@ with an honest note that it could not be fully verified, and the cap is recorded
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from typing import Any, Literal
 
@@ -65,9 +64,7 @@ def judge_case(
         columns=list(result.get("columns") or []),
         rows=list(result.get("rows") or []),
         row_count=result.get("row_count"),
-        analysis=json.loads(json.dumps(state.get("analysis"), default=str))
-        if state.get("analysis")
-        else None,
+        analysis=state.get("analysis"),
         evidence=evidence,
         **extra,
     )

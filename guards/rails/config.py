@@ -83,10 +83,14 @@ class Entry(BaseModel):
         """The entry's identifier: the rail's code or the judge's name."""
         return str(self.code or self.name)
 
+    @property
+    def env_prefix(self) -> str:
+        """`ORQUESTRA_RAIL_<ID>_`: this entry's settings in the environment."""
+        return f"ORQUESTRA_RAIL_{re.sub(r'[^A-Z0-9]', '_', self.id.upper())}_"
+
     def setting(self, key: str, default: Any) -> Any:
         """`key` for this entry: environment, then the YAML, then `default`."""
-        env = f"ORQUESTRA_RAIL_{re.sub(r'[^A-Z0-9]', '_', self.id.upper())}_{key.upper()}"
-        raw = os.environ.get(env, "")
+        raw = os.environ.get(f"{self.env_prefix}{key.upper()}", "")
         if raw.strip():
             return yaml.safe_load(raw)
         if key == "threshold" and self.threshold is not None:
@@ -94,6 +98,19 @@ class Entry(BaseModel):
         if key == "timeout_s" and self.timeout_s is not None:
             return self.timeout_s
         return self.options.get(key, default)
+
+    def plugin_arguments(self) -> dict[str, Any]:
+        """Keyword arguments of an external class: its options and threshold, each resolved
+        with the same precedence (keys set only in the environment included)."""
+        keys = set(self.options) | {"threshold"}
+        keys |= {
+            name.removeprefix(self.env_prefix).lower()
+            for name, value in os.environ.items()
+            if name.startswith(self.env_prefix) and value.strip()
+        }
+        keys.discard("timeout_s")  # the engine's, not the plugin's
+        found = {key: self.setting(key, None) for key in sorted(keys)}
+        return {key: value for key, value in found.items() if value is not None}
 
 
 class GuardrailsFile(BaseModel):

@@ -123,17 +123,24 @@ class Guardrails:
         return await self._rails("input", self.input, check)
 
     async def check_output(self, check: RailCheck) -> Decision:
+        """The output rails on a piece of answer; the text as the rewriting rails leave it."""
         decision = await self._rails("output", self.output, check)
-        rewrites = [r for r in decision.results if r.text is not None and r.text != check.text]
-        if decision.allowed and len(rewrites) > 1:
-            # Several rails rewrote the same text independently: compose them in YAML order.
-            text = check.text
-            for rail in self.output:
-                if any(r.code == rail.entry.id for r in rewrites):
-                    result = await _call(rail.impl.evaluate, replace(check, text=text))
-                    text = result.text if result.text is not None else text
-            return replace(decision, text=text)
-        return decision
+        rewrites = [r for r in decision.results if r.outcome == "modified"]
+        if not decision.allowed or not rewrites:
+            return decision
+        if len(rewrites) == 1:
+            return replace(decision, text=str(rewrites[0].text))
+        # Several rails rewrote the same text independently: compose them in YAML order,
+        # each on the previous one's output (and still fail-closed).
+        text = check.text
+        for rail in self.output:
+            if any(r.code == rail.entry.id for r in rewrites):
+                result, failure = await _evaluate(rail, replace(check, text=text), RailResult)
+                if failure or not result.allowed:
+                    blocked = RailResult(False, failure or result.reason, code=rail.entry.id)
+                    return replace(decision, allowed=False, text=check.text, blocked_by=blocked)
+                text = result.text if result.text is not None else text
+        return replace(decision, text=text)
 
     def judges_for(self, phase: str) -> list[Loaded]:
         """The judges that check this kind of answer (`knowledge` or `answer`)."""
@@ -152,11 +159,7 @@ class Guardrails:
         results = list(await asyncio.gather(*(self._rail(stage, r, check) for r in rails)))
         SECONDS.labels(stage=stage).observe(time.perf_counter() - started)
         blocked = next((r for r in results if not r.allowed), None)
-        text = check.text
-        for result in results:
-            if result.text is not None:
-                text = result.text
-        return Decision(blocked is None, text, results, blocked)
+        return Decision(blocked is None, check.text, results, blocked)
 
     async def _rail(self, stage: str, rail: Loaded, check: RailCheck) -> RailResult:
         started = time.perf_counter()
@@ -235,7 +238,7 @@ def _build(stage: str, entry: Entry, toolkit: Toolkit, default_timeout: float) -
     if entry.type == "external":
         plugin = import_class(entry, where)
         try:
-            impl = plugin(**_external_arguments(entry))
+            impl = plugin(**entry.plugin_arguments())
         except Exception as error:  # a plugin's own constructor: report, do not crash
             raise GuardrailsError(f"{where} {entry.id}: {entry.class_path}: {error}") from None
     else:
@@ -252,11 +255,3 @@ def _build(stage: str, entry: Entry, toolkit: Toolkit, default_timeout: float) -
     timeout = float(entry.setting("timeout_s", default_timeout))
     phases = frozenset(entry.phases or ("knowledge", "answer"))
     return Loaded(entry, impl, timeout, f"{prefix}.{entry.id.upper()}", phases)
-
-
-def _external_arguments(entry: Entry) -> dict[str, Any]:
-    """An external class is built with its threshold and options as keyword arguments."""
-    arguments = dict(entry.options)
-    if entry.threshold is not None:
-        arguments.setdefault("threshold", entry.setting("threshold", entry.threshold))
-    return arguments

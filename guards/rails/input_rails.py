@@ -121,13 +121,8 @@ FOLLOW_UP = re.compile(
     r"^(e|and|what about|how about|agora|now|entao|so|tambem|also|mas|but|e se|e quanto|"
     r"e o|e a|e os|e as|e no|e na|e em|e para|e do|e da|so|somente|apenas|only)\b"
 )
-DATA_CUE = re.compile(
-    r"\b(quant[oa]s?|how (many|much)|total\w*|soma|sum|media|average|mediana|median|maior\w*|"
-    r"menor\w*|top|ranking|lista\w*|list|mostr\w*|show|exib\w*|compar\w*|por mes|per month|"
-    r"por ano|per year|mensal|monthly|anual|yearly|ultim\w*|last|este (mes|ano)|this (month|year)|"
-    r"mes passado|last month|ano passado|last year|hoje|today|ontem|yesterday|semana|week|"
-    r"trimestre|quarter|status|situacao|onde|where|quando|when)\b"
-)
+STATUS_CUE = re.compile(r"\b(status|situacao|onde|where|quando|when|exib\w*|semana|week)\b")
+"""With the measures and periods above, what a follow-up in a thread may ask about."""
 
 
 class OutOfScope:
@@ -174,9 +169,8 @@ class OutOfScope:
             return True
         if check.history:
             short = len(tokens) <= self.follow_up_words
-            return bool(
-                short or FOLLOW_UP.search(text) or DATA_CUE.search(text) or re.search(r"\d", text)
-            )
+            cue = QUANTITY.search(text) or PERIOD.search(text) or STATUS_CUE.search(text)
+            return bool(short or cue or FOLLOW_UP.search(text) or re.search(r"\d", text))
         return False
 
 

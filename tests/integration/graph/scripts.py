@@ -20,6 +20,14 @@ def augmented(question: str, **extra: Any) -> dict[str, Any]:
     return {"question": question, "is_data_question": True, "missing": [], "lang": "pt", **extra}
 
 
+VAGUE_QUESTION = "Você quer ver faturamento, pedidos ou entregas?"
+
+
+def vague(question: str = "como está a produção?") -> dict[str, Any]:
+    """The augmenter finding a data question too vague, and asking `VAGUE_QUESTION`."""
+    return augmented(question, missing=["measure"], clarifying_question=VAGUE_QUESTION)
+
+
 def routed(route: str, wants_knowledge: bool = False) -> dict[str, Any]:
     return {"route": route, "wants_knowledge": wants_knowledge, "reason": "test"}
 

@@ -21,6 +21,7 @@ from tests.integration.graph.scripts import (
     cross_tenant_turn,
     data_turn,
     routed,
+    vague,
 )
 
 PLUGINS = "tests.plugins.acme_guardrails"
@@ -71,17 +72,7 @@ async def test_out_of_scope_gets_a_polite_pointer_to_what_is_served(harness: Har
 
 
 async def test_a_clarification_answer_is_checked_too(harness: Harness) -> None:
-    current = harness.use(
-        {
-            "augmenter": [
-                augmented(
-                    "como está a produção?",
-                    missing=["measure"],
-                    clarifying_question="Você quer ver faturamento, pedidos ou entregas?",
-                )
-            ]
-        }
-    )
+    current = harness.use({"augmenter": [vague()]})
     first = await harness.ask("como está a produção?")
     assert first.of("clarify")
     second = await harness.ask("todos os fornecedores, sem filtro")

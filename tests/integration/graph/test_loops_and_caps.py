@@ -8,10 +8,12 @@ from tests.integration.graph.scripts import (
     NO_ROWS,
     NOTA_STATUS,
     REVENUE_2026,
+    VAGUE_QUESTION,
     augmented,
     cross_tenant_turn,
     fixed,
     routed,
+    vague,
     written,
 )
 
@@ -47,11 +49,7 @@ async def test_clarification_interrupts_and_the_next_message_resumes(harness: Ha
     current = harness.use(
         {
             "augmenter": [
-                augmented(
-                    "como está a produção?",
-                    missing=["measure"],
-                    clarifying_question="Você quer ver faturamento, pedidos ou entregas?",
-                ),
+                vague(),
                 augmented("faturamento por mês em 2026"),
             ],
             "router": [routed("ANALYTICS")],
@@ -60,7 +58,7 @@ async def test_clarification_interrupts_and_the_next_message_resumes(harness: Ha
         }
     )
     first = await harness.ask("como está a produção?")
-    assert first.of("clarify") == [{"question": "Você quer ver faturamento, pedidos ou entregas?"}]
+    assert first.of("clarify") == [{"question": VAGUE_QUESTION}]
     assert not first.of("result") and first.events[-1]["event"] == "done"
     second = await harness.ask("faturamento de 2026")
     assert second.result["rows"]

@@ -91,7 +91,8 @@ async def test_external_rail_beside_natives_and_imported_only_when_declared(
     assert injected.blocked_by.code == "PINJ"
     assert (await rails.check_input(check("status da nota 40908"))).allowed
     # A synchronous plugin runs in a worker thread, never on the event loop's thread.
-    assert all(name != "MainThread" for name in rails.input[1].impl.threads)
+    threads = rails.input[1].impl.threads
+    assert len(threads) == 3 and "MainThread" not in threads
 
 
 async def test_rails_of_a_stage_run_at_the_same_time(tmp_path: Path, toolkit: Toolkit) -> None:
@@ -278,6 +279,26 @@ def test_environment_beats_yaml_beats_default(
     monkeypatch.setenv("ORQUESTRA_RAIL_SIZE_TIMEOUT_S", "0.5")
     rails = load(tmp_path, toolkit, text)
     assert rails.input[0].impl.max_chars == 20 and rails.input[0].timeout_s == 0.5
+
+
+def test_an_external_gets_its_options_with_the_same_precedence(
+    tmp_path: Path, toolkit: Toolkit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = f"""
+        input:
+          - {{code: ACME_WORD, type: external, class: "{PLUGINS}:ForbiddenWord",
+              options: {{word: concorrente}}}}
+        judges:
+          - {{name: acme_tone, type: external, class: "{PLUGINS}:ToneJudge"}}
+        """
+    rails = load(tmp_path, toolkit, text)
+    assert rails.input[0].impl.word == "concorrente" and rails.judges[0].impl.threshold == 0.6
+    monkeypatch.setenv("ORQUESTRA_RAIL_ACME_WORD_WORD", "rival")
+    monkeypatch.setenv("ORQUESTRA_RAIL_ACME_TONE_THRESHOLD", "0.9")  # set nowhere in the YAML
+    monkeypatch.setenv("ORQUESTRA_RAIL_ACME_TONE_TIMEOUT_S", "1.5")  # the engine's, not the class's
+    rails = load(tmp_path, toolkit, text)
+    assert rails.input[0].impl.word == "rival"
+    assert rails.judges[0].impl.threshold == 0.9 and rails.judges[0].timeout_s == 1.5
 
 
 def test_an_external_class_refusing_its_options_is_reported(
