@@ -60,7 +60,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, dev_login: bool = False) -> FastAPI:
+    """The app. `dev_login` adds `POST /v1/dev/token`, which mints a token for any tenant
+    without authentication: only `orquestra demo` (or `serve --dev-login`) turns it on."""
     app = FastAPI(
         title="Orquestra",
         version="0.1.0",
@@ -69,8 +71,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings or Settings()
     app.state.running = defaultdict(int)
+    app.state.dev_login = dev_login
     _errors(app)
     _routes(app)
+    if dev_login:
+        _dev_login_route(app)
     web.mount(app)
 
     @app.middleware("http")
@@ -182,11 +187,20 @@ def _routes(app: FastAPI) -> None:
     async def metrics() -> Response:
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
-    @app.post("/v1/dev/token", tags=["demo"], summary="Demo mode only: a token for a tenant")
+    @app.get("/v1/auth/options", tags=["auth"], summary="How a person signs in here")
+    async def auth_options() -> dict[str, bool]:
+        return {"dev_login": app.state.dev_login}
+
+
+def create_dev_app() -> FastAPI:
+    """The demo's app: `create_app` with the token-minting login (uvicorn factory)."""
+    return create_app(dev_login=True)
+
+
+def _dev_login_route(app: FastAPI) -> None:
+    @app.post("/v1/dev/token", tags=["demo"], summary="Demo only: a token for any tenant")
     async def dev_token(body: DevLogin) -> dict[str, str]:
         settings: Settings = app.state.settings
-        if settings.mode != "demo":
-            raise HTTPException(404, {"code": "NOT_FOUND", "message": "not available"})
         return {
             "token": mint_token(settings, body.tenant, f"demo-{body.tenant}"),
             "tenant": body.tenant,

@@ -45,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
     serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument(
+        "--dev-login",
+        action="store_true",
+        help="also serve POST /v1/dev/token, which mints a token for ANY tenant without"
+        " authentication (local development only; refused in production mode)",
+    )
     serve.set_defaults(run=_cmd_serve)
 
     token = commands.add_parser("token", help="a signed token for local use")
@@ -165,7 +171,8 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     port = args.port or settings.port
     print(f"\nWeb chat: http://{settings.host}:{port}/  (Ctrl-C stops it and the database)")
     print(f"Demo token for tenant 101: {mint_token(settings, '101', 'demo-101')}")
-    return _cmd_serve(argparse.Namespace(host=None, port=port, workers=1), settings)
+    serve = argparse.Namespace(host=None, port=port, workers=1, dev_login=True)
+    return _cmd_serve(serve, settings)
 
 
 def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -173,10 +180,24 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
     from server.database import admin_url
 
+    if args.dev_login:
+        if settings.mode == "production":
+            return _fail(
+                "DEV_LOGIN_REFUSED",
+                "--dev-login lets anyone mint a token for any tenant; it is refused in production",
+            )
+        log.warning(
+            "dev login is ON: POST /v1/dev/token mints a token for any tenant, unauthenticated."
+            " Never expose this server beyond your own machine."
+        )
+        print(
+            "WARNING: dev login is on — anyone who can reach this server can act as any tenant.",
+            file=sys.stderr,
+        )
     check_guardrails(settings)  # a broken file is a clear error now, not a failed start-up
     admin_url(settings)  # start (or join) the embedded PostgreSQL in this process first
     uvicorn.run(
-        "server.app:create_app",
+        "server.app:create_dev_app" if args.dev_login else "server.app:create_app",
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,

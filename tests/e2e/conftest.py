@@ -34,11 +34,14 @@ class Server:
         self.process.wait(timeout=30)
 
 
-def start_server(data_dir: Path, probe: str = "/readyz", **env: str) -> Server:
+def start_server(
+    data_dir: Path, probe: str = "/readyz", *, args: tuple[str, ...] = (), **env: str
+) -> Server:
+    """`orquestra serve` on a free port (extra command-line `args`, extra `env`), once ready."""
     port = free_port()
     environment = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir), **env}
     process = subprocess.Popen(
-        [str(BIN / "orquestra"), "serve", "--port", str(port)],
+        [str(BIN / "orquestra"), "serve", "--port", str(port), *args],
         env=environment,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -61,6 +64,14 @@ def start_server(data_dir: Path, probe: str = "/readyz", **env: str) -> Server:
 @pytest.fixture(scope="session")
 def server(data_dir: Path, demo_db) -> Iterator[Server]:
     running = start_server(data_dir)
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="session")
+def demo_server(data_dir: Path, demo_db) -> Iterator[Server]:
+    """A server with the demo's dev login (`serve --dev-login`), as `orquestra demo` runs it."""
+    running = start_server(data_dir, args=("--dev-login",))
     yield running
     running.stop()
 

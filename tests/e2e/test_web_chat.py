@@ -46,7 +46,7 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def page(server: Server):
+def page(demo_server: Server):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium(), args=FLAGS)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -62,8 +62,8 @@ def ask(page: Page, question: str) -> None:
     page.wait_for_function("!document.getElementById('send').disabled", timeout=60_000)
 
 
-def test_chat_in_a_browser(page: Page, server: Server) -> None:
-    page.goto(server.url)
+def test_chat_in_a_browser(page: Page, demo_server: Server) -> None:
+    page.goto(demo_server.url)
     page.select_option("#tenant", "101")
     page.click("#login-form button")
     page.wait_for_selector("#app:not([hidden])")
@@ -107,9 +107,9 @@ def test_chat_in_a_browser(page: Page, server: Server) -> None:
     assert first_thread not in listed
 
 
-def test_phone_sized_screen(page: Page, server: Server) -> None:
+def test_phone_sized_screen(page: Page, demo_server: Server) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(server.url)
+    page.goto(demo_server.url)
     page.select_option("#tenant", "105")
     page.click("#login-form button")
     ask(page, "o que é nota bloqueada?")
