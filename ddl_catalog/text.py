@@ -1,4 +1,5 @@
-"""Text normalisation shared by catalog matching: lower case, no accents, word tokens."""
+"""Text normalisation shared by catalog matching (lower case, no accents, word tokens), and
+the characters no stored text may carry."""
 
 from __future__ import annotations
 
@@ -6,6 +7,15 @@ import re
 import unicodedata
 
 WORD = re.compile(r"[a-z0-9_]+")
+UNSAFE_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+"""C0 controls but tab, newline and carriage return; DEL; lone surrogates; non-characters.
+PostgreSQL cannot store NUL in text or `\u0000` in jsonb, UTF-8 cannot carry a lone
+surrogate, and no person types the rest."""
+
+
+def without_unsafe(text: str) -> str:
+    """`text` without `UNSAFE_CHARACTERS` (for what models write, which nobody validated)."""
+    return UNSAFE_CHARACTERS.sub("", text)
 
 
 def fold(text: str) -> str:

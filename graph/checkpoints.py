@@ -5,8 +5,11 @@ Threads survive restarts and can be served by any process sharing the database.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
@@ -14,7 +17,67 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from server.database import DatabaseUnavailable, is_unavailable
+
 SCHEMA = "orquestra_sessions"
+T = TypeVar("T")
+
+
+class FailFastSaver(AsyncPostgresSaver):
+    """The PostgreSQL checkpointer with a circuit breaker.
+
+    The saver runs its calls one at a time (it holds a lock), and a super-step makes several;
+    when the database is lost, each would wait the pool's full timeout in turn (15 s for one
+    step was seen). So the first call that finds the database gone trips the breaker: the
+    calls queued behind it, and any made within `open_s` after, fail at once with
+    `DatabaseUnavailable`, and the turn ends promptly. The next call after that window tries
+    the database again.
+    """
+
+    def __init__(self, pool: AsyncConnectionPool, open_s: float = 1.0) -> None:
+        super().__init__(pool)
+        self.open_s = open_s
+        self.failed_at = -float("inf")
+        self.tripped = asyncio.Event()
+
+    async def _guarded(self, call: Callable[[], Awaitable[T]]) -> T:
+        if self.tripped.is_set():
+            if time.monotonic() - self.failed_at < self.open_s:
+                raise DatabaseUnavailable("the database was lost moments ago (checkpoints)")
+            self.tripped = asyncio.Event()  # half-open: this call tries the database again
+        tripped = self.tripped
+        work = asyncio.ensure_future(call())
+        watch = asyncio.ensure_future(tripped.wait())
+        try:
+            await asyncio.wait((work, watch), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watch.cancel()
+        if not work.done():
+            work.cancel()
+            raise DatabaseUnavailable("the database was lost (checkpoints)")
+        error = work.exception()
+        if error is not None and is_unavailable(error):
+            self.failed_at = time.monotonic()
+            tripped.set()
+        return work.result()
+
+    async def aget_tuple(self, config: Any) -> Any:
+        return await self._guarded(lambda: super(FailFastSaver, self).aget_tuple(config))
+
+    async def aput(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._guarded(lambda: super(FailFastSaver, self).aput(*args, **kwargs))
+
+    async def aput_writes(self, *args: Any, **kwargs: Any) -> None:
+        await self._guarded(lambda: super(FailFastSaver, self).aput_writes(*args, **kwargs))
+
+    async def alist(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        await self._guarded(_nothing)
+        async for item in super().alist(*args, **kwargs):
+            yield item
+
+
+async def _nothing() -> None:
+    return None
 
 
 def with_search_path(url: str, schema: str) -> str:
@@ -25,8 +88,15 @@ def with_search_path(url: str, schema: str) -> str:
 
 
 @asynccontextmanager
-async def postgres_checkpointer(admin_url: str) -> AsyncIterator[AsyncPostgresSaver]:
-    """A ready checkpointer (tables created once) on a small connection pool."""
+async def postgres_checkpointer(
+    admin_url: str, timeout_s: float = 3.0
+) -> AsyncIterator[FailFastSaver]:
+    """A ready checkpointer (tables created once) on a small connection pool.
+
+    Waiting for a connection is bounded by `timeout_s`, and a connection is checked before
+    use, so a lost database fails a turn within seconds (`DB_UNAVAILABLE`) instead of
+    leaving the client waiting on a dead socket.
+    """
     async with await psycopg.AsyncConnection.connect(admin_url, autocommit=True) as conn:
         await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
     pool = AsyncConnectionPool(
@@ -34,11 +104,18 @@ async def postgres_checkpointer(admin_url: str) -> AsyncIterator[AsyncPostgresSa
         min_size=1,
         max_size=8,
         open=False,
-        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        timeout=timeout_s,
+        check=AsyncConnectionPool.check_connection,
+        kwargs={
+            "autocommit": True,
+            "prepare_threshold": 0,
+            "row_factory": dict_row,
+            "connect_timeout": max(1, round(timeout_s)),
+        },
     )
     await pool.open()
     try:
-        saver = AsyncPostgresSaver(pool)
+        saver = FailFastSaver(pool)
         await saver.setup()
         yield saver
     finally:

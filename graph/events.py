@@ -20,28 +20,49 @@ import anyio
 from langchain_core.messages import HumanMessage
 from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
-from langgraph.types import Command
+from langgraph.types import Command, StateSnapshot
+from prometheus_client import Counter
 
 from graph import tracing
 from graph.analysis import jsonable
 from graph.context import RunContext
 from graph.models import ModelUnavailable
-from server.database import DatabaseUnavailable
+from server.database import is_unavailable
 
 log = logging.getLogger("orquestra.run")
 CANCEL_WAIT_S = 10.0
+RUN_ERRORS = Counter("orquestra_run_errors_total", "Runs that ended with an error event", ["code"])
 
 Event = dict[str, Any]
 
 
+def thread_config(thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
+    """LangGraph's config for a thread: its newest checkpoint, or the one named."""
+    configurable = {"thread_id": thread_id}
+    if checkpoint_id:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
+
+
 async def run_turn(
-    graph: Pregel, message: str, *, thread_id: str, context: RunContext, run_id: str | None = None
+    graph: Pregel,
+    message: str,
+    *,
+    thread_id: str,
+    context: RunContext,
+    run_id: str | None = None,
+    checkpoint_id: str | None = None,
 ) -> AsyncIterator[Event]:
-    """Events of one turn on `thread_id`, `run` first and `done` last."""
+    """Events of one turn on `thread_id`, `run` first and `done` last.
+
+    The turn starts from the thread's newest checkpoint, or from `checkpoint_id` (the last
+    turn the server committed), so that a turn that failed half-way leaves no trace: its
+    checkpoints are forked past, as LangGraph does when a run starts from an older one.
+    """
     run_id = run_id or str(uuid.uuid4())
     yield {"event": "run", "data": {"run_id": run_id, "thread_id": thread_id}}
     config = {
-        "configurable": {"thread_id": thread_id},
+        **thread_config(thread_id, checkpoint_id),
         "recursion_limit": context.recursion_limit,
         "metadata": {"run_id": run_id, "tenant": context.tenant, "user": context.user},
         "callbacks": tracing.callbacks(),
@@ -74,9 +95,8 @@ async def _produce(graph, message, config, context, run_id: str, queue: asyncio.
         await queue.put(None)
 
 
-async def pending_question(graph: Pregel, thread_id: str) -> str | None:
-    """The clarifying question a thread is waiting on, if any."""
-    snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
+def pending_question(snapshot: StateSnapshot) -> str | None:
+    """The clarifying question a thread's state is waiting on, if any."""
     for task in snapshot.tasks:
         for pending in task.interrupts:
             return str(pending.value.get("question", ""))
@@ -84,13 +104,16 @@ async def pending_question(graph: Pregel, thread_id: str) -> str | None:
 
 
 async def _stream(graph: Pregel, message: str, config: dict, context: RunContext):
-    waiting = await pending_question(graph, config["configurable"]["thread_id"])
+    base = await graph.aget_state(config)
     payload: Any = (
         Command(resume=message)
-        if waiting is not None
+        if pending_question(base) is not None
         else {"messages": [HumanMessage(content=message)]}
     )
     modes = ["updates", "custom"]
+    paused = False
+    # Consumed to the end even after an interrupt: the run's last checkpoints are written
+    # when the stream finishes, and the turn is over only once they are.
     async for mode, chunk in graph.astream(payload, config, context=context, stream_mode=modes):
         if mode == "custom" and isinstance(chunk, dict) and "event" in chunk:
             yield {
@@ -100,8 +123,10 @@ async def _stream(graph: Pregel, message: str, config: dict, context: RunContext
         elif mode == "updates" and "__interrupt__" in chunk:
             question = chunk["__interrupt__"][0].value.get("question", "")
             yield {"event": "clarify", "data": {"question": question}}
-            return
-    snapshot = await graph.aget_state(config)
+            paused = True
+    if paused:
+        return
+    snapshot = await graph.aget_state(thread_config(config["configurable"]["thread_id"]))
     yield {"event": "result", "data": result_payload(snapshot.values)}
 
 
@@ -135,7 +160,7 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
 
 def user_error(error: Exception, run_id: str) -> dict[str, str]:
     """A code and a plain message; the details go to the log with the run id."""
-    if isinstance(error, DatabaseUnavailable | OSError):
+    if is_unavailable(error):
         code, message = "DB_UNAVAILABLE", "The database is unavailable right now. Try again soon."
     elif isinstance(error, ModelUnavailable):
         code, message = "MODEL_UNAVAILABLE", error.message
@@ -144,4 +169,5 @@ def user_error(error: Exception, run_id: str) -> dict[str, str]:
     else:
         code, message = "INTERNAL", "Something went wrong while answering. It has been logged."
     log.error("run failed", exc_info=error, extra={"run_id": run_id, "code": code})
+    RUN_ERRORS.labels(code=code).inc()
     return {"code": code, "message": message}

@@ -15,6 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
+from ddl_catalog.text import without_unsafe
 from graph.metrics import MODEL_CALLS, MODEL_TOKENS
 
 T = TypeVar("T", bound=BaseModel)
@@ -67,8 +68,9 @@ class Meter:
             self._spend(role)
             outcome = await runnable.ainvoke(messages)
             self._count(role, outcome.get("raw"))
-            if outcome.get("parsed") is not None and outcome.get("parsing_error") is None:
-                return outcome["parsed"]
+            parsed = outcome.get("parsed")
+            if parsed is not None and outcome.get("parsing_error") is None:
+                return type(parsed).model_validate(_clean(parsed.model_dump()))
             if attempt == 0:
                 raw = outcome.get("raw")
                 messages = [
@@ -93,9 +95,10 @@ class Meter:
         parts: list[str] = []
         last = None
         async for chunk in model.astream(messages):
-            parts.append(str(chunk.content))
-            if on_text is not None and chunk.content:
-                await on_text(str(chunk.content))
+            text = without_unsafe(str(chunk.content))
+            parts.append(text)
+            if on_text is not None and text:
+                await on_text(text)
             last = chunk if getattr(chunk, "usage_metadata", None) else last
         self._count(role, last)
         return "".join(parts)
@@ -113,6 +116,17 @@ class Meter:
         self.completion_tokens += completion
         MODEL_TOKENS.labels(role=role, kind="prompt").inc(prompt)
         MODEL_TOKENS.labels(role=role, kind="completion").inc(completion)
+
+
+def _clean(value: Any) -> Any:
+    """A model's structured output without characters no stored text may carry."""
+    if isinstance(value, str):
+        return without_unsafe(value)
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
 
 
 def chat(system: str, user: str) -> list[BaseMessage]:

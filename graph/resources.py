@@ -98,8 +98,11 @@ async def _build(settings: Settings) -> Resources:
     await asyncio.to_thread(tracing.configure, settings)
     urls = await asyncio.to_thread(lambda: (agent_url(settings), admin_url(settings)))
     await (await connect(urls[0])).close()  # a clear error if unreachable
-    agent_pool = await asyncpg.create_pool(urls[0], min_size=1, max_size=10)
-    admin_pool = await asyncpg.create_pool(urls[1], min_size=1, max_size=4)
+    # Connecting is bounded like the server's own database work: a lost server is an error
+    # within seconds, not a minute's wait.
+    bound = settings.limits.database_timeout_s
+    agent_pool = await asyncpg.create_pool(urls[0], min_size=1, max_size=10, timeout=bound)
+    admin_pool = await asyncpg.create_pool(urls[1], min_size=1, max_size=4, timeout=bound)
     embeddings = await asyncio.to_thread(build_embeddings, settings.embeddings)
     vectors = await VectorCache.open(embeddings, admin_pool, settings.data_dir / "cache")
     tables = list(catalog.tables.values())

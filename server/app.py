@@ -6,45 +6,33 @@ and analysis resources, the PostgreSQL checkpointer and the compiled graph, and 
 
 from __future__ import annotations
 
-import json
 import logging
-import time
 from collections import defaultdict
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, aclosing, asynccontextmanager
-from typing import Any
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, generate_latest
-from pydantic import BaseModel, Field
-from sse_starlette.sse import EventSourceResponse
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from graph.checkpoints import postgres_checkpointer
 from graph.context import RunContext
-from graph.events import pending_question, run_turn
 from graph.resources import close_resources, open_resources
 from graph.wiring import build_graph
-from server import threads, web
-from server.auth import CurrentCaller, mint_token
-from server.database import admin_url
+from guards.tenant_key import InvalidTenant, TenantKey
+from server import chat, web
+from server.auth import TokenRefused, mint_token
+from server.database import LOST_CONNECTION, admin_url, database_work, is_unavailable
+from server.middleware import BodyLimit, RequestMetrics, error_response
+from server.schemas import DevLogin, UnsafeText
 from server.settings import Settings
+from server.threads import ThreadStore
 
 log = logging.getLogger("orquestra.server")
-REQUESTS = Counter("orquestra_http_requests_total", "HTTP requests", ["path", "status"])
-ACTIVE_STREAMS = Gauge("orquestra_active_streams", "Chat streams in progress")
-
-
-class ChatRequest(BaseModel):
-    """A message, on a new thread (`thread_id` null) or an existing one of the caller's."""
-
-    message: str = Field(description="The user's message, in Portuguese or English.")
-    thread_id: str | None = Field(None, max_length=64)
-
-
-class DevLogin(BaseModel):
-    tenant: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
+RETRY_AFTER_S = 5
+HTTP_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
 
 
 @asynccontextmanager
@@ -53,9 +41,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async with AsyncExitStack() as stack:
         resources = await open_resources(settings)
         stack.push_async_callback(close_resources)
-        await threads.ensure_table(resources.admin_pool)
-        saver = await stack.enter_async_context(postgres_checkpointer(admin_url(settings)))
+        app.state.threads = ThreadStore(resources.admin_pool, settings.limits.database_timeout_s)
+        await app.state.threads.ensure_table()
+        saver = await stack.enter_async_context(
+            postgres_checkpointer(admin_url(settings), settings.limits.database_timeout_s)
+        )
         app.state.resources = resources
+        app.state.tenant_key = TenantKey.from_catalog(resources.catalog)
         app.state.graph = build_graph().compile(checkpointer=saver)
         yield
 
@@ -69,108 +61,63 @@ def create_app(settings: Settings | None = None, *, dev_login: bool = False) -> 
         lifespan=lifespan,
         description="Text-to-SQL for multi-tenant PostgreSQL, streamed.",
     )
-    app.state.settings = settings or Settings()
+    app.state.settings = settings = settings or Settings()
     app.state.running = defaultdict(int)
+    app.state.busy_threads = set()
     app.state.dev_login = dev_login
     _errors(app)
+    app.include_router(chat.router)
     _routes(app)
     if dev_login:
         _dev_login_route(app)
     web.mount(app)
-
-    @app.middleware("http")
-    async def count(request: Request, call_next):
-        response = await call_next(request)
-        route = request.scope.get("route")
-        REQUESTS.labels(path=getattr(route, "path", "other"), status=response.status_code).inc()
-        return response
-
+    # The last added is the outermost: metrics see every response, the 413s included.
+    app.add_middleware(BodyLimit, max_bytes=settings.limits.max_body_bytes)
+    app.add_middleware(RequestMetrics)
     return app
 
 
 def _errors(app: FastAPI) -> None:
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        body = (
-            exc.detail
-            if isinstance(exc.detail, dict)
-            else {"code": "HTTP_ERROR", "message": str(exc.detail)}
-        )
-        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    """Every failure is `{code, message}` with a status, counted by code; never a trace."""
+
+    @app.exception_handler(StarletteHTTPException)  # the router's 404 and 405 too
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc.detail, dict):
+            code, message = exc.detail["code"], exc.detail["message"]
+        else:
+            code, message = HTTP_CODES.get(exc.status_code, "HTTP_ERROR"), str(exc.detail)
+        return error_response(request.scope, exc.status_code, code, message, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
-        return JSONResponse(
-            {"code": "INVALID_REQUEST", "message": f"{where}: {first.get('msg')}"}, status_code=422
+        unsafe = isinstance(first.get("ctx", {}).get("error"), UnsafeText)
+        code = "INVALID_TEXT" if unsafe else "INVALID_REQUEST"
+        return error_response(request.scope, 422, code, f"{where}: {first.get('msg')}")
+
+    async def unavailable(request: Request, exc: Exception) -> JSONResponse:
+        log.warning("database unavailable", exc_info=exc)
+        return error_response(
+            request.scope,
+            503,
+            "DB_UNAVAILABLE",
+            "the database is unavailable right now; try again soon",
+            headers={"Retry-After": str(RETRY_AFTER_S)},
         )
+
+    for lost in LOST_CONNECTION:
+        app.add_exception_handler(lost, unavailable)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> JSONResponse:
+        if is_unavailable(exc):  # a lost connection behind another error
+            return await unavailable(request, exc)
         log.error("request failed", exc_info=exc)
-        return JSONResponse(
-            {"code": "INTERNAL", "message": "something went wrong; it was logged"}, status_code=500
-        )
+        return error_response(request.scope, 500, "INTERNAL", "something went wrong; it was logged")
 
 
 def _routes(app: FastAPI) -> None:
-    @app.post("/v1/chat/stream", tags=["chat"], summary="Ask; the answer streams as SSE events")
-    async def chat_stream(body: ChatRequest, caller: CurrentCaller, request: Request):
-        settings: Settings = app.state.settings
-        pool = app.state.resources.admin_pool
-        if len(body.message) > settings.limits.max_message_chars:
-            raise HTTPException(
-                413,
-                {
-                    "code": "MESSAGE_TOO_LONG",
-                    "message": f"messages are limited to {settings.limits.max_message_chars}"
-                    " characters",
-                },
-            )
-        if body.thread_id is not None:
-            if await threads.owned(pool, caller, body.thread_id) is None:
-                raise HTTPException(404, {"code": "THREAD_NOT_FOUND", "message": "no such thread"})
-            thread_id = body.thread_id
-        else:
-            thread_id = await threads.create(pool, caller, body.message.strip() or "…")
-        if app.state.running[caller.tenant] >= settings.max_runs_per_tenant:
-            raise HTTPException(
-                429,
-                {
-                    "code": "TOO_MANY_RUNS",
-                    "message": "too many questions at once for this account; try again",
-                },
-            )
-        app.state.running[caller.tenant] += 1
-        ACTIVE_STREAMS.inc()
-        context = RunContext.from_settings(settings, tenant=caller.tenant, user=caller.user)
-        return EventSourceResponse(
-            _events(app, body.message, thread_id, context), ping=15, send_timeout=30
-        )
-
-    @app.get("/v1/threads", tags=["threads"], summary="The caller's threads, newest first")
-    async def list_threads(caller: CurrentCaller) -> dict[str, Any]:
-        return {"threads": await threads.listed(app.state.resources.admin_pool, caller)}
-
-    @app.get("/v1/threads/{thread_id}", tags=["threads"], summary="One thread's messages")
-    async def get_thread(thread_id: str, caller: CurrentCaller) -> dict[str, Any]:
-        row = await threads.owned(app.state.resources.admin_pool, caller, thread_id)
-        if row is None:
-            raise HTTPException(404, {"code": "THREAD_NOT_FOUND", "message": "no such thread"})
-        graph = app.state.graph
-        state = (await graph.aget_state({"configurable": {"thread_id": thread_id}})).values
-        messages = [
-            {"role": "user" if m.type == "human" else "assistant", "content": m.content}
-            for m in state.get("messages", [])
-        ]
-        return {
-            "thread_id": thread_id,
-            "title": row["title"],
-            "messages": messages,
-            "pending_question": await pending_question(graph, thread_id),
-        }
-
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
@@ -201,37 +148,13 @@ def _dev_login_route(app: FastAPI) -> None:
     @app.post("/v1/dev/token", tags=["demo"], summary="Demo only: a token for any tenant")
     async def dev_token(body: DevLogin) -> dict[str, str]:
         settings: Settings = app.state.settings
-        return {
-            "token": mint_token(settings, body.tenant, f"demo-{body.tenant}"),
-            "tenant": body.tenant,
-        }
-
-
-async def _events(app: FastAPI, message: str, thread_id: str, context: RunContext):
-    """The run's events as SSE; a client that goes away cancels the run (and its query)."""
-    started = time.perf_counter()
-    try:
-        # aclosing: when the client goes away this generator is closed, and so must the run's
-        # (an inner async generator is not closed with its consumer).
-        turn = run_turn(app.state.graph, message, thread_id=thread_id, context=context)
-        async with aclosing(turn) as events:
-            async for event in events:
-                yield {
-                    "event": event["event"],
-                    "data": json.dumps(event["data"], default=str, ensure_ascii=False),
-                }
-        await threads.touch(app.state.resources.admin_pool, thread_id)
-    finally:
-        app.state.running[context.tenant] -= 1
-        ACTIVE_STREAMS.dec()
-        log.info(
-            "stream ended",
-            extra={
-                "thread_id": thread_id,
-                "tenant": context.tenant,
-                "ms": round((time.perf_counter() - started) * 1000),
-            },
-        )
+        try:
+            tenant = app.state.tenant_key.canonical(body.tenant)
+            return {"token": mint_token(settings, tenant, f"demo-{tenant}"), "tenant": tenant}
+        except InvalidTenant as exc:
+            raise HTTPException(422, {"code": "INVALID_TENANT", "message": str(exc)}) from None
+        except TokenRefused as exc:
+            raise HTTPException(409, {"code": exc.code, "message": exc.message}) from None
 
 
 async def _readiness(app: FastAPI) -> dict[str, str]:
@@ -239,8 +162,8 @@ async def _readiness(app: FastAPI) -> dict[str, str]:
 
     checks = {}
     try:
-        async with app.state.resources.agent_pool.acquire() as conn:
-            await conn.fetchval("SELECT 1")
+        async with database_work(app.state.settings.limits.database_timeout_s, "readiness"):
+            await app.state.resources.agent_pool.fetchval("SELECT 1")
         checks["database"] = "ok"
     except Exception as exc:  # reported, not raised: this is the readiness probe
         checks["database"] = f"unavailable: {type(exc).__name__}"

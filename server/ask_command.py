@@ -55,7 +55,9 @@ async def _ask(
     await open_resources(settings)
     failed = False
     try:
-        async with postgres_checkpointer(admin_url(settings)) as saver:
+        async with postgres_checkpointer(
+            admin_url(settings), settings.limits.database_timeout_s
+        ) as saver:
             graph = build_graph().compile(checkpointer=saver)
             context = RunContext.from_settings(settings, tenant=tenant)
             async for event in run_turn(graph, question, thread_id=thread, context=context):

@@ -21,13 +21,21 @@ from pydantic import ValidationError
 from ddl_catalog import DEMO_CATALOG_DIR, CatalogError, load_catalog
 from evals.dataset import DatasetError
 from guards.rails import Guardrails, GuardrailsError, Toolkit
+from server.auth import TokenRefused
 from server.database import DatabaseUnavailable
 from server.db_init import DatabaseNotEmpty
 from server.logs import configure_logging
 from server.settings import Settings
 
 log = logging.getLogger("orquestra")
-USER_ERRORS = (CatalogError, DatabaseUnavailable, DatabaseNotEmpty, DatasetError, GuardrailsError)
+USER_ERRORS = (
+    CatalogError,
+    DatabaseUnavailable,
+    DatabaseNotEmpty,
+    DatasetError,
+    GuardrailsError,
+    TokenRefused,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -208,9 +216,15 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
+    from guards.tenant_key import InvalidTenant, TenantKey
     from server.auth import mint_token
 
-    print(mint_token(settings, args.tenant, args.user))
+    key = TenantKey.from_catalog(load_catalog(settings.catalog_dir or DEMO_CATALOG_DIR))
+    try:
+        tenant = key.canonical(args.tenant)
+    except InvalidTenant as exc:
+        return _fail("INVALID_TENANT", f"{args.tenant!r}: {exc}")
+    print(mint_token(settings, tenant, args.user))
     return 0
 
 

@@ -8,15 +8,18 @@ last one to exit stops it.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import warnings
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import psutil
+import psycopg
 
 if TYPE_CHECKING:
     from server.settings import Settings
@@ -32,6 +35,44 @@ class DatabaseUnavailable(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+LOST_CONNECTION = (
+    DatabaseUnavailable,
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+    asyncpg.exceptions.InsufficientResourcesError,
+    psycopg.OperationalError,
+    OSError,
+)
+"""Errors that mean the database (not the statement) failed: down, unreachable, restarting,
+out of connections, or a connection that died under us (psycopg's pool timeout included)."""
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """True when `error`, or any error behind it, says the database cannot be used now."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, LOST_CONNECTION):
+            return True
+        seen.add(id(error))
+        if isinstance(error, BaseExceptionGroup):
+            return any(is_unavailable(e) for e in error.exceptions)
+        error = error.__cause__ or error.__context__  # type: ignore[assignment]
+    return False
+
+
+@contextlib.asynccontextmanager
+async def database_work(timeout_s: float, what: str) -> AsyncIterator[None]:
+    """Bound the server's own database work: past `timeout_s`, or when the connection is
+    lost, it is `DatabaseUnavailable` (503 / `DB_UNAVAILABLE`), never a hang or a 500."""
+    try:
+        async with asyncio.timeout(timeout_s):
+            yield
+    except Exception as exc:
+        if isinstance(exc, TimeoutError) or is_unavailable(exc):
+            raise DatabaseUnavailable(f"the database did not answer ({what})") from exc
+        raise
 
 
 _embedded: dict[Path, object] = {}

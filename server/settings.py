@@ -27,6 +27,8 @@ from guards.executor import ExecutionLimits
 CONFIG_ENV = "ORQUESTRA_CONFIG"
 DEV_SECRET = "orquestra-demo-secret-not-for-production"
 DEFAULT_CONFIG_FILE = "orquestra.yaml"
+MIN_SECRET_BYTES = 32
+"""Shortest HS256 secret production accepts (RFC 7518 §3.2: at least the hash's size)."""
 TRACING_ENV = {
     "langsmith_api_key": ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY"),
     "langsmith_project": ("LANGSMITH_PROJECT", "LANGCHAIN_PROJECT"),
@@ -93,6 +95,11 @@ class Limits(BaseModel):
     """Timeout of one model call."""
     max_message_chars: int = Field(4_000, ge=1)
     """Longest user message accepted."""
+    max_body_bytes: int = Field(65_536, ge=1_024)
+    """Largest HTTP request body; larger ones get 413 before they are read."""
+    database_timeout_s: float = Field(3.0, gt=0)
+    """How long the server waits on its own database work (sessions, threads, checkpoints)
+    before answering `DB_UNAVAILABLE`, so that a lost database never leaves a client hanging."""
     analysis_timeout_s: float = Field(5.0, gt=0)
     """Wall-clock limit of one analysis in its sandboxed process."""
     timezone: str = Field("America/Sao_Paulo", pattern=r"^[A-Za-z0-9_/+-]{1,64}$")
@@ -204,8 +211,14 @@ class Settings(BaseSettings):
     jwt_algorithm: Literal["HS256", "RS256"] = "HS256"
     jwt_public_key: str | None = None
     """PEM public key that verifies RS256 tokens (issued by your identity provider)."""
+    jwt_audience: str | None = None
+    """When set, tokens must carry this `aud` (and minted tokens do)."""
+    jwt_issuer: str | None = None
+    """When set, tokens must carry this `iss` (and minted tokens do)."""
     token_ttl_s: int = Field(8 * 3600, ge=60)
     """Lifetime of tokens minted by `orquestra token` and the demo login."""
+    token_max_lifetime_s: int = Field(12 * 3600, ge=60)
+    """Longest lifetime accepted (`exp` after `iat`, or after now without `iat`)."""
     max_runs_per_tenant: int = Field(4, ge=1)
     """Concurrent streamed runs one tenant may have; more get HTTP 429."""
     host: str = "127.0.0.1"
@@ -246,19 +259,46 @@ class Settings(BaseSettings):
         return self
 
     @model_validator(mode="after")
-    def _no_default_secret_in_production(self) -> Settings:
-        if (
-            self.mode == "production"
-            and self.jwt_algorithm == "HS256"
-            and self.jwt_secret == DEV_SECRET
-        ):
-            raise ValueError("set ORQUESTRA_JWT_SECRET: the default secret is for demo mode only")
-        if self.jwt_algorithm == "RS256" and not self.jwt_public_key:
-            raise ValueError("RS256 needs ORQUESTRA_JWT_PUBLIC_KEY")
+    def _keys_that_can_protect_tenants(self) -> Settings:
+        if self.jwt_algorithm == "RS256":
+            if not self.jwt_public_key:
+                raise ValueError("RS256 needs ORQUESTRA_JWT_PUBLIC_KEY")
+            _check_public_key(self.jwt_public_key)
+        elif self.mode == "production":
+            if self.jwt_secret == DEV_SECRET:
+                raise ValueError(
+                    "set ORQUESTRA_JWT_SECRET: the default secret is for demo mode only"
+                )
+            if len(self.jwt_secret.encode()) < MIN_SECRET_BYTES:
+                raise ValueError(
+                    f"ORQUESTRA_JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes in production"
+                    " (e.g. `openssl rand -hex 32`)"
+                )
+        elif not self.jwt_secret:
+            raise ValueError("ORQUESTRA_JWT_SECRET is empty")
+        if self.token_ttl_s > self.token_max_lifetime_s:
+            raise ValueError("token_ttl_s must not exceed token_max_lifetime_s")
         return self
+
+    def jwt_verification_key(self) -> str:
+        """The key that verifies tokens: the RS256 public key, or the HS256 secret."""
+        return (self.jwt_public_key or "") if self.jwt_algorithm == "RS256" else self.jwt_secret
 
     def effective_today(self) -> date:
         """The date relative periods ("este mês", "last quarter") resolve against."""
         if self.today is not None:
             return self.today
         return self.reference_date if self.mode == "demo" else date.today()
+
+
+def _check_public_key(pem: str) -> None:
+    """Refuse at start-up a public key that cannot verify anything."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_public_key
+
+    try:
+        key = load_pem_public_key(pem.encode())
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"ORQUESTRA_JWT_PUBLIC_KEY is not a PEM public key ({exc})") from None
+    if not isinstance(key, rsa.RSAPublicKey):
+        raise ValueError("ORQUESTRA_JWT_PUBLIC_KEY must be an RSA public key for RS256")

@@ -1,7 +1,12 @@
 """Thread ownership: every conversation belongs to one tenant and one user.
 
 The checkpointer keeps the conversation itself; this small table says whose it is, so a
-thread of another tenant or user is simply not found (HTTP 404), never shown.
+thread of another tenant or user is simply not found (HTTP 404), never shown. It also holds
+each thread's committed checkpoint: a turn that ends well moves it forward in one statement,
+and a turn that fails never does, so a turn is all or nothing — a failed one leaves no
+question without its answer, and a new thread whose first turn failed (or was refused) is
+not in the caller's list. Every statement is bounded in time: a lost database is
+`DatabaseUnavailable`, never a hang.
 """
 
 from __future__ import annotations
@@ -14,63 +19,78 @@ import asyncpg
 
 from graph.checkpoints import SCHEMA
 from server.auth import Caller
+from server.database import database_work
+from server.schemas import THREAD_ID
 
 TABLE = f"{SCHEMA}.threads"
+TITLE_CHARS = 120
 
 
-async def ensure_table(pool: asyncpg.Pool) -> None:
-    async with pool.acquire() as conn:
-        await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
-        await conn.execute(
-            f"CREATE TABLE IF NOT EXISTS {TABLE} (thread_id text PRIMARY KEY, tenant text NOT NULL,"
-            " user_id text NOT NULL, title text NOT NULL, created_at timestamptz NOT NULL"
-            " DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now())"
-        )
-        await conn.execute(
-            f"CREATE INDEX IF NOT EXISTS threads_owner_idx ON {TABLE} (tenant, user_id, updated_at)"
-        )
+def new_thread_id() -> str:
+    return str(uuid.uuid4())
 
 
-async def create(pool: asyncpg.Pool, caller: Caller, title: str) -> str:
-    thread_id = str(uuid.uuid4())
-    async with pool.acquire() as conn:
-        await conn.execute(
-            f"INSERT INTO {TABLE} (thread_id, tenant, user_id, title) VALUES ($1, $2, $3, $4)",
-            thread_id,
-            caller.tenant,
-            caller.user,
-            title[:120],
-        )
-    return thread_id
+class ThreadStore:
+    """The threads table, through the owner's pool, each call within `timeout_s`."""
 
+    def __init__(self, pool: asyncpg.Pool, timeout_s: float) -> None:
+        self.pool = pool
+        self.timeout_s = timeout_s
 
-async def owned(pool: asyncpg.Pool, caller: Caller, thread_id: str) -> dict[str, Any] | None:
-    """The thread if the caller owns it; None if it does not exist or is someone else's."""
-    async with pool.acquire() as conn:
-        row = await conn.fetchrow(
-            f"SELECT thread_id, title, created_at, updated_at FROM {TABLE}"
-            " WHERE thread_id = $1 AND tenant = $2 AND user_id = $3",
-            thread_id,
-            caller.tenant,
-            caller.user,
-        )
-    return dict(row) if row else None
+    async def ensure_table(self) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
+            await conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {TABLE} (thread_id text PRIMARY KEY,"
+                " tenant text NOT NULL, user_id text NOT NULL, title text NOT NULL,"
+                " created_at timestamptz NOT NULL DEFAULT now(),"
+                " updated_at timestamptz NOT NULL DEFAULT now())"
+            )
+            await conn.execute(f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS checkpoint_id text")
+            await conn.execute(
+                f"CREATE INDEX IF NOT EXISTS threads_owner_idx ON {TABLE}"
+                " (tenant, user_id, updated_at)"
+            )
 
+    async def commit(self, caller: Caller, thread_id: str, title: str, checkpoint_id: str) -> None:
+        """A turn ended well: the thread (recorded if new) now stands at `checkpoint_id`."""
+        async with database_work(self.timeout_s, "committing the turn"):
+            await self.pool.execute(
+                f"INSERT INTO {TABLE} (thread_id, tenant, user_id, title, checkpoint_id)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (thread_id) DO UPDATE"
+                " SET checkpoint_id = EXCLUDED.checkpoint_id, updated_at = now()"
+                f" WHERE {TABLE}.tenant = EXCLUDED.tenant AND {TABLE}.user_id = EXCLUDED.user_id",
+                thread_id,
+                caller.tenant,
+                caller.user,
+                (title.strip() or "…")[:TITLE_CHARS],
+                checkpoint_id,
+            )
 
-async def touch(pool: asyncpg.Pool, thread_id: str) -> None:
-    async with pool.acquire() as conn:
-        await conn.execute(f"UPDATE {TABLE} SET updated_at = now() WHERE thread_id = $1", thread_id)
+    async def owned(self, caller: Caller, thread_id: str) -> dict[str, Any] | None:
+        """The thread if the caller owns it; None if it does not exist or is someone else's."""
+        if not THREAD_ID.match(thread_id):
+            return None  # no thread has such an id; PostgreSQL need not see it
+        async with database_work(self.timeout_s, "reading the thread"):
+            row = await self.pool.fetchrow(
+                f"SELECT thread_id, title, checkpoint_id, created_at, updated_at FROM {TABLE}"
+                " WHERE thread_id = $1 AND tenant = $2 AND user_id = $3",
+                thread_id,
+                caller.tenant,
+                caller.user,
+            )
+        return dict(row) if row else None
 
-
-async def listed(pool: asyncpg.Pool, caller: Caller, limit: int = 100) -> list[dict[str, Any]]:
-    async with pool.acquire() as conn:
-        rows = await conn.fetch(
-            f"SELECT thread_id, title, created_at, updated_at FROM {TABLE}"
-            " WHERE tenant = $1 AND user_id = $2 ORDER BY updated_at DESC LIMIT $3",
-            caller.tenant,
-            caller.user,
-            limit,
-        )
-    return [
-        {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in r.items()} for r in rows
-    ]
+    async def listed(self, caller: Caller, limit: int = 100) -> list[dict[str, Any]]:
+        async with database_work(self.timeout_s, "listing threads"):
+            rows = await self.pool.fetch(
+                f"SELECT thread_id, title, created_at, updated_at FROM {TABLE}"
+                " WHERE tenant = $1 AND user_id = $2 ORDER BY updated_at DESC LIMIT $3",
+                caller.tenant,
+                caller.user,
+                limit,
+            )
+        return [
+            {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in r.items()}
+            for r in rows
+        ]

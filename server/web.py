@@ -1,32 +1,85 @@
 """The web chat, served by the same app at `/` — no CDN: the Vega bundle comes from
-`vl-convert-python`, so the page works on a machine with no internet."""
+`vl-convert-python`, so the page works on a machine with no internet.
+
+Every response here carries `SECURITY_HEADERS` (through `WebRoute`). The policy allows no
+inline script and no `eval`: the page's code is `app.js`, and Vega evaluates its expressions
+with the AST interpreter that the bundled vega-embed ships (`ast: true` in `app.js`) instead
+of compiling them with `new Function`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from functools import cache
 from pathlib import Path
 
-from fastapi import FastAPI, HTTPException
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, Response
+from fastapi.routing import APIRoute
 
 HERE = Path(__file__).parent / "web"
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
 
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'none'",  # anything not named below is refused
+        "script-src 'self'",  # app.js and /static/vega.js; no inline script, no eval
+        # app.css only. Vega and vega-embed set sizes through element.style (the CSSOM,
+        # which a policy does not govern); the <style> elements vega-embed and its tooltip
+        # would add are turned off in app.js and their few rules live in app.css.
+        "style-src 'self'",
+        "img-src 'self' data: blob:",  # Vega's image marks and rendered images
+        "connect-src 'self'",  # the API: fetch and the SSE stream
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
+    "X-Content-Type-Options": "nosniff",
+    # no-referrer rather than strict-origin-when-cross-origin: the page links nowhere that
+    # needs to know where a person came from, and its own calls do not read the header.
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",  # no other window keeps a handle on this one
+    "Cross-Origin-Resource-Policy": "same-origin",  # other sites cannot load these files
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+"""The headers of every web-chat response (the page, its scripts and styles, their 404s)."""
+
+
+class WebRoute(APIRoute):
+    """A route whose responses all carry `SECURITY_HEADERS`."""
+
+    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+        handler = super().get_route_handler()
+
+        async def secured(request: Request) -> Response:
+            response = await handler(request)
+            response.headers.update(SECURITY_HEADERS)
+            return response
+
+        return secured
+
 
 @cache
 def vega_bundle() -> str:
-    """Vega, Vega-Lite and vega-embed in one script (built once, kept in memory)."""
+    """Vega, Vega-Lite and vega-embed (with vega-interpreter) in one script, built once."""
     import vl_convert
 
     return vl_convert.javascript_bundle()
 
 
 def mount(app: FastAPI) -> None:
-    @app.get("/", include_in_schema=False)
+    web = APIRouter(route_class=WebRoute, include_in_schema=False)
+
+    @web.get("/")
     async def index() -> FileResponse:
         return FileResponse(HERE / "index.html", media_type="text/html")
 
-    @app.get("/static/vega.js", include_in_schema=False)
+    @web.get("/static/vega.js")
     async def vega() -> Response:
         return Response(
             vega_bundle(),
@@ -34,9 +87,14 @@ def mount(app: FastAPI) -> None:
             headers={"Cache-Control": "public, max-age=86400"},
         )
 
-    @app.get("/static/{name}", include_in_schema=False)
+    @web.get("/static/{name}")
     async def static(name: str) -> FileResponse:
         path = HERE / name
         if path.parent != HERE or not path.is_file() or path.suffix not in TYPES:
-            raise HTTPException(404, {"code": "NOT_FOUND", "message": "no such file"})
+            # Raised past WebRoute to the app's error handler, so the headers go with it.
+            raise HTTPException(
+                404, {"code": "NOT_FOUND", "message": "no such file"}, headers=SECURITY_HEADERS
+            )
         return FileResponse(path, media_type=TYPES[path.suffix])
+
+    app.include_router(web)

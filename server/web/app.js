@@ -1,21 +1,28 @@
-// Orquestra web chat: login (demo), threads, SSE streaming with a live stage timeline,
-// cards, a sortable table and an interactive Vega-Lite chart. No framework, no CDN.
+// Orquestra web chat: sign-in (a token, or the demo's supplier picker), threads, SSE
+// streaming with a live stage timeline, cards, a sortable table and an interactive Vega-Lite
+// chart. No framework, no CDN, and
+// nothing the page's Content-Security-Policy refuses: no inline script, style or handler, no eval.
 "use strict";
 (() => {  // one scope: the Vega bundle defines globals of its own
 
 const TEXT = {
   pt: { loginIntro: "Escolha o fornecedor para entrar na demonstração.", enter: "Entrar",
+        tokenIntro: "Cole o token de acesso emitido pelo seu provedor de identidade "
+          + "(ou pelo comando orquestra token --tenant T).", signOut: "Sair", supplier: "Fornecedor",
         newThread: "+ Nova conversa", newThreadTitle: "Nova conversa", switchTenant: "Trocar fornecedor",
         send: "Enviar", placeholder: "Pergunte sobre notas, pedidos, cargas, títulos…",
         sql: "SQL executado", rows: "linhas", truncated: "mostrando as primeiras linhas",
         error: "Erro", vs: "vs. período anterior", clarify: "Preciso de um detalhe:" },
   en: { loginIntro: "Choose a supplier to enter the demo.", enter: "Enter",
+        tokenIntro: "Paste the access token your identity provider issued "
+          + "(or by the command orquestra token --tenant T).", signOut: "Sign out", supplier: "Supplier",
         newThread: "+ New conversation", newThreadTitle: "New conversation", switchTenant: "Switch supplier",
         send: "Send", placeholder: "Ask about invoices, orders, shipments, bills…",
         sql: "SQL that ran", rows: "rows", truncated: "showing the first rows",
         error: "Error", vs: "vs. previous period", clarify: "I need one detail:" },
 };
-const state = { lang: localStorage.getItem("lang") || "pt", token: null, tenant: null, thread: null };
+const state = { lang: localStorage.getItem("lang") || "pt", token: null, tenant: null, thread: null,
+                devLogin: false };
 const $ = (id) => document.getElementById(id);
 const t = (key) => TEXT[state.lang][key];
 
@@ -24,12 +31,14 @@ function applyLanguage() {
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => {
     el.placeholder = t(el.dataset.i18nPlaceholder); });
-  $("lang").textContent = state.lang === "pt" ? "EN" : "PT";
+  document.querySelectorAll(".lang").forEach((el) => { el.textContent = state.lang === "pt" ? "EN" : "PT"; });
+  for (const option of $("tenant").options) option.text = `${t("supplier")} ${option.value}`;
+  if (state.tenant) $("who").textContent = `${t("supplier")} ${state.tenant}`;
 }
 
-async function api(path, options = {}) {
+async function api(path, options = {}, token = state.token) {
   const headers = { "Content-Type": "application/json", ...(options.headers || {}) };
-  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, { ...options, headers });
   if (!response.ok) {
     const body = await response.json().catch(() => ({}));
@@ -38,25 +47,69 @@ async function api(path, options = {}) {
   return response;
 }
 
-async function showLogin() {
+// Whether this process mints demo tokens (`orquestra demo`, `serve --dev-login`). When the
+// answer is anything but a plain yes, the page asks for a real token.
+async function signInOptions() {
+  try {
+    const response = await fetch("/v1/auth/options");
+    return response.ok && (await response.json()).dev_login === true;
+  } catch { return false; }
+}
+
+// `reason`: why a saved session ended (the server's message, e.g. an expired token).
+function showLogin(reason) {
   $("app").hidden = true; $("login").hidden = false;
+  $("login-form").hidden = !state.devLogin; $("token-form").hidden = state.devLogin;
+  if (!state.devLogin) {
+    const error = $("token-error"); error.textContent = reason || ""; error.hidden = !reason;
+    $("bearer").focus(); return;
+  }
   const select = $("tenant"); select.innerHTML = "";
   for (const code of ["101", "102", "103", "104", "105"]) {
-    select.append(new Option(`Fornecedor ${code}`, code));
+    select.append(new Option(`${t("supplier")} ${code}`, code));
   }
 }
 
 async function login(tenant) {
   const response = await api("/v1/dev/token", { method: "POST", body: JSON.stringify({ tenant }) });
   const { token } = await response.json();
+  await begin(token, tenant);
+}
+
+// The server checks the pasted token (a 401 carries its reason, shown as sent); the tenant
+// shown comes from the token's payload, for display only: the server decides on every call.
+async function loginWithToken(pasted) {
+  const token = pasted.trim().replace(/^Bearer\s+/i, "");
+  const error = $("token-error"); error.hidden = true;
+  try { await api("/v1/threads", {}, token); } catch (failure) {
+    error.textContent = failure.message; error.hidden = false; return;
+  }
+  $("bearer").value = "";
+  await begin(token, String(tokenClaims(token).tenant ?? "?"));
+}
+
+function tokenClaims(token) {
+  try {
+    const payload = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch { return {}; }
+}
+
+async function begin(token, tenant) {
   Object.assign(state, { token, tenant, thread: null });
   sessionStorage.setItem("session", JSON.stringify({ token, tenant }));
   await showApp();
 }
 
+function signOut(reason) {
+  sessionStorage.removeItem("session"); Object.assign(state, { token: null, tenant: null });
+  showLogin(reason);
+}
+
 async function showApp() {
   $("login").hidden = true; $("app").hidden = false;
-  $("who").textContent = `Fornecedor ${state.tenant}`;
+  $("who").textContent = `${t("supplier")} ${state.tenant}`;
   newThread();
   await loadThreads();
 }
@@ -143,7 +196,8 @@ function handle(bot, event, data) {
   else if (event === "node") stage(bot, data);
   else if (event === "sql") {
     const details = document.createElement("details"); details.className = "sql";
-    details.innerHTML = `<summary>${t("sql")} (${data.attempt})</summary>`;
+    const summary = document.createElement("summary");
+    summary.textContent = `${t("sql")} (${data.attempt})`; details.append(summary);
     const pre = document.createElement("pre"); pre.textContent = data.sql; details.append(pre);
     bot.extra.append(details);
   } else if (event === "token") {
@@ -177,10 +231,16 @@ function result(bot, data) {
   if (data.cards && data.cards.length) bot.extra.append(cards(data.cards));
   if (data.chart && window.vegaEmbed) {
     const holder = document.createElement("div"); holder.className = "chart"; bot.extra.append(holder);
-    window.vegaEmbed(holder, data.chart, { actions: false }).catch(() => holder.remove());
+    window.vegaEmbed(holder, data.chart, VEGA_OPTIONS).catch(() => holder.remove());
   }
   if (data.rows && data.rows.length) bot.extra.append(table(data));
 }
+
+// `ast: true` makes vega-embed run Vega's expressions through the vega-interpreter it bundles
+// instead of compiling them with `new Function` (which the policy refuses). The <style>
+// elements vega-embed and its tooltip would add are off; app.css carries their rules.
+const VEGA_OPTIONS = { actions: false, defaultStyle: false,
+                       tooltip: { disableDefaultStyle: true } };
 
 function format(value, unit) {
   if (typeof value !== "number") return String(value ?? "—");
@@ -236,20 +296,27 @@ function table(data) {
   wrap.append(note); return wrap;
 }
 
-function start() {
+async function start() {
+  state.devLogin = await signInOptions();
+  $("switch").dataset.i18n = state.devLogin ? "switchTenant" : "signOut";
   applyLanguage();
   $("login-form").onsubmit = (e) => { e.preventDefault(); login($("tenant").value); };
+  $("token-form").onsubmit = (e) => { e.preventDefault(); loginWithToken($("bearer").value); };
   $("ask").onsubmit = (e) => {
     e.preventDefault(); const q = $("question").value.trim();
     if (q) { $("question").value = ""; ask(q); }
   };
   $("new-thread").onclick = () => { newThread(); loadThreads(); };
-  $("switch").onclick = () => { sessionStorage.removeItem("session"); state.token = null; showLogin(); };
-  $("lang").onclick = () => { state.lang = state.lang === "pt" ? "en" : "pt";
-    localStorage.setItem("lang", state.lang); applyLanguage(); };
+  $("switch").onclick = () => signOut();
+  document.querySelectorAll(".lang").forEach((button) => { button.onclick = () => {
+    state.lang = state.lang === "pt" ? "en" : "pt"; localStorage.setItem("lang", state.lang); applyLanguage();
+  }; });
   $("menu").onclick = () => $("sidebar").classList.toggle("open");
   const saved = JSON.parse(sessionStorage.getItem("session") || "null");
-  if (saved) { Object.assign(state, saved); showApp().catch(showLogin); } else showLogin();
+  if (saved) {
+    Object.assign(state, saved);
+    showApp().catch((failure) => signOut(failure.message));
+  } else showLogin();
 }
 document.addEventListener("DOMContentLoaded", start);
 })();

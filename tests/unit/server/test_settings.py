@@ -79,7 +79,12 @@ def test_invalid_values_are_rejected(monkeypatch: pytest.MonkeyPatch, tmp_path: 
 def test_today_is_the_reference_date_in_demo_mode() -> None:
     assert Settings().effective_today() == date(2026, 6, 30)
     assert Settings(today=date(2026, 3, 1)).effective_today() == date(2026, 3, 1)
-    assert Settings(mode="production", jwt_secret="s3cret").effective_today() == date.today()
+    assert (
+        Settings(
+            mode="production", jwt_secret="s3cret-of-at-least-thirty-two-bytes"
+        ).effective_today()
+        == date.today()
+    )
 
 
 def test_production_refuses_the_demo_secret() -> None:

@@ -1,0 +1,225 @@
+"""The chat and thread routes: a turn streamed as Server-Sent Events, the caller's threads.
+
+A chat request is checked in the order that costs least and writes nothing: the token (before
+the body is read), the body and its text, the tenant's run limit, the thread's owner. A turn
+is all or nothing: only one that ends without an error commits its checkpoint to the thread
+(`ThreadStore.commit`), so nothing refused or failed appears in the caller's list, and a
+thread is always read and continued from its last committed turn.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from contextlib import aclosing
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from prometheus_client import Gauge
+from pydantic import ValidationError
+from sse_starlette.sse import EventSourceResponse
+
+from graph.context import RunContext
+from graph.events import pending_question, run_turn, thread_config, user_error
+from server.auth import Caller, CurrentCaller
+from server.database import DatabaseUnavailable, database_work
+from server.schemas import ChatRequest, UnsafeText, errors
+from server.settings import Settings
+from server.threads import ThreadStore, new_thread_id
+
+log = logging.getLogger("orquestra.server")
+ACTIVE_STREAMS = Gauge("orquestra_active_streams", "Chat streams in progress")
+router = APIRouter()
+
+EVENT_STREAM = {
+    "description": "The turn as Server-Sent Events: `run` first, then `node`, `sql`, `token`,"
+    " `clarify`, `result` or `error`, and `done` last (design §3.3).",
+    "content": {
+        "text/event-stream": {
+            "schema": {"type": "string"},
+            "example": 'event: run\ndata: {"run_id": "…", "thread_id": "…"}\n\n'
+            'event: token\ndata: {"text": "Encontrei"}\n\nevent: done\ndata: {}\n\n',
+        }
+    },
+}
+CHAT_BODY = {
+    "required": True,
+    "content": {"application/json": {"schema": ChatRequest.model_json_schema()}},
+}
+
+
+def invalid(code: str, message: str) -> HTTPException:
+    return HTTPException(422, {"code": code, "message": message})
+
+
+async def read_chat_request(request: Request) -> ChatRequest:
+    """The body, parsed and validated here so that authentication never waits for it."""
+    raw = await request.body()  # bounded by the body limit
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise invalid("INVALID_REQUEST", f"the body is not JSON: {exc}") from None
+    try:
+        return ChatRequest.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        cause = first.get("ctx", {}).get("error")
+        if isinstance(cause, UnsafeText):
+            raise invalid("INVALID_TEXT", f"{where}: {cause}") from None
+        raise invalid("INVALID_REQUEST", f"{where}: {first['msg']}") from None
+
+
+@router.post(
+    "/v1/chat/stream",
+    tags=["chat"],
+    summary="Ask; the answer streams as SSE events",
+    openapi_extra={"requestBody": CHAT_BODY},
+    responses={200: EVENT_STREAM, **errors(401, 404, 409, 413, 422, 429, 503)},
+)
+async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceResponse:
+    app = request.app
+    settings: Settings = app.state.settings
+    body = await read_chat_request(request)
+    if len(body.message) > settings.limits.max_message_chars:
+        raise HTTPException(
+            413,
+            {
+                "code": "MESSAGE_TOO_LONG",
+                "message": f"messages are limited to {settings.limits.max_message_chars}"
+                " characters",
+            },
+        )
+    running: dict[str, int] = app.state.running
+    if running[caller.tenant] >= settings.max_runs_per_tenant:
+        raise HTTPException(
+            429,
+            {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
+            headers={"Retry-After": "5"},
+        )
+    running[caller.tenant] += 1  # reserved before any await: the check above stays true
+    try:
+        thread = await _thread_for(app, caller, body.thread_id, body.message)
+    except BaseException:
+        running[caller.tenant] -= 1
+        raise
+    ACTIVE_STREAMS.inc()
+    context = RunContext.from_settings(settings, tenant=caller.tenant, user=caller.user)
+    return EventSourceResponse(
+        _events(app, caller, body.message, thread, context), ping=15, send_timeout=30
+    )
+
+
+async def _thread_for(
+    app: Any, caller: Caller, thread_id: str | None, message: str
+) -> dict[str, Any]:
+    """The thread to answer on (`thread_id`, `title`, `checkpoint_id`); 404 or 409 when it
+    cannot be used, and marked busy until its turn ends."""
+    if thread_id is None:
+        thread = {"thread_id": new_thread_id(), "title": message, "checkpoint_id": None}
+    else:
+        store: ThreadStore = app.state.threads
+        found = await store.owned(caller, thread_id)
+        if found is None:
+            raise HTTPException(404, {"code": "THREAD_NOT_FOUND", "message": "no such thread"})
+        thread = found
+    if thread["thread_id"] in app.state.busy_threads:
+        raise HTTPException(
+            409,
+            {"code": "THREAD_BUSY", "message": "this thread is still answering; wait for it"},
+        )
+    app.state.busy_threads.add(thread["thread_id"])
+    return thread
+
+
+async def _events(
+    app: Any, caller: Caller, message: str, thread: dict[str, Any], context: RunContext
+):
+    """The run's events as SSE; a client that goes away cancels the run (and its query)."""
+    started = time.perf_counter()
+    thread_id = thread["thread_id"]
+    failed = False
+    try:
+        # aclosing: when the client goes away this generator is closed, and so must the run's
+        # (an inner async generator is not closed with its consumer).
+        turn = run_turn(
+            app.state.graph,
+            message,
+            thread_id=thread_id,
+            context=context,
+            checkpoint_id=thread["checkpoint_id"],
+        )
+        async with aclosing(turn) as events:
+            async for event in events:
+                failed = failed or event["event"] == "error"
+                if event["event"] == "done" and not failed:
+                    failure = await _commit(app, caller, thread)
+                    if failure is not None:
+                        yield _sse("error", failure)
+                yield _sse(event["event"], event["data"])
+    finally:
+        app.state.running[context.tenant] -= 1
+        app.state.busy_threads.discard(thread_id)
+        ACTIVE_STREAMS.dec()
+        log.info(
+            "stream ended",
+            extra={
+                "thread_id": thread_id,
+                "tenant": context.tenant,
+                "failed": failed,
+                "ms": round((time.perf_counter() - started) * 1000),
+            },
+        )
+
+
+async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> dict[str, str] | None:
+    """Commit the turn that just ended well; the error event's data if that failed."""
+    timeout_s = app.state.settings.limits.database_timeout_s
+    try:
+        async with database_work(timeout_s, "reading the turn's checkpoint"):
+            snapshot = await app.state.graph.aget_state(thread_config(thread["thread_id"]))
+        checkpoint_id = snapshot.config["configurable"]["checkpoint_id"]
+        await app.state.threads.commit(caller, thread["thread_id"], thread["title"], checkpoint_id)
+    except DatabaseUnavailable as exc:
+        return user_error(exc, thread["thread_id"])
+    return None
+
+
+def _sse(event: str, data: dict[str, Any]) -> dict[str, str]:
+    return {"event": event, "data": json.dumps(data, default=str, ensure_ascii=False)}
+
+
+@router.get(
+    "/v1/threads",
+    tags=["threads"],
+    summary="The caller's threads, newest first",
+    responses=errors(401, 503),
+)
+async def list_threads(request: Request, caller: CurrentCaller) -> dict[str, Any]:
+    return {"threads": await request.app.state.threads.listed(caller)}
+
+
+@router.get(
+    "/v1/threads/{thread_id}",
+    tags=["threads"],
+    summary="One thread's messages",
+    responses=errors(401, 404, 503),
+)
+async def get_thread(request: Request, thread_id: str, caller: CurrentCaller) -> dict[str, Any]:
+    app = request.app
+    row = await app.state.threads.owned(caller, thread_id)
+    if row is None:
+        raise HTTPException(404, {"code": "THREAD_NOT_FOUND", "message": "no such thread"})
+    async with database_work(app.state.settings.limits.database_timeout_s, "reading the thread"):
+        state = await app.state.graph.aget_state(thread_config(thread_id, row["checkpoint_id"]))
+    messages = [
+        {"role": "user" if m.type == "human" else "assistant", "content": m.content}
+        for m in state.values.get("messages", [])
+    ]
+    return {
+        "thread_id": thread_id,
+        "title": row["title"],
+        "messages": messages,
+        "pending_question": pending_question(state),
+    }
