@@ -239,7 +239,7 @@ function result(bot, data) {
 // `ast: true` makes vega-embed run Vega's expressions through the vega-interpreter it bundles
 // instead of compiling them with `new Function` (which the policy refuses). The <style>
 // elements vega-embed and its tooltip would add are off; app.css carries their rules.
-const VEGA_OPTIONS = { actions: false, defaultStyle: false,
+const VEGA_OPTIONS = { actions: false, ast: true, defaultStyle: false,
                        tooltip: { disableDefaultStyle: true } };
 
 function format(value, unit) {
