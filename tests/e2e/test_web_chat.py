@@ -2,7 +2,9 @@
 
 Log in as a demo tenant, ask an analytics question, see the answer's text grow as tokens
 arrive, the chart render and the table fill, ask a follow-up, switch tenant and see that the
-first tenant's thread is not listed. A screenshot is saved under `test-artifacts/`.
+first tenant's thread is not listed. Every page is watched for what its Content-Security-
+Policy refuses, and nothing may be (the chart included: Vega runs without eval). Without the
+dev login the page asks for a token. A screenshot is saved under `test-artifacts/`.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, token
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 FLAGS = [
@@ -45,24 +49,64 @@ def chromium() -> str:
     return found
 
 
-@pytest.fixture
-def page(demo_server: Server):
+# Installed before the page's own scripts, in every document the page loads.
+WATCH_POLICY = """
+window.__refused = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__refused.push(`${event.effectiveDirective}: ${event.blockedURI || "inline"}`);
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium(), args=FLAGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        yield context.new_page()
-        browser.close()
+        launched = playwright.chromium.launch(executable_path=chromium(), args=FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def refused(page: Page) -> Iterator[Callable[[], list[str]]]:
+    """What the page's Content-Security-Policy has refused so far: the document's
+    `securitypolicyviolation` events and the console's reports. None, by the end of a test."""
+    console: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            console.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    page.add_init_script(WATCH_POLICY)
+
+    def so_far() -> list[str]:
+        return [*page.evaluate("window.__refused"), *console]
+
+    yield so_far
+    assert so_far() == [], "the Content-Security-Policy refused something"
 
 
 def ask(page: Page, question: str) -> None:
-    before = page.locator(".msg.bot").count()
+    # Locator waits, not `wait_for_function`: Playwright polls a function's text with
+    # `new Function` in the page, which the policy rightly refuses.
+    answers = page.locator(".msg.bot")
+    before = answers.count()
     page.fill("#question", question)
     page.click("#send")
-    page.wait_for_function(f"document.querySelectorAll('.msg.bot').length > {before}")
-    page.wait_for_function("!document.getElementById('send').disabled", timeout=60_000)
+    expect(answers).to_have_count(before + 1)
+    expect(page.locator("#send")).to_be_enabled(timeout=60_000)
 
 
-def test_chat_in_a_browser(page: Page, demo_server: Server) -> None:
+def test_chat_in_a_browser(
+    page: Page, demo_server: Server, refused: Callable[[], list[str]]
+) -> None:
     page.goto(demo_server.url)
     page.select_option("#tenant", "101")
     page.click("#login-form button")
@@ -83,6 +127,8 @@ def test_chat_in_a_browser(page: Page, demo_server: Server) -> None:
     bot = page.locator(".msg.bot").last
     assert "Encontrei 6 linhas" in bot.locator(".answer").inner_text()
     bot.locator(".chart svg, .chart canvas").first.wait_for(timeout=20_000)
+    page.wait_for_timeout(300)  # Vega's first render is done; a refusal would be reported
+    assert refused() == [], "the chart needs nothing the policy refuses (no eval, no inline style)"
     assert bot.locator("tbody tr").count() == 6
     assert bot.locator(".stage").count() >= 8  # the live timeline of stages
     bot.locator("th").first.click()  # sortable
@@ -107,7 +153,9 @@ def test_chat_in_a_browser(page: Page, demo_server: Server) -> None:
     assert first_thread not in listed
 
 
-def test_phone_sized_screen(page: Page, demo_server: Server) -> None:
+def test_phone_sized_screen(
+    page: Page, demo_server: Server, refused: Callable[[], list[str]]
+) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(demo_server.url)
     page.select_option("#tenant", "105")
@@ -116,3 +164,91 @@ def test_phone_sized_screen(page: Page, demo_server: Server) -> None:
     assert "BLOQUEADA" in page.locator(".msg.bot .answer").last.inner_text()
     assert page.locator("#menu").is_visible()  # the thread list folds behind a menu
     page.screenshot(path=str(ARTIFACTS / "web-chat-phone.png"))
+
+
+# A chart like the presenter's: its Vega expressions (time axis, formats) need evaluating.
+LINE_CHART = {
+    "mark": {"type": "line", "point": True},
+    "encoding": {
+        "x": {"field": "mes", "type": "temporal"},
+        "y": {"field": "v", "type": "quantitative"},
+    },
+    "data": {"values": [{"mes": "2026-01-01", "v": 3}, {"mes": "2026-02-01", "v": 5}]},
+}
+
+
+def test_the_policy_refuses_what_the_page_avoids(page: Page, server: Server) -> None:
+    """The watch is not blind, and a chart with no refusals means Vega ran without eval: an
+    inline script is refused, and so is Vega left to compile its expressions (no `ast`)."""
+    page.add_init_script(WATCH_POLICY)
+    page.goto(server.url)
+    page.wait_for_selector("#token-form:not([hidden])")
+    # In a timer: code run within Playwright's own call may evaluate strings.
+    page.evaluate(
+        """(spec) => setTimeout(() => {
+            const script = document.createElement('script');
+            script.textContent = 'window.__inline = true';
+            document.head.append(script);
+            const holder = document.createElement('div');
+            document.body.append(holder);
+            const options = {actions: false, defaultStyle: false,
+                             tooltip: {disableDefaultStyle: true}};  // as app.js, less `ast`
+            vegaEmbed(holder, spec, options).then(
+                () => { window.__vega = 'rendered'; }, (error) => { window.__vega = error.name; });
+        })""",
+        LINE_CHART,
+    )
+    for _ in range(100):
+        if page.evaluate("window.__vega"):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("[window.__inline, window.__vega]") == [None, "EvalError"]
+    assert set(page.evaluate("window.__refused")) == {"script-src-elem: inline", "script-src: eval"}
+
+
+def policy_of(response: httpx.Response) -> dict[str, list[str]]:
+    parts = (part.split() for part in response.headers["content-security-policy"].split(";"))
+    return {name: values for name, *values in parts}
+
+
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/static/vega.js", "/static/none.js"])
+def test_security_headers(server: Server, path: str) -> None:
+    response = httpx.get(f"{server.url}{path}", timeout=30)
+    policy = policy_of(response)
+    assert policy["script-src"] == ["'self'"] and policy["style-src"] == ["'self'"]
+    assert not [v for values in policy.values() for v in values if v.startswith("'unsafe")]
+    for directive in ("default-src", "object-src", "base-uri", "frame-ancestors"):
+        assert policy[directive] == ["'none'"], directive
+    assert policy["connect-src"] == ["'self'"] and policy["form-action"] == ["'self'"]
+    assert policy["img-src"] == ["'self'", "data:", "blob:"]
+    assert response.headers["x-frame-options"] == "DENY"
+    assert "nosniff" in response.headers.get_list("x-content-type-options", split_commas=True)
+    assert response.headers["referrer-policy"] == "no-referrer"
+
+
+def test_token_sign_in_without_the_dev_login(
+    page: Page, server: Server, refused: Callable[[], list[str]]
+) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("#token-form:not([hidden])")
+    assert page.locator("#login-form").is_hidden()  # no supplier picker: no dev login here
+    page.click("#token-form .lang")
+    assert page.inner_text("#token-form label").startswith("Paste the access token")
+    page.click("#token-form .lang")
+    assert page.inner_text("#token-form label").startswith("Cole o token de acesso")
+
+    bad = token("103")[:-4] + "AAAA"  # a signature that does not match
+    said = httpx.get(f"{server.url}/v1/threads", headers={"Authorization": f"Bearer {bad}"})
+    assert said.status_code == 401
+    page.fill("#bearer", bad)
+    page.click("#token-form button[type=submit]")
+    page.wait_for_selector("#token-error:not([hidden])")
+    assert page.inner_text("#token-error") == said.json()["message"]  # the server's words
+
+    page.fill("#bearer", f"Bearer {token('103', 'bia')}")
+    page.click("#token-form button[type=submit]")
+    page.wait_for_selector("#app:not([hidden])")
+    assert page.inner_text("#who") == "Fornecedor 103"  # from the token's payload
+    assert page.inner_text("#switch") == "Sair"
+    ask(page, "o que é nota bloqueada?")
+    assert "BLOQUEADA" in page.locator(".msg.bot .answer").last.inner_text()
