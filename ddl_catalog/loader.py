@@ -65,6 +65,13 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         systems.append(system)
         warnings.extend(system_warnings)
     _check_joins(tables)
+    directories = [t for t in tables.values() if t.meta.tenant_name_column]
+    if len(directories) > 1:
+        raise CatalogError(
+            "CATALOG_TENANT_NAME_COLUMN",
+            f"{directories[1].where}: tenant_name_column is already declared on"
+            f" {directories[0].name}; only the tenants' own table has it",
+        )
     glossary, where = load_glossary(folder / "glossary.yaml", tables)
     return Catalog(tuple(systems), tables, glossary, where, tuple(warnings))
 
@@ -277,6 +284,15 @@ def _resolve_table(
         raise CatalogError(
             "CATALOG_TENANT_COLUMN",
             f"{path}:{where}: tenant_column {meta.tenant_column} is not a column of {name}",
+        )
+    if meta.tenant_name_column and (
+        meta.tenant_name_column not in names or primary_key != (meta.tenant_column,)
+    ):
+        where = lines.get(("tables", name, "tenant_name_column"), meta_line)
+        raise CatalogError(
+            "CATALOG_TENANT_NAME_COLUMN",
+            f"{path}:{where}: tenant_name_column belongs on the tenants' own table (primary key"
+            f" = its tenant_column) and must name one of its columns",
         )
     where = Location(path, line)
     return Table(name, raw.system, raw.db_schema, tuple(columns), primary_key, meta, where)

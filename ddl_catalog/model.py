@@ -67,6 +67,9 @@ class TableMeta(_Strict):
     tenant_column: str | None = None
     shared: bool = False
     """True for reference tables every tenant may read (no tenant column)."""
+    tenant_name_column: str | None = None
+    """On the table of the tenants themselves (keyed by the tenant column): the column with
+    each tenant's name, so that a question naming another tenant is told it was not used."""
     synonyms: Synonyms = Synonyms()
     columns: dict[str, ColumnMeta] = {}
     joins: list[JoinMeta] = []
@@ -185,6 +188,10 @@ class Catalog:
 
     def shared_tables(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.tables.values() if t.shared)
+
+    def tenant_directory(self) -> Table | None:
+        """The table of the tenants themselves, when the catalog names their name column."""
+        return next((t for t in self.tables.values() if t.meta.tenant_name_column), None)
 
     def guard_policy(self) -> dict[str, dict[str, dict[str, object]]]:
         """The guard's policy (`tables: {name: {tenant_column: c} | {shared: true}}`)."""

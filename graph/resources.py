@@ -21,6 +21,8 @@ from graph.sandbox.pool import AnalysisPool
 from graph.vector_cache import VectorCache
 from guards import GuardPolicy
 from guards.rails import Guardrails, Toolkit
+from guards.tenant_key import InvalidTenant, TenantKey
+from guards.tenant_names import TenantNames
 from nodes.prompts import preload_prompts
 from server.database import admin_url, agent_url, connect
 from server.settings import Settings
@@ -45,6 +47,8 @@ class Resources:
     """Warm, confined worker processes for the analyzer."""
     examples: list[Example] = field(default_factory=list)
     chunks: list[Chunk] = field(default_factory=list)
+    tenant_names: TenantNames = field(default_factory=lambda: TenantNames({}))
+    """Every tenant's name, when the catalog names the tenants' own table."""
 
     async def close(self) -> None:
         await asyncio.to_thread(tracing.flush)  # traces still buffered go out before exit
@@ -124,7 +128,29 @@ async def _build(settings: Settings) -> Resources:
         pool,
         examples,
         chunks,
+        await _tenant_names(catalog, admin_pool),
     )
     await vectors.passages([e.question for e in resources.examples])
     await vectors.passages([c.embedded() for c in resources.chunks])
     return resources
+
+
+async def _tenant_names(catalog: Catalog, admin_pool: asyncpg.Pool) -> TenantNames:
+    """The tenants' names, read once through the owner's pool (the agent's role sees only
+    one tenant's row); empty when the catalog names no tenant directory."""
+    table = catalog.tenant_directory()
+    if table is None or table.tenant_column is None:
+        return TenantNames({})
+    key = TenantKey.from_catalog(catalog)
+    name = table.meta.tenant_name_column
+    rows = await admin_pool.fetch(
+        f'SELECT "{table.tenant_column}"::text AS tenant, "{name}"::text AS name'
+        f' FROM "{table.db_schema}"."{table.name}"'
+    )
+    names: dict[str, str] = {}
+    for row in rows:
+        try:
+            names[key.canonical(row["tenant"])] = row["name"] or ""
+        except InvalidTenant:
+            continue  # a row no token could name cannot be asked about either
+    return TenantNames(names)

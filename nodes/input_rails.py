@@ -77,8 +77,12 @@ async def input_rails(state: dict[str, Any], runtime: Runtime[RunContext]) -> di
     context = runtime.context
     resources = await open_resources()
     rails = resources.guardrails
+    named: dict[str, Any] = {}
+    if not state.get("clarifications"):  # a clarification answers about the same question
+        others = resources.tenant_names.named_others(latest_user_message(state), context.tenant)
+        named = {"other_tenants_named": others} if others else {}
     if not rails.input:
-        return {}
+        return named
     clarifying = bool(state.get("clarifications"))
     meter = Meter.of(state, context.max_model_calls)
     check = rail_check(
@@ -92,7 +96,7 @@ async def input_rails(state: dict[str, Any], runtime: Runtime[RunContext]) -> di
     )
     decision = await rails.check_input(check)
     if decision.allowed or decision.blocked_by is None:
-        return meter.update()
+        return {**meter.update(), **named}
     result = decision.blocked_by
     code = rails.rail_code(result.code)
     topics = ", ".join(system.title.lower() for system in resources.catalog.systems)

@@ -39,6 +39,7 @@ REPLIES = {
 
 TURN_RESET: dict[str, Any] = {
     "question": "",
+    "other_tenants_named": [],
     "clarifications": [],
     "wants_knowledge": False,
     "assumption": None,

@@ -29,6 +29,22 @@ from nodes.honest import stop_answer
 from nodes.prompts import prompt, sections
 
 PREVIEW_ROWS = 20
+NOT_YOURS = {
+    "pt": "\n\nObservação: você só tem acesso aos dados da sua própria conta; {names} não foi"
+    " considerado nesta resposta.",
+    "en": "\n\nNote: you can only see your own account's data; {names} was not taken into"
+    " account in this answer.",
+}
+"""Said when the question names another tenant: the guard answered with the asker's rows."""
+
+
+def not_yours(state: dict[str, Any]) -> str:
+    """The note for a question that named other tenants ("" when it named none)."""
+    names = state.get("other_tenants_named") or []
+    if not names:
+        return ""
+    joined = ", ".join(f"“{name}”" for name in names)
+    return NOT_YOURS.get(state.get("lang", "pt"), NOT_YOURS["en"]).format(names=joined)
 
 
 def local_time(value: Any, zone: str) -> Any:
@@ -95,6 +111,8 @@ async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
         answer = state.get("knowledge") or ""
     elif state.get("result") is not None and state["result"]["rows"]:
         update = await _data_answer(state, runtime, stream)
+        if note := not_yours(state):
+            await stream.push(note)
         answer = await stream.close()
         # A withheld answer has nothing left to judge; a delivered one waits for the judges.
         judged = bool(resources.guardrails.judges_for("answer")) and stream.blocked is None
@@ -104,7 +122,7 @@ async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
     else:
         answer = stop_answer(state, "NO_SQL", _topics(resources))
     if not (update.get("answer_streamed") or state.get("answer_streamed")):
-        answer = await stream.say(answer)
+        answer = await stream.say(answer + not_yours(state))
     last = (state.get("messages") or [None])[-1]
     replaces = getattr(last, "id", None) if refining else None
     return {

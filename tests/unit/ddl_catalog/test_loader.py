@@ -123,3 +123,28 @@ def test_glossary_naming_an_unknown_table_is_rejected(tmp_path: Path) -> None:
     with pytest.raises(CatalogError) as caught:
         load_catalog(folder)
     assert caught.value.code == "CATALOG_GLOSSARY_TABLE"
+
+
+def test_the_tenant_directory_is_the_tenants_own_table(tmp_path: Path) -> None:
+    assert load_catalog().tenant_directory().name == "fornecedores"
+    folder = catalog_copy(tmp_path)
+    cadastro = folder / "systems" / "cadastro.yaml"
+    edit(cadastro, "tenant_name_column: razao_social", "tenant_name_column: razao")
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(folder)
+    assert caught.value.code == "CATALOG_TENANT_NAME_COLUMN"
+
+
+def test_only_the_tenants_table_names_tenants(tmp_path: Path) -> None:
+    folder = catalog_copy(tmp_path)
+    edit(folder / "systems" / "cadastro.yaml", "    tenant_name_column: razao_social\n", "")
+    # Customers carry the tenant column but are keyed by their own code: not the directory.
+    text = (folder / "systems" / "cadastro.yaml").read_text(encoding="utf-8")
+    marker = "  clientes:\n"
+    at = text.index(marker)
+    following = text.index("    tenant_column: cod_fornecedor\n", at)
+    end = following + len("    tenant_column: cod_fornecedor\n")
+    text = text[:end] + "    tenant_name_column: nome\n" + text[end:]
+    (folder / "systems" / "cadastro.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogError, match="tenants' own table"):
+        load_catalog(folder)

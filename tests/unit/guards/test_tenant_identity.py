@@ -1,0 +1,74 @@
+"""Tenant identifiers (type and canonical spelling) and tenant names in messages."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import guards.tenant_key
+import guards.tenant_names
+from ddl_catalog import DEMO_CATALOG_DIR, load_catalog
+from guards.tenant_key import InvalidTenant, TenantKey
+from guards.tenant_names import TenantNames
+
+
+@pytest.mark.parametrize("module", [guards.tenant_key, guards.tenant_names])
+def test_docstring_examples(module: object) -> None:
+    assert doctest.testmod(module).failed == 0
+
+
+def test_the_demo_tenant_is_an_int4() -> None:
+    assert TenantKey.from_catalog(load_catalog(DEMO_CATALOG_DIR)) == TenantKey("integer", 2**31 - 1)
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "canonical"),
+    [
+        (TenantKey("integer", 32767), "00042", "42"),
+        (TenantKey("integer", 32767), 32767, "32767"),
+        (TenantKey("text"), "loja-SP_01", "loja-SP_01"),
+        (
+            TenantKey("uuid"),
+            "A0EEBC999C0B4EF8BB6D6BB9BD380A11",
+            "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+        ),
+    ],
+)
+def test_canonical_spellings(kind: TenantKey, value: object, canonical: str) -> None:
+    assert kind.canonical(value) == canonical
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        (TenantKey("integer", 32767), "32768"),
+        (TenantKey("integer", 32767), "-1"),
+        (TenantKey("integer", 32767), "４２"),  # full-width digits are not ASCII digits
+        (TenantKey("text"), "loja 01"),
+        (TenantKey("text"), "x" * 65),
+        (TenantKey("text"), "a'; DROP"),
+        (TenantKey("text"), 7),
+        (TenantKey("uuid"), "not-a-uuid"),
+        (TenantKey("integer", 32767), False),
+    ],
+)
+def test_values_that_are_no_tenant(kind: TenantKey, value: object) -> None:
+    with pytest.raises(InvalidTenant):
+        kind.canonical(value)
+
+
+def test_names_are_found_as_people_write_them() -> None:
+    names = TenantNames(
+        {"1": "Acme Alimentos Ltda", "2": "Boreal Bebidas Ltda", "3": "Zeta", "4": "Ômega Sul"}
+    )
+    assert names.named_others("Faturamento da BOREAL BEBIDAS!", "1") == ["Boreal Bebidas Ltda"]
+    assert names.named_others("e a omega sul?", "1") == ["Ômega Sul"]
+    assert names.named_others("compare zeta e boreal bebidas ltda", "1") == [
+        "Boreal Bebidas Ltda",
+        "Zeta",
+    ]
+    assert names.named_others("faturamento da Acme Alimentos", "1") == []  # one's own name
+    assert names.named_others("boreal é uma palavra; bebidas outra", "1") == []
+    assert names.named_others("zetas", "1") == []  # whole words only
+    assert TenantNames({}).named_others("anything", "1") == []
