@@ -39,7 +39,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
-    "X-Content-Type-Options": "nosniff",
+    # X-Content-Type-Options: nosniff is not here: `server.middleware` sends it on every
+    # response of the app, and a second copy would make the header a list.
     # no-referrer rather than strict-origin-when-cross-origin: the page links nowhere that
     # needs to know where a person came from, and its own calls do not read the header.
     "Referrer-Policy": "no-referrer",
