@@ -76,6 +76,7 @@ async def read_chat_request(request: Request) -> ChatRequest:
     tags=["chat"],
     summary="Ask; the answer streams as SSE events",
     openapi_extra={"requestBody": CHAT_BODY},
+    response_class=EventSourceResponse,
     responses={200: EVENT_STREAM, **errors(401, 404, 409, 413, 422, 429, 503)},
 )
 async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceResponse:
