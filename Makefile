@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/http_server.py
 	$(BIN)/python bench/schema_scale.py
 	$(BIN)/python bench/guardrails.py
+	$(BIN)/python bench/hardening.py
 
 clean:
 	rm -rf $(VENV) .orquestra .pytest_cache

@@ -28,6 +28,12 @@ def free_port() -> int:
 class Server:
     url: str
     process: subprocess.Popen
+    log: Path
+    """The server's stderr (JSON log lines). A file, not a pipe: a pipe nobody reads fills up
+    during a long outage's warnings, and the server then blocks writing its log."""
+
+    def logs(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
 
     def stop(self) -> None:
         self.process.terminate()
@@ -40,20 +46,23 @@ def start_server(
     """`orquestra serve` on a free port (extra command-line `args`, extra `env`), once ready."""
     port = free_port()
     environment = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir), **env}
-    process = subprocess.Popen(
-        [str(BIN / "orquestra"), "serve", "--port", str(port), *args],
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    log = data_dir / "logs" / f"serve-{port}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(
+            [str(BIN / "orquestra"), "serve", "--port", str(port), *args],
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(process.stderr.read().decode()[-3000:])
+            raise RuntimeError(log.read_text(encoding="utf-8", errors="replace")[-3000:])
         try:
             if httpx.get(f"{url}{probe}", timeout=2).status_code == 200:
-                return Server(url, process)
+                return Server(url, process, log)
         except httpx.HTTPError:
             pass
         time.sleep(0.3)
