@@ -17,6 +17,7 @@ import jwt
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from ddl_catalog.text import UNSAFE_CHARACTERS
 from guards.tenant_key import InvalidTenant, TenantKey
 from server.settings import Settings
 
@@ -90,7 +91,12 @@ def verify_token(settings: Settings, token: str, tenant_key: TenantKey) -> Calle
             f"the token lives longer than the {settings.token_max_lifetime_s} s accepted here",
         )
     user = claims["sub"]
-    if not isinstance(user, str) or not user.strip() or len(user) > MAX_USER_CHARS:
+    if (
+        not isinstance(user, str)
+        or not user.strip()
+        or len(user) > MAX_USER_CHARS
+        or UNSAFE_CHARACTERS.search(user)
+    ):
         raise TokenRefused("TOKEN_INVALID", "the token names no valid user")
     try:
         tenant = tenant_key.canonical(claims.get("tenant"))

@@ -51,6 +51,8 @@ def test_a_minted_token_verifies_with_aud_and_iss() -> None:
         ({"exp": int(time.time()) - 120}, "TOKEN_EXPIRED"),
         ({"sub": ""}, "TOKEN_INVALID"),
         ({"sub": 7}, "TOKEN_INVALID"),
+        ({"sub": "ana\x00"}, "TOKEN_INVALID"),  # PostgreSQL could not store it
+        ({"sub": "x" * 257}, "TOKEN_INVALID"),
     ],
 )
 def test_bad_claims_are_refused(claims: dict, code: str) -> None:
