@@ -28,6 +28,8 @@ from ddl_catalog.model import (
     System,
     SystemFile,
     Table,
+    base_type,
+    type_family,
 )
 
 DEMO_CATALOG_DIR = Path(__file__).parent
@@ -65,6 +67,7 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         systems.append(system)
         warnings.extend(system_warnings)
     _check_joins(tables)
+    _check_tenant_types(tables)
     directories = [t for t in tables.values() if t.meta.tenant_name_column]
     if len(directories) > 1:
         raise CatalogError(
@@ -296,6 +299,22 @@ def _resolve_table(
         )
     where = Location(path, line)
     return Table(name, raw.system, raw.db_schema, tuple(columns), primary_key, meta, where)
+
+
+def _check_tenant_types(tables: dict[str, Table]) -> None:
+    """One kind of tenant identifier: a token's tenant is canonicalised once, for all tables
+    (an integer key reads `"0101"` as `101`; a text key could not)."""
+    kinds: dict[str, Table] = {}
+    for table in tables.values():
+        if table.tenant_column:
+            family = type_family(base_type(table.column(table.tenant_column).type_sql))
+            kinds.setdefault(family, table)
+    if len(kinds) > 1:
+        named = ", ".join(f"{t.name}.{t.tenant_column} ({kind})" for kind, t in kinds.items())
+        raise CatalogError(
+            "CATALOG_TENANT_TYPES",
+            f"tenant columns must share one type (integers of any width, text, or uuid): {named}",
+        )
 
 
 def _check_joins(tables: dict[str, Table]) -> None:

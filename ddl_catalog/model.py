@@ -7,6 +7,7 @@ that remember the file and line they came from, so every error and drift can poi
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,6 +96,31 @@ class SystemFile(_Strict):
     db_schema: str = Field("public", alias="schema")
     ddl: str
     tables: dict[str, TableMeta]
+
+
+INTEGER_TYPES = {
+    "int2": "smallint",
+    "smallint": "smallint",
+    "smallserial": "smallint",
+    "int": "integer",
+    "int4": "integer",
+    "integer": "integer",
+    "serial": "integer",
+    "int8": "bigint",
+    "bigint": "bigint",
+    "bigserial": "bigint",
+}
+"""Every spelling of PostgreSQL's integer types, by the canonical name."""
+
+
+def base_type(type_sql: str) -> str:
+    """`integer`, `varchar`, `uuid`… from a DDL type such as `character varying(20)`."""
+    return re.sub(r"\(.*\)|\[\]", "", type_sql).strip().lower()
+
+
+def type_family(base: str) -> str:
+    """`integer` for any integer type, else the base type itself."""
+    return "integer" if base in INTEGER_TYPES else base
 
 
 @dataclass(frozen=True)
@@ -188,6 +214,14 @@ class Catalog:
 
     def shared_tables(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.tables.values() if t.shared)
+
+    def tenant_types(self) -> set[str]:
+        """Base types of the tenant columns (`integer`, `bigint`, `text`, `uuid`…)."""
+        return {
+            base_type(table.column(table.tenant_column).type_sql)
+            for table in self.tables.values()
+            if table.tenant_column
+        }
 
     def tenant_directory(self) -> Table | None:
         """The table of the tenants themselves, when the catalog names their name column."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -20,22 +21,26 @@ from psycopg_pool import AsyncConnectionPool
 from server.database import DatabaseUnavailable, is_unavailable
 
 SCHEMA = "orquestra_sessions"
+INTERRUPT = "__interrupt__"
+"""The channel LangGraph records a paused turn's question under, in its `checkpoint_writes`."""
 T = TypeVar("T")
 
 
 class FailFastSaver(AsyncPostgresSaver):
-    """The PostgreSQL checkpointer with a circuit breaker.
+    """The PostgreSQL checkpointer with a deadline per call and a circuit breaker.
 
     The saver runs its calls one at a time (it holds a lock), and a super-step makes several;
     when the database is lost, each would wait the pool's full timeout in turn (15 s for one
-    step was seen). So the first call that finds the database gone trips the breaker: the
-    calls queued behind it, and any made within `open_s` after, fail at once with
-    `DatabaseUnavailable`, and the turn ends promptly. The next call after that window tries
-    the database again.
+    step was seen), and a frozen database would hold the lock for every tenant. So each call
+    has a deadline (`call_s`), and the first call that finds the database gone (or passes its
+    deadline) trips the breaker: the calls queued behind it, and any made within `open_s`
+    after, fail at once with `DatabaseUnavailable`, and the turn ends promptly. The first
+    call after that window tries the database again.
     """
 
-    def __init__(self, pool: AsyncConnectionPool, open_s: float = 1.0) -> None:
+    def __init__(self, pool: AsyncConnectionPool, call_s: float = 3.0, open_s: float = 1.0) -> None:
         super().__init__(pool)
+        self.call_s = call_s
         self.open_s = open_s
         self.failed_at = -float("inf")
         self.tripped = asyncio.Event()
@@ -49,17 +54,42 @@ class FailFastSaver(AsyncPostgresSaver):
         work = asyncio.ensure_future(call())
         watch = asyncio.ensure_future(tripped.wait())
         try:
-            await asyncio.wait((work, watch), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait((work, watch), timeout=self.call_s, return_when=FIRST_COMPLETED)
         finally:
             watch.cancel()
-        if not work.done():
-            work.cancel()
-            raise DatabaseUnavailable("the database was lost (checkpoints)")
+            if not work.done():  # tripped, past the deadline, or the run was cancelled
+                work.cancel()
+        if work.cancelled():
+            if not tripped.is_set():
+                self._trip(tripped)  # the database did not answer in time
+            raise DatabaseUnavailable("the database did not answer (checkpoints)")
         error = work.exception()
         if error is not None and is_unavailable(error):
-            self.failed_at = time.monotonic()
-            tripped.set()
+            self._trip(tripped)
         return work.result()
+
+    def _trip(self, tripped: asyncio.Event) -> None:
+        self.failed_at = time.monotonic()
+        tripped.set()
+
+    async def discard_failed_writes(self, thread_id: str, checkpoint_id: str) -> None:
+        """Forget what a failed turn wrote on the thread's committed checkpoint.
+
+        A turn resuming a clarifying question writes its progress (the answer given, the
+        stages it ran) onto the paused checkpoint itself; if that turn fails, LangGraph would
+        replay those writes on the next attempt, and the user's new answer would be ignored.
+        Only the pause itself (`__interrupt__`) belongs to the committed turn.
+        """
+
+        async def delete() -> None:
+            async with self.conn.connection() as conn:  # type: ignore[union-attr]
+                await conn.execute(
+                    "DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = ''"
+                    " AND checkpoint_id = %s AND channel <> %s",
+                    (thread_id, checkpoint_id, INTERRUPT),
+                )
+
+        await self._guarded(delete)
 
     async def aget_tuple(self, config: Any) -> Any:
         return await self._guarded(lambda: super(FailFastSaver, self).aget_tuple(config))
@@ -115,7 +145,7 @@ async def postgres_checkpointer(
     )
     await pool.open()
     try:
-        saver = FailFastSaver(pool)
+        saver = FailFastSaver(pool, call_s=timeout_s)
         await saver.setup()
         yield saver
     finally:

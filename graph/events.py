@@ -160,10 +160,10 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
 
 def user_error(error: Exception, run_id: str) -> dict[str, str]:
     """A code and a plain message; the details go to the log with the run id."""
-    if is_unavailable(error):
-        code, message = "DB_UNAVAILABLE", "The database is unavailable right now. Try again soon."
-    elif isinstance(error, ModelUnavailable):
+    if isinstance(error, ModelUnavailable):
         code, message = "MODEL_UNAVAILABLE", error.message
+    elif is_unavailable(error):
+        code, message = "DB_UNAVAILABLE", "The database is unavailable right now. Try again soon."
     elif isinstance(error, GraphRecursionError):
         code, message = "RECURSION_LIMIT", "This question took too many steps and was stopped."
     else:

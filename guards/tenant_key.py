@@ -19,21 +19,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Literal
 
-from ddl_catalog.model import Catalog
+from ddl_catalog.model import INTEGER_TYPES, Catalog
 
 INTEGER_MAX = {"smallint": 2**15 - 1, "integer": 2**31 - 1, "bigint": 2**63 - 1}
-INTEGER_TYPES = {
-    "int2": "smallint",
-    "smallint": "smallint",
-    "smallserial": "smallint",
-    "int": "integer",
-    "int4": "integer",
-    "integer": "integer",
-    "serial": "integer",
-    "int8": "bigint",
-    "bigint": "bigint",
-    "bigserial": "bigint",
-}
 DIGITS = re.compile(r"^[0-9]{1,20}$")
 TEXT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """Text identifiers: letters, digits, `_` and `-` (what identity providers issue as codes)."""
@@ -53,12 +41,9 @@ class TenantKey:
 
     @classmethod
     def from_catalog(cls, catalog: Catalog) -> TenantKey:
-        """The key every tenant column of the catalog can hold (the narrowest integer)."""
-        kinds = {
-            _base_type(table.column(table.tenant_column).type_sql)
-            for table in catalog.tables.values()
-            if table.tenant_column
-        }
+        """The key every tenant column of the catalog can hold (the narrowest integer); the
+        loader refuses a catalog whose tenant columns mix kinds."""
+        kinds = catalog.tenant_types()
         integers = {INTEGER_TYPES[k] for k in kinds if k in INTEGER_TYPES}
         if kinds and len(integers) == len(kinds):
             return cls("integer", min(INTEGER_MAX[i] for i in integers))
@@ -85,8 +70,3 @@ class TenantKey:
         if not TEXT.match(text):
             raise InvalidTenant("the tenant must be 1-64 letters, digits, '_' or '-'")
         return text
-
-
-def _base_type(type_sql: str) -> str:
-    """`integer`, `varchar`, `uuid`… from a DDL type such as `character varying(20)`."""
-    return re.sub(r"\(.*\)|\[\]", "", type_sql).strip().lower()

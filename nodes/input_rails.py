@@ -8,6 +8,7 @@ again after `clarify`), as an answer to the assistant's question rather than a n
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -20,6 +21,7 @@ from graph.stage import stage
 from guards.rails import RailResult
 from nodes.short_circuit import latest_user_message
 
+log = logging.getLogger("orquestra.audit")
 TEXTS = {
     "SIZE": {
         "pt": "Sua mensagem é longa demais ({reason}). Resuma a pergunta em poucas frases, por "
@@ -80,7 +82,13 @@ async def input_rails(state: dict[str, Any], runtime: Runtime[RunContext]) -> di
     named: dict[str, Any] = {}
     if not state.get("clarifications"):  # a clarification answers about the same question
         others = resources.tenant_names.named_others(latest_user_message(state), context.tenant)
-        named = {"other_tenants_named": others} if others else {}
+        if others:
+            named = {"other_tenants_named": others}
+            # For audit: asking about other tenants by name is how one would probe for them.
+            log.warning(
+                "message names other tenants",
+                extra={"tenant": context.tenant, "user": context.user, "names": others},
+            )
     if not rails.input:
         return named
     clarifying = bool(state.get("clarifications"))

@@ -26,7 +26,7 @@ from server import chat, web
 from server.auth import TokenRefused, mint_token
 from server.database import LOST_CONNECTION, admin_url, database_work, is_unavailable
 from server.middleware import BodyLimit, RequestMetrics, error_response
-from server.schemas import DevLogin, UnsafeText
+from server.schemas import DevLogin, invalid_input
 from server.settings import Settings
 from server.threads import ThreadStore
 
@@ -61,7 +61,10 @@ def create_app(settings: Settings | None = None, *, dev_login: bool = False) -> 
         lifespan=lifespan,
         description="Text-to-SQL for multi-tenant PostgreSQL, streamed.",
     )
-    app.state.settings = settings = settings or Settings()
+    settings = settings or Settings()
+    if dev_login and settings.mode == "production":
+        raise ValueError("the dev login mints tokens for any tenant; it is refused in production")
+    app.state.settings = settings
     app.state.running = defaultdict(int)
     app.state.busy_threads = set()
     app.state.dev_login = dev_login
@@ -90,11 +93,7 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        unsafe = isinstance(first.get("ctx", {}).get("error"), UnsafeText)
-        code = "INVALID_TEXT" if unsafe else "INVALID_REQUEST"
-        return error_response(request.scope, 422, code, f"{where}: {first.get('msg')}")
+        return error_response(request.scope, 422, *invalid_input(list(exc.errors())))
 
     async def unavailable(request: Request, exc: Exception) -> JSONResponse:
         log.warning("database unavailable", exc_info=exc)

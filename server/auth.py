@@ -82,8 +82,8 @@ def verify_token(settings: Settings, token: str, tenant_key: TenantKey) -> Calle
         raise TokenRefused("TOKEN_EXPIRED", "the token has expired") from None
     except jwt.InvalidTokenError:
         raise TokenRefused("TOKEN_INVALID", "the token is not valid") from None
-    issued = claims.get("iat", time.time())
-    if not isinstance(issued, int | float) or claims["exp"] - issued > (
+    issued, expires = claims.get("iat", time.time()), claims["exp"]
+    if not all(type(v) in (int, float) for v in (issued, expires)) or expires - issued > (
         settings.token_max_lifetime_s + LEEWAY_S
     ):
         raise TokenRefused(

@@ -13,18 +13,20 @@ import json
 import logging
 import time
 from contextlib import aclosing
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from prometheus_client import Gauge
 from pydantic import ValidationError
 from sse_starlette.sse import EventSourceResponse
+from starlette.requests import ClientDisconnect
 
 from graph.context import RunContext
 from graph.events import pending_question, run_turn, thread_config, user_error
 from server.auth import Caller, CurrentCaller
 from server.database import DatabaseUnavailable, database_work
-from server.schemas import ChatRequest, UnsafeText, errors
+from server.schemas import ChatRequest, errors, invalid_input
 from server.settings import Settings
 from server.threads import ThreadStore, new_thread_id
 
@@ -55,7 +57,12 @@ def invalid(code: str, message: str) -> HTTPException:
 
 async def read_chat_request(request: Request) -> ChatRequest:
     """The body, parsed and validated here so that authentication never waits for it."""
-    raw = await request.body()  # bounded by the body limit
+    try:
+        raw = await request.body()  # bounded by the body limit
+    except ClientDisconnect:
+        raise HTTPException(
+            400, {"code": "CLIENT_DISCONNECTED", "message": "the request body was not finished"}
+        ) from None
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -63,12 +70,7 @@ async def read_chat_request(request: Request) -> ChatRequest:
     try:
         return ChatRequest.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        cause = first.get("ctx", {}).get("error")
-        if isinstance(cause, UnsafeText):
-            raise invalid("INVALID_TEXT", f"{where}: {cause}") from None
-        raise invalid("INVALID_REQUEST", f"{where}: {first['msg']}") from None
+        raise invalid(*invalid_input(exc.errors())) from None
 
 
 @router.post(
@@ -92,56 +94,114 @@ async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceRes
                 " characters",
             },
         )
-    running: dict[str, int] = app.state.running
-    if running[caller.tenant] >= settings.max_runs_per_tenant:
-        raise HTTPException(
-            429,
-            {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
-            headers={"Retry-After": "5"},
-        )
-    running[caller.tenant] += 1  # reserved before any await: the check above stays true
+    context = RunContext.from_settings(settings, tenant=caller.tenant, user=caller.user)
+    reservation = Reservation.take(app, caller.tenant)  # 429 past the limit, nothing written
     try:
         thread = await _thread_for(app, caller, body.thread_id, body.message)
+        reservation.hold_thread(thread["thread_id"])
     except BaseException:
-        running[caller.tenant] -= 1
+        reservation.release()
         raise
-    ACTIVE_STREAMS.inc()
-    context = RunContext.from_settings(settings, tenant=caller.tenant, user=caller.user)
-    return EventSourceResponse(
-        _events(app, caller, body.message, thread, context), ping=15, send_timeout=30
+    return TurnResponse(
+        _events(app, caller, body.message, thread, context, reservation),
+        reservation=reservation,
+        ping=15,
+        send_timeout=30,
     )
+
+
+@dataclass
+class Reservation:
+    """A tenant's run slot and a thread's turn, held from the request until the stream ends.
+
+    Released exactly once, whichever way the stream ends — including a stream that never
+    starts (the client left before the response did), whose generator never runs."""
+
+    app: Any
+    tenant: str
+    thread_id: str | None = None
+    released: bool = False
+
+    @classmethod
+    def take(cls, app: Any, tenant: str) -> Reservation:
+        running: dict[str, int] = app.state.running
+        if running[tenant] >= app.state.settings.max_runs_per_tenant:
+            raise HTTPException(
+                429,
+                {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
+                headers={"Retry-After": "5"},
+            )
+        running[tenant] += 1  # taken before any await: the check above stays true
+        ACTIVE_STREAMS.inc()
+        return cls(app, tenant)
+
+    def hold_thread(self, thread_id: str) -> None:
+        busy: set[str] = self.app.state.busy_threads
+        if thread_id in busy:
+            raise HTTPException(
+                409,
+                {"code": "THREAD_BUSY", "message": "this thread is still answering; wait for it"},
+            )
+        busy.add(thread_id)
+        self.thread_id = thread_id
+
+    def release(self) -> None:
+        if self.released:
+            return
+        self.released = True
+        self.app.state.running[self.tenant] -= 1
+        if self.thread_id is not None:
+            self.app.state.busy_threads.discard(self.thread_id)
+        ACTIVE_STREAMS.dec()
+
+
+class TurnResponse(EventSourceResponse):
+    """The SSE response of a turn: its reservation is released when the response ends,
+    even when the event generator never started."""
+
+    def __init__(self, *args: Any, reservation: Reservation, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.reservation = reservation
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.reservation.release()
 
 
 async def _thread_for(
     app: Any, caller: Caller, thread_id: str | None, message: str
 ) -> dict[str, Any]:
-    """The thread to answer on (`thread_id`, `title`, `checkpoint_id`); 404 or 409 when it
-    cannot be used, and marked busy until its turn ends."""
+    """The thread to answer on (`thread_id`, `title`, `checkpoint_id`), or 404."""
     if thread_id is None:
-        thread = {"thread_id": new_thread_id(), "title": message, "checkpoint_id": None}
-    else:
-        store: ThreadStore = app.state.threads
-        found = await store.owned(caller, thread_id)
-        if found is None:
-            raise HTTPException(404, {"code": "THREAD_NOT_FOUND", "message": "no such thread"})
-        thread = found
-    if thread["thread_id"] in app.state.busy_threads:
-        raise HTTPException(
-            409,
-            {"code": "THREAD_BUSY", "message": "this thread is still answering; wait for it"},
-        )
-    app.state.busy_threads.add(thread["thread_id"])
-    return thread
+        return {"thread_id": new_thread_id(), "title": message, "checkpoint_id": None}
+    store: ThreadStore = app.state.threads
+    found = await store.owned(caller, thread_id)
+    if found is None:
+        raise HTTPException(404, {"code": "THREAD_NOT_FOUND", "message": "no such thread"})
+    return found
 
 
 async def _events(
-    app: Any, caller: Caller, message: str, thread: dict[str, Any], context: RunContext
+    app: Any,
+    caller: Caller,
+    message: str,
+    thread: dict[str, Any],
+    context: RunContext,
+    reservation: Reservation,
 ):
     """The run's events as SSE; a client that goes away cancels the run (and its query)."""
     started = time.perf_counter()
     thread_id = thread["thread_id"]
     failed = False
     try:
+        if thread["checkpoint_id"]:
+            # Whatever a failed attempt left on the committed checkpoint must not replay.
+            async with database_work(context_timeout(app), "preparing the thread"):
+                await app.state.graph.checkpointer.discard_failed_writes(
+                    thread_id, thread["checkpoint_id"]
+                )
         # aclosing: when the client goes away this generator is closed, and so must the run's
         # (an inner async generator is not closed with its consumer).
         turn = run_turn(
@@ -159,10 +219,12 @@ async def _events(
                     if failure is not None:
                         yield _sse("error", failure)
                 yield _sse(event["event"], event["data"])
+    except DatabaseUnavailable as exc:
+        failed = True
+        yield _sse("error", user_error(exc, thread_id))
+        yield _sse("done", {})
     finally:
-        app.state.running[context.tenant] -= 1
-        app.state.busy_threads.discard(thread_id)
-        ACTIVE_STREAMS.dec()
+        reservation.release()
         log.info(
             "stream ended",
             extra={
@@ -174,16 +236,29 @@ async def _events(
         )
 
 
+def context_timeout(app: Any) -> float:
+    return app.state.settings.limits.database_timeout_s
+
+
 async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> dict[str, str] | None:
     """Commit the turn that just ended well; the error event's data if that failed."""
-    timeout_s = app.state.settings.limits.database_timeout_s
     try:
-        async with database_work(timeout_s, "reading the turn's checkpoint"):
+        async with database_work(context_timeout(app), "reading the turn's checkpoint"):
             snapshot = await app.state.graph.aget_state(thread_config(thread["thread_id"]))
-        checkpoint_id = snapshot.config["configurable"]["checkpoint_id"]
-        await app.state.threads.commit(caller, thread["thread_id"], thread["title"], checkpoint_id)
+        committed = await app.state.threads.commit(
+            caller,
+            thread["thread_id"],
+            thread["title"],
+            snapshot.config["configurable"]["checkpoint_id"],
+            previous=thread["checkpoint_id"],
+        )
     except DatabaseUnavailable as exc:
         return user_error(exc, thread["thread_id"])
+    if not committed:
+        return {
+            "code": "THREAD_BUSY",
+            "message": "another answer on this thread was saved first; this one was not kept",
+        }
     return None
 
 

@@ -43,14 +43,18 @@ LOST_CONNECTION = (
     asyncpg.exceptions.OperatorInterventionError,
     asyncpg.exceptions.InsufficientResourcesError,
     psycopg.OperationalError,
-    OSError,
 )
-"""Errors that mean the database (not the statement) failed: down, unreachable, restarting,
-out of connections, or a connection that died under us (psycopg's pool timeout included)."""
+"""The database drivers' errors that mean the database (not the statement) failed: down,
+restarting, out of connections, or a connection that died under us (psycopg's pool timeout
+included)."""
 
 
 def is_unavailable(error: BaseException) -> bool:
-    """True when `error`, or any error behind it, says the database cannot be used now."""
+    """True when `error` says the database cannot be used now: a driver's lost connection
+    (also behind another error), or a refused or broken socket raised as it is — asyncpg
+    connects with plain sockets, and the agent's executor reports `ConnectionError`."""
+    if isinstance(error, ConnectionError | FileNotFoundError):
+        return True  # FileNotFoundError: the embedded server's Unix socket is gone
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         if isinstance(error, LOST_CONNECTION):
@@ -65,12 +69,13 @@ def is_unavailable(error: BaseException) -> bool:
 @contextlib.asynccontextmanager
 async def database_work(timeout_s: float, what: str) -> AsyncIterator[None]:
     """Bound the server's own database work: past `timeout_s`, or when the connection is
-    lost, it is `DatabaseUnavailable` (503 / `DB_UNAVAILABLE`), never a hang or a 500."""
+    lost, it is `DatabaseUnavailable` (503 / `DB_UNAVAILABLE`), never a hang or a 500.
+    Inside, a socket error can only be the database's."""
     try:
         async with asyncio.timeout(timeout_s):
             yield
     except Exception as exc:
-        if isinstance(exc, TimeoutError) or is_unavailable(exc):
+        if isinstance(exc, TimeoutError | OSError) or is_unavailable(exc):
             raise DatabaseUnavailable(f"the database did not answer ({what})") from exc
         raise
 

@@ -34,6 +34,17 @@ def safe_text(value: str) -> str:
 SafeText = Annotated[str, AfterValidator(safe_text)]
 
 
+def invalid_input(errors: list[Any]) -> tuple[str, str]:
+    """The code and message of a validation failure: `INVALID_TEXT` when the first error is
+    unsafe text, `INVALID_REQUEST` otherwise."""
+    first = errors[0] if errors else {}
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    cause = first.get("ctx", {}).get("error")
+    if isinstance(cause, UnsafeText):
+        return "INVALID_TEXT", f"{where}: {cause}"
+    return "INVALID_REQUEST", f"{where}: {first.get('msg')}"
+
+
 class ChatRequest(BaseModel):
     """A message, on a new thread (`thread_id` null) or an existing one of the caller's."""
 

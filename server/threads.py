@@ -52,20 +52,36 @@ class ThreadStore:
                 " (tenant, user_id, updated_at)"
             )
 
-    async def commit(self, caller: Caller, thread_id: str, title: str, checkpoint_id: str) -> None:
-        """A turn ended well: the thread (recorded if new) now stands at `checkpoint_id`."""
+    async def commit(
+        self,
+        caller: Caller,
+        thread_id: str,
+        title: str,
+        checkpoint_id: str,
+        *,
+        previous: str | None,
+    ) -> bool:
+        """A turn ended well: the thread (recorded if new) now stands at `checkpoint_id`.
+
+        Compare-and-set: only if it still stood at `previous`, where the turn started, so two
+        processes answering on one thread can never commit each other's turn. False when
+        another turn was committed first.
+        """
         async with database_work(self.timeout_s, "committing the turn"):
-            await self.pool.execute(
+            status = await self.pool.execute(
                 f"INSERT INTO {TABLE} (thread_id, tenant, user_id, title, checkpoint_id)"
                 " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (thread_id) DO UPDATE"
                 " SET checkpoint_id = EXCLUDED.checkpoint_id, updated_at = now()"
-                f" WHERE {TABLE}.tenant = EXCLUDED.tenant AND {TABLE}.user_id = EXCLUDED.user_id",
+                f" WHERE {TABLE}.tenant = EXCLUDED.tenant AND {TABLE}.user_id = EXCLUDED.user_id"
+                f" AND {TABLE}.checkpoint_id IS NOT DISTINCT FROM $6",
                 thread_id,
                 caller.tenant,
                 caller.user,
                 (title.strip() or "…")[:TITLE_CHARS],
                 checkpoint_id,
+                previous,
             )
+        return status.endswith(" 1")
 
     async def owned(self, caller: Caller, thread_id: str) -> dict[str, Any] | None:
         """The thread if the caller owns it; None if it does not exist or is someone else's."""

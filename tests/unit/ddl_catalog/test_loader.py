@@ -148,3 +148,15 @@ def test_only_the_tenants_table_names_tenants(tmp_path: Path) -> None:
     (folder / "systems" / "cadastro.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(CatalogError, match="tenants' own table"):
         load_catalog(folder)
+
+
+def test_tenant_columns_share_one_kind_of_identifier(tmp_path: Path) -> None:
+    folder = catalog_copy(tmp_path)
+    text = (folder / "systems" / "vendas.yaml").read_text(encoding="utf-8")
+    assert text.count("cod_fornecedor  integer") >= 1
+    (folder / "systems" / "vendas.yaml").write_text(
+        text.replace("cod_fornecedor  integer", "cod_fornecedor  text", 1), encoding="utf-8"
+    )
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(folder)
+    assert caught.value.code == "CATALOG_TENANT_TYPES"

@@ -62,11 +62,11 @@ def test_names_are_found_as_people_write_them() -> None:
     names = TenantNames(
         {"1": "Acme Alimentos Ltda", "2": "Boreal Bebidas Ltda", "3": "Zeta", "4": "Ômega Sul"}
     )
-    assert names.named_others("Faturamento da BOREAL BEBIDAS!", "1") == ["Boreal Bebidas Ltda"]
-    assert names.named_others("e a omega sul?", "1") == ["Ômega Sul"]
+    assert names.named_others("Faturamento da BOREAL BEBIDAS!", "1") == ["BOREAL BEBIDAS"]
+    assert names.named_others("e a omega sul?", "1") == ["omega sul"]
     assert names.named_others("compare zeta e boreal bebidas ltda", "1") == [
-        "Boreal Bebidas Ltda",
-        "Zeta",
+        "boreal bebidas ltda",
+        "zeta",
     ]
     assert names.named_others("faturamento da Acme Alimentos", "1") == []  # one's own name
     assert names.named_others("boreal é uma palavra; bebidas outra", "1") == []
