@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 from server.settings import DEV_SECRET
 from tests.e2e.conftest import Server, token
 
-EXAMPLES = {"POST /v1/chat/stream": 200, "GET /v1/threads/{thread_id}": 100, "GET /v1/threads": 60}
+EXAMPLES = {"POST /v1/chat/stream": 200, "GET /v1/threads/{thread_id}": 200, "GET /v1/threads": 100}
 DEFAULT_EXAMPLES = 40
 BUDGET_S = {"POST /v1/chat/stream": 45.0, "GET /v1/threads/{thread_id}": 12.0}
 DEFAULT_BUDGET_S = 5.0

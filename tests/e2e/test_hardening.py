@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import hashlib
 import hmac
 import itertools
@@ -182,6 +183,17 @@ def db_fetch(db_url: str, sql: str, *args: Any) -> list[asyncpg.Record]:
             await conn.close()
 
     return asyncio.run(fetch())
+
+
+def agent_queries(db_url: str, like: str = "%") -> list[str]:
+    """Queries the agent role is running now (whose text is `like` the pattern)."""
+    rows = db_fetch(
+        db_url,
+        "SELECT query FROM pg_stat_activity WHERE usename = 'orquestra_agent'"
+        " AND state = 'active' AND query LIKE $1",
+        like,
+    )
+    return [r["query"][:80] for r in rows]
 
 
 def serve_outcome(data_dir: Path, *args: str, limit_s: float = 60, **env: str) -> tuple:
@@ -635,6 +647,28 @@ def test_too_many_runs_is_429_and_writes_nothing(faulty: Server) -> None:
             pass
 
 
+def test_a_client_that_leaves_at_once_frees_its_run_slot(faulty: Server) -> None:
+    """The client goes away right after the response head: the run is cancelled and its
+    tenant's only slot comes back within seconds (no leaked 429 for ever)."""
+    bearer = faulty_bearer("104")
+    with httpx.Client(timeout=30) as client:
+        for _ in range(3):
+            with client.stream(
+                "POST",
+                f"{faulty.url}/v1/chat/stream",
+                json={"message": FAULTY_DATA_QUESTION},
+                headers=auth(bearer),
+            ) as response:
+                assert response.status_code in (200, 429), response.status_code
+    deadline = time.monotonic() + 10
+    while True:
+        again = turn(faulty.url, "bom dia", bearer)
+        if again.status != 429 or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
+    assert again.status == 200 and again.kinds[-2:] == ["result", "done"], again.body
+
+
 # ── 4. all-or-nothing turns ──────────────────────────────────────────────────
 
 
@@ -737,6 +771,67 @@ def test_the_server_serves_again_when_the_database_returns(
     again = turn(faulty.url, "bom dia", bearer, thread)
     assert again.kinds[-2:] == ["result", "done"], again.events[-2:]
     assert len(snapshot(faulty.url, bearer, thread)["messages"]) == 4
+
+
+def test_a_server_stopped_mid_turn_exits_promptly_and_leaves_no_half_turn(
+    data_dir: Path, server: Server, tmp_path: Path, db_url: str
+) -> None:
+    """SIGTERM (a deploy) while a query runs: the process exits within seconds, its query
+    does not run on in the database, and the interrupted first turn leaves no thread (seen
+    from another process on the same database)."""
+    script = tmp_path / "endless-query.yaml"
+    endless = (
+        "SELECT count(*) FROM eventos_rastreamento a, eventos_rastreamento b,"
+        " eventos_rastreamento c"
+    )  # minutes of work: only a cancellation (or the timeout) ends it
+    script.write_text(
+        yaml.safe_dump(
+            {
+                "repeat": ["augmenter", "router", "sql_writer"],
+                "roles": {
+                    "augmenter": [{"question": "tudo", "is_data_question": True}],
+                    "router": [{"route": "ANALYTICS"}],
+                    "sql_writer": [{"thought_process": "x", "sql": endless}],
+                },
+            }
+        )
+    )
+    doomed = start_server(
+        data_dir,
+        ORQUESTRA_MODELS__DEFAULT=f"scripted:{script}",
+        ORQUESTRA_LIMITS__STATEMENT_TIMEOUT_MS="20000",
+        ORQUESTRA_LIMITS__CLIENT_TIMEOUT_S="30",
+    )
+    bearer = token("105", someone())
+    thread, stopped_in = None, None
+
+    def stop_on_sql(event: dict) -> None:
+        nonlocal thread, stopped_in
+        thread = thread or event["data"].get("thread_id")
+        if event["event"] == "sql" and stopped_in is None:
+            started = time.monotonic()
+            doomed.process.terminate()
+            doomed.process.wait(timeout=30)
+            stopped_in = time.monotonic() - started
+
+    try:
+        with contextlib.suppress(httpx.HTTPError):  # the stream is cut by the exit
+            turn(doomed.url, "todas as notas", bearer, on_event=stop_on_sql, read_timeout_s=30)
+    finally:
+        if doomed.process.poll() is None:
+            doomed.process.kill()
+            doomed.process.wait()
+    assert thread and stopped_in is not None, "the turn never reached its query"
+    print(f"\nSIGTERM mid-query → exit: {stopped_in:.2f} s")
+    assert stopped_in < 10
+    deadline = time.monotonic() + 5
+    while (running := agent_queries(db_url, "%eventos_rastreamento%")) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.2)
+    assert not running, f"the stopped server's query still runs: {running}"
+    assert get(f"{server.url}/v1/threads/{thread}", auth(bearer)).status_code == 404
+    assert thread not in thread_ids(server.url, bearer)
 
 
 # ── 7. metrics ───────────────────────────────────────────────────────────────
