@@ -198,7 +198,9 @@ def requests(draw: st.DrawFn, doc: Document, method: str, path: str, operation: 
             f"{quote(v.encode('utf-8', 'surrogatepass'))}"
             for k, v in extra.items()
         )
-    headers = {"Authorization": draw(st.sampled_from(known["bearers"]) | claims_tokens())}
+    known_bearer = st.sampled_from(known["bearers"])
+    bearer = draw(st.one_of(known_bearer, known_bearer, known_bearer, claims_tokens()))
+    headers = {"Authorization": bearer}
     headers = {k: v for k, v in headers.items() if v}
     body = None
     content = operation.get("requestBody", {}).get("content", {})
@@ -256,7 +258,7 @@ def known(server: Server) -> dict:
     thread = turn.text.split('"thread_id": "', 1)[1].split('"', 1)[0]
     return {
         "thread_id": [thread, "0" * 64, "not-a-thread"],
-        "bearers": [f"Bearer {bearer}"] * 5
+        "bearers": [f"Bearer {bearer}"] * 8
         + ["", "Bearer not-a-token", f"Bearer {token('102', FUZZ_USER)}", "Basic YTpi"],
     }
 
