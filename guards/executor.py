@@ -102,6 +102,8 @@ async def run_as_tenant(
     except asyncpg.PostgresError as exc:
         raise _query_error(exc) from None
     except asyncpg.InterfaceError as exc:  # e.g. COPY through the extended protocol
+        if conn.is_closed():  # not the statement: the connection died under it
+            raise ConnectionError(f"database connection lost: {exc}") from exc
         raise QueryError("QUERY_ERROR", "the statement cannot run here", detail=str(exc)) from None
     columns = [attribute.name for attribute in statement.get_attributes()]
     truncated = 0 < limits.row_cap < len(rows)

@@ -67,10 +67,14 @@ async def read_chat_request(request: Request) -> ChatRequest:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise invalid("INVALID_REQUEST", f"the body is not JSON: {exc}") from None
+    except RecursionError:
+        raise invalid("INVALID_REQUEST", "the body nests too deeply") from None
     try:
         return ChatRequest.model_validate(data)
     except ValidationError as exc:
         raise invalid(*invalid_input(exc.errors())) from None
+    except RecursionError:
+        raise invalid("INVALID_REQUEST", "the body nests too deeply") from None
 
 
 @router.post(
@@ -173,10 +177,14 @@ class TurnResponse(EventSourceResponse):
 async def _thread_for(
     app: Any, caller: Caller, thread_id: str | None, message: str
 ) -> dict[str, Any]:
-    """The thread to answer on (`thread_id`, `title`, `checkpoint_id`), or 404."""
-    if thread_id is None:
-        return {"thread_id": new_thread_id(), "title": message, "checkpoint_id": None}
+    """The thread to answer on (`thread_id`, `title`, `checkpoint_id`), or 404.
+
+    Either way the database answers first: one that is down is a 503 now, not a stream that
+    can only fail."""
     store: ThreadStore = app.state.threads
+    if thread_id is None:
+        await store.ping()
+        return {"thread_id": new_thread_id(), "title": message, "checkpoint_id": None}
     found = await store.owned(caller, thread_id)
     if found is None:
         raise HTTPException(404, {"code": "THREAD_NOT_FOUND", "message": "no such thread"})

@@ -187,6 +187,7 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from server.database import admin_url
+    from server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
 
     if args.dev_login:
         if settings.mode == "production":
@@ -211,6 +212,8 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         port=args.port or settings.port,
         workers=args.workers,
         log_level="warning",
+        http=BoundedH11Protocol,  # a request head bounded in size and time
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
     )
     return 0
 

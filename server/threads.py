@@ -83,6 +83,11 @@ class ThreadStore:
             )
         return status.endswith(" 1")
 
+    async def ping(self) -> None:
+        """`DatabaseUnavailable` unless the database answers now."""
+        async with database_work(self.timeout_s, "starting the turn"):
+            await self.pool.fetchval("SELECT 1")
+
     async def owned(self, caller: Caller, thread_id: str) -> dict[str, Any] | None:
         """The thread if the caller owns it; None if it does not exist or is someone else's."""
         if not THREAD_ID.match(thread_id):

@@ -1241,3 +1241,47 @@ def test_a_client_that_never_finishes_its_head_is_dropped(
     )
     assert dripping_client.dropped_after <= HEADER_DEADLINE_S
     serving(server.url)
+
+
+# ── a failed answer to a clarifying question, with the default (offline) model ──
+
+
+@pytest.fixture(scope="module")
+def offline_faulty(data_dir: Path, settings, proxy: PostgresProxy) -> Iterator[Server]:
+    """The default offline model, its database behind the proxy (the path users run)."""
+    running = start_server(data_dir, DATABASE_URL=proxy.url("postgres", settings.database_name))
+    yield running
+    proxy.restore()
+    running.stop()
+
+
+def test_a_failed_clarification_answer_never_replays(
+    offline_faulty: Server, proxy: PostgresProxy
+) -> None:
+    """The answer to a clarifying question fails half-way; the next answer is the one used
+    (a resumed turn writes onto the paused checkpoint, and those writes must not replay)."""
+    url, bearer = offline_faulty.url, signed(tenant="104", sub=someone())
+    paused = turn(url, "como está a produção?", bearer)
+    assert paused.kinds[-2:] == ["clarify", "done"], paused.kinds
+    before = snapshot(url, bearer, paused.thread)
+    assert before["pending_question"]
+
+    def cut_on_token(event: dict) -> None:
+        if event["event"] == "token" and proxy.cut_at is None:
+            proxy.cut()
+
+    proxy.cut_at = None
+    try:
+        lost = turn(url, "faturamento de 2026", bearer, paused.thread, on_event=cut_on_token)
+    finally:
+        proxy.restore()
+    assert proxy.cut_at is not None and lost.kinds[-2:] == ["error", "done"], lost.kinds
+    deadline = time.monotonic() + RECOVERY_BUDGET_S
+    while (now := get(f"{url}/v1/threads/{paused.thread}", auth(bearer))).status_code != 200:
+        assert time.monotonic() < deadline, now.text
+        time.sleep(0.3)
+    assert now.json() == before  # still waiting on the same question, nothing half-written
+    answered = turn(url, "quantos clientes tenho?", bearer, paused.thread)
+    result = answered.first("result")
+    assert result is not None, answered.kinds
+    assert "clientes" in result["data"]["sql"] and "notas_fiscais" not in result["data"]["sql"]
