@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import sys
 import time
@@ -27,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' fault
 from server.database import admin_url
 from server.settings import Settings
 from tests.e2e.conftest import start_server, token
-from tests.e2e.faults import PostgresProxy
+from tests.e2e.faults import PostgresProxy, push_request
 
 MB = 2**20
 QUESTION = "faturamento por mês em 2026"
@@ -37,39 +36,20 @@ def rss(pid: int) -> float:
     return psutil.Process(pid).memory_info().rss / MB
 
 
-def refuse(url: str, size: int, chunked: bool) -> tuple[int, float]:
+def refuse(url: str, size: int, chunked: bool) -> tuple[int | None, float, int]:
     """Send a `size`-byte body (with a valid token, so only its size can refuse it) until the
-    server answers; its status and the seconds taken."""
-    host, port = url.removeprefix("http://").split(":")
-    head = f"POST /v1/chat/stream HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
-    head += f"Authorization: Bearer {token('101', 'bench-bodies')}\r\n"
-    head += "Transfer-Encoding: chunked\r\n\r\n" if chunked else f"Content-Length: {size}\r\n\r\n"
+    server answers; its status, the seconds taken and the body bytes sent by then."""
+    host = url.removeprefix("http://")
+    head = (
+        f"POST /v1/chat/stream HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {token('101', 'bench-bodies')}\r\n"
+        + ("Transfer-Encoding: chunked\r\n\r\n" if chunked else f"Content-Length: {size}\r\n\r\n")
+    )
+    piece = b"x" * MB
+    framed = f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if chunked else piece
     started = time.perf_counter()
-    with socket.create_connection((host, int(port)), timeout=30) as sock:
-        sock.sendall(head.encode())
-        sock.setblocking(False)
-        piece, sent, answer = b"x" * MB, 0, b""
-        while sent < size and b"\r\n" not in answer:
-            try:
-                chunk = f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if chunked else piece
-                sock.sendall(chunk)
-                sent += len(piece)
-            except (BlockingIOError, BrokenPipeError, ConnectionResetError):
-                pass
-            try:
-                answer += sock.recv(4096)
-            except BlockingIOError:
-                time.sleep(0.001)
-            except ConnectionResetError:
-                break
-        sock.setblocking(True)
-        while b"\r\n" not in answer:
-            more = sock.recv(4096)
-            if not more:
-                break
-            answer += more
-    status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/1.1") else 0
-    return status, time.perf_counter() - started
+    answer = push_request(url, head.encode(), (framed for _ in range(size // MB)))
+    return answer.status, time.perf_counter() - started, answer.sent
 
 
 def bodies(data_dir: Path) -> None:
@@ -80,12 +60,12 @@ def bodies(data_dir: Path) -> None:
         print(f"server memory at rest: {base:.0f} MiB")
         for size_mb in (50, 200):
             for chunked in (False, True):
-                status, seconds = refuse(server.url, size_mb * MB, chunked)
+                status, seconds, sent = refuse(server.url, size_mb * MB, chunked)
                 kind = "chunked" if chunked else "Content-Length"
                 print(
-                    f"  {size_mb:>3} MB body ({kind:<14}): {status}, answered in "
-                    f"{seconds * 1000:.0f} ms, memory {rss(pid):.0f} MiB "
-                    f"(+{rss(pid) - base:.1f} MiB)"
+                    f"  {size_mb:>3} MB body ({kind:<14}): {status} after {sent / MB:.1f} MB sent,"
+                    f" in {seconds * 1000:.0f} ms; memory {rss(pid):.0f} MiB"
+                    f" (+{rss(pid) - base:.1f} MiB)"
                 )
     finally:
         server.stop()
