@@ -6,7 +6,6 @@ Threads survive restarts and can be served by any process sharing the database.
 from __future__ import annotations
 
 import asyncio
-import time
 from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -18,7 +17,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from server.database import DatabaseUnavailable, is_unavailable
+from server.database import DatabaseUnavailable, Outage, is_unavailable
 
 SCHEMA = "orquestra_sessions"
 INTERRUPT = "__interrupt__"
@@ -42,13 +41,12 @@ class FailFastSaver(AsyncPostgresSaver):
         super().__init__(pool)
         self.call_s = call_s
         self.open_s = open_s
-        self.failed_at = -float("inf")
         self.tripped = asyncio.Event()
 
     async def _guarded(self, call: Callable[[], Awaitable[T]]) -> T:
+        if Outage.within(self.open_s):  # this process lost the database moments ago
+            raise DatabaseUnavailable("the database was lost moments ago (checkpoints)")
         if self.tripped.is_set():
-            if time.monotonic() - self.failed_at < self.open_s:
-                raise DatabaseUnavailable("the database was lost moments ago (checkpoints)")
             self.tripped = asyncio.Event()  # half-open: this call tries the database again
         tripped = self.tripped
         work = asyncio.ensure_future(call())
@@ -69,7 +67,7 @@ class FailFastSaver(AsyncPostgresSaver):
         return work.result()
 
     def _trip(self, tripped: asyncio.Event) -> None:
-        self.failed_at = time.monotonic()
+        Outage.note()
         tripped.set()
 
     async def discard_failed_writes(self, thread_id: str, checkpoint_id: str) -> None:

@@ -22,6 +22,7 @@ from opentelemetry import trace
 from graph.context import RunContext
 from graph.llm import BudgetExhausted, ModelOutputInvalid
 from graph.metrics import CAP_HITS, NODE_SECONDS
+from server.database import Outage
 
 log = logging.getLogger("orquestra.graph")
 TRACER = trace.get_tracer("orquestra.graph")
@@ -54,6 +55,9 @@ def stage(
                     update = await fn(state, runtime)
                 except (BudgetExhausted, ModelOutputInvalid) as stop:
                     update = stopped(state, stop.code, str(stop))
+                except Exception as error:
+                    Outage.note(error)  # a lost database: the checkpointer need not wait
+                    raise
                 if update.get("stop_reason"):
                     span.set_attribute("orquestra.stop_reason", str(update["stop_reason"]))
             seconds = time.perf_counter() - started

@@ -103,6 +103,13 @@ async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceRes
     try:
         thread = await _thread_for(app, caller, body.thread_id, body.message)
         reservation.hold_thread(thread["thread_id"])
+        if thread["checkpoint_id"]:
+            # Ours now: whatever a failed attempt left on the committed checkpoint must not
+            # replay (a database that is down is a 503 here).
+            async with database_work(db_timeout(app), "preparing the thread"):
+                await app.state.graph.checkpointer.discard_failed_writes(
+                    thread["thread_id"], thread["checkpoint_id"]
+                )
     except BaseException:
         reservation.release()
         raise
@@ -204,12 +211,6 @@ async def _events(
     thread_id = thread["thread_id"]
     failed = False
     try:
-        if thread["checkpoint_id"]:
-            # Whatever a failed attempt left on the committed checkpoint must not replay.
-            async with database_work(context_timeout(app), "preparing the thread"):
-                await app.state.graph.checkpointer.discard_failed_writes(
-                    thread_id, thread["checkpoint_id"]
-                )
         # aclosing: when the client goes away this generator is closed, and so must the run's
         # (an inner async generator is not closed with its consumer).
         turn = run_turn(
@@ -227,10 +228,6 @@ async def _events(
                     if failure is not None:
                         yield _sse("error", failure)
                 yield _sse(event["event"], event["data"])
-    except DatabaseUnavailable as exc:
-        failed = True
-        yield _sse("error", user_error(exc, thread_id))
-        yield _sse("done", {})
     finally:
         reservation.release()
         log.info(
@@ -244,14 +241,14 @@ async def _events(
         )
 
 
-def context_timeout(app: Any) -> float:
+def db_timeout(app: Any) -> float:
     return app.state.settings.limits.database_timeout_s
 
 
 async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> dict[str, str] | None:
     """Commit the turn that just ended well; the error event's data if that failed."""
     try:
-        async with database_work(context_timeout(app), "reading the turn's checkpoint"):
+        async with database_work(db_timeout(app), "reading the turn's checkpoint"):
             snapshot = await app.state.graph.aget_state(thread_config(thread["thread_id"]))
         committed = await app.state.threads.commit(
             caller,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import time
 import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -64,6 +65,22 @@ def is_unavailable(error: BaseException) -> bool:
             return any(is_unavailable(e) for e in error.exceptions)
         error = error.__cause__ or error.__context__  # type: ignore[assignment]
     return False
+
+
+class Outage:
+    """When this process last saw the database lost, whichever part saw it (a stage's query,
+    the checkpointer), so that the others fail at once instead of each waiting its timeout."""
+
+    last_lost = -float("inf")
+
+    @classmethod
+    def note(cls, error: BaseException | None = None) -> None:
+        if error is None or is_unavailable(error):
+            cls.last_lost = time.monotonic()
+
+    @classmethod
+    def within(cls, seconds: float) -> bool:
+        return time.monotonic() - cls.last_lost < seconds
 
 
 @contextlib.asynccontextmanager
