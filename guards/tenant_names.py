@@ -23,42 +23,33 @@ TOKEN = re.compile(r"\w+")
 
 
 class TenantNames:
-    """Tenant → name, and the word sequences that count as naming each tenant."""
+    """Tenant → name, and the word sequences that count as naming each tenant, indexed by
+    their first word so that a message costs a lookup per word, however many tenants."""
 
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
-        self._phrases = {tenant: _phrases(name) for tenant, name in names.items()}
+        self._by_first: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for tenant, name in names.items():
+            for phrase in _phrases(name):
+                self._by_first.setdefault(phrase[0], []).append((tenant, phrase))
 
     def named_others(self, message: str, tenant: str) -> list[str]:
         """The words of `message` that name tenants other than `tenant`, as written."""
         tokens = [(w, m.start(), m.end()) for m in TOKEN.finditer(message) for w in words(m[0])]
-        folded = [w for w, _, _ in tokens]
-        found: list[str] = []
-        for other, phrases in self._phrases.items():
-            if other == tenant:
-                continue
-            for phrase in phrases:
-                at = _find(folded, phrase.split())
-                if at is not None:
-                    start, end = tokens[at][1], tokens[at + len(phrase.split()) - 1][2]
-                    found.append(message[start:end])
-                    break
-        return list(dict.fromkeys(found))
+        folded = tuple(w for w, _, _ in tokens)
+        found: dict[str, str] = {}  # tenant → the words that named it first
+        for at, word in enumerate(folded):
+            for other, phrase in self._by_first.get(word, ()):
+                end = at + len(phrase)
+                if other != tenant and other not in found and folded[at:end] == phrase:
+                    found[other] = message[tokens[at][1] : tokens[end - 1][2]]
+        return list(dict.fromkeys(found.values()))
 
 
-def _find(tokens: list[str], phrase: list[str]) -> int | None:
-    """Where `phrase` starts in `tokens`, as whole words."""
-    for at in range(len(tokens) - len(phrase) + 1):
-        if tokens[at : at + len(phrase)] == phrase:
-            return at
-    return None
-
-
-def _phrases(name: str) -> tuple[str, ...]:
+def _phrases(name: str) -> tuple[tuple[str, ...], ...]:
     """The whole name, and without its last word when three or more remain ("Boreal Bebidas
     Ltda" is also "Boreal Bebidas"): people drop the company form, rarely more."""
-    tokens = words(name)
+    tokens = tuple(words(name))
     if not tokens:
         return ()
-    whole = " ".join(tokens)
-    return (whole, " ".join(tokens[:-1])) if len(tokens) >= 3 else (whole,)
+    return (tokens, tokens[:-1]) if len(tokens) >= 3 else (tokens,)

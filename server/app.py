@@ -25,13 +25,12 @@ from guards.tenant_key import InvalidTenant, TenantKey
 from server import chat, web
 from server.auth import TokenRefused, mint_token
 from server.database import LOST_CONNECTION, admin_url, database_work, is_unavailable
-from server.middleware import BodyLimit, RequestMetrics, error_response
+from server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
 from server.schemas import DevLogin, invalid_input
 from server.settings import Settings
 from server.threads import ThreadStore
 
 log = logging.getLogger("orquestra.server")
-RETRY_AFTER_S = 5
 HTTP_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
 
 

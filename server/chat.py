@@ -26,6 +26,7 @@ from graph.context import RunContext
 from graph.events import pending_question, run_turn, thread_config, user_error
 from server.auth import Caller, CurrentCaller
 from server.database import DatabaseUnavailable, database_work
+from server.middleware import RETRY_AFTER_S
 from server.schemas import ChatRequest, errors, invalid_input
 from server.settings import Settings
 from server.threads import ThreadStore, new_thread_id
@@ -140,7 +141,7 @@ class Reservation:
             raise HTTPException(
                 429,
                 {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
-                headers={"Retry-After": "5"},
+                headers={"Retry-After": str(RETRY_AFTER_S)},
             )
         running[tenant] += 1  # taken before any await: the check above stays true
         ACTIVE_STREAMS.inc()

@@ -20,6 +20,8 @@ REQUESTS = Counter("orquestra_http_requests_total", "HTTP requests", ["path", "s
 HTTP_ERRORS = Counter(
     "orquestra_http_errors_total", "HTTP error responses by code", ["path", "status", "code"]
 )
+RETRY_AFTER_S = 5
+"""What `Retry-After` tells a client refused for load (429) or a lost database (503)."""
 BASE_HEADERS = [(b"x-content-type-options", b"nosniff")]
 """Sent on every response: browsers must never guess a JSON or event stream's type."""
 

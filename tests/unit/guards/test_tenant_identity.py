@@ -65,9 +65,10 @@ def test_names_are_found_as_people_write_them() -> None:
     assert names.named_others("Faturamento da BOREAL BEBIDAS!", "1") == ["BOREAL BEBIDAS"]
     assert names.named_others("e a omega sul?", "1") == ["omega sul"]
     assert names.named_others("compare zeta e boreal bebidas ltda", "1") == [
-        "boreal bebidas ltda",
         "zeta",
-    ]
+        "boreal bebidas ltda",
+    ]  # in the order the message names them, each once
+    assert names.named_others("boreal bebidas, de novo a Boreal Bebidas", "1") == ["boreal bebidas"]
     assert names.named_others("faturamento da Acme Alimentos", "1") == []  # one's own name
     assert names.named_others("boreal é uma palavra; bebidas outra", "1") == []
     assert names.named_others("zetas", "1") == []  # whole words only

@@ -21,6 +21,16 @@ SECRET = "a-test-secret-that-is-at-least-32-bytes-long"
 KEY = TenantKey("integer", 2**31 - 1)
 
 
+@pytest.fixture(scope="module")
+def rsa_keys() -> tuple[rsa.RSAPrivateKey, str]:
+    """An identity provider's key pair: the private key and the PEM public key."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    return key, public.decode()
+
+
 def signed(claims: dict, secret: str = SECRET) -> str:
     return jwt.encode(claims, secret, algorithm="HS256")
 
@@ -97,13 +107,8 @@ def test_tenant_claims_that_are_no_tenant_are_refused(claim: object) -> None:
     assert refused(Settings(jwt_secret=SECRET), signed(token)) == "TOKEN_INVALID"
 
 
-def test_algorithm_confusion_and_none_are_refused() -> None:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    public = (
-        key.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
+def test_algorithm_confusion_and_none_are_refused(rsa_keys: tuple) -> None:
+    key, public = rsa_keys
     settings = Settings(jwt_algorithm="RS256", jwt_public_key=public)
     assert verify_token(settings, jwt.encode(fresh(), key, algorithm="RS256"), KEY).user == "ana"
     # HS256 signed with the public key as the secret: the classic confusion attack.
@@ -137,12 +142,7 @@ def test_rs256_keys_must_parse_at_start(pem: str) -> None:
         Settings(jwt_algorithm="RS256", jwt_public_key=pem)
 
 
-def test_minting_is_refused_when_tokens_come_from_an_identity_provider() -> None:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    public = (
-        key.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
+def test_minting_is_refused_when_tokens_come_from_an_identity_provider(rsa_keys: tuple) -> None:
+    _, public = rsa_keys
     with pytest.raises(TokenRefused):
         mint_token(Settings(jwt_algorithm="RS256", jwt_public_key=public), "101")
