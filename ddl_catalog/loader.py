@@ -22,6 +22,7 @@ from ddl_catalog.model import (
     Catalog,
     Column,
     ColumnMeta,
+    ForeignKey,
     GlossaryFile,
     GlossaryTerm,
     Location,
@@ -67,6 +68,8 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         systems.append(system)
         warnings.extend(system_warnings)
     _check_joins(tables)
+    _check_tenant_via(tables, warnings)
+    _check_shared(tables)
     _check_tenant_types(tables)
     directories = [t for t in tables.values() if t.meta.tenant_name_column]
     if len(directories) > 1:
@@ -247,8 +250,14 @@ def _resolve_table(
         )
     columns: list[Column] = []
     primary_key: tuple[str, ...] = ()
+    foreign_keys: list[ForeignKey] = []
     for element in stmt.tableElts or ():
         if isinstance(element, ast.ColumnDef):
+            foreign_keys += [
+                _foreign_key(c, (element.colname,))
+                for c in element.constraints or ()
+                if c.contype == ConstrType.CONSTR_FOREIGN
+            ]
             ddl, first_line = ddl_lines
             col_line = first_line + ddl[: element.location].count("\n")
             constraints = [c.contype for c in element.constraints or ()]
@@ -273,6 +282,8 @@ def _resolve_table(
             )
         elif element.contype == ConstrType.CONSTR_PRIMARY:
             primary_key = tuple(k.sval for k in element.keys)
+        elif element.contype == ConstrType.CONSTR_FOREIGN:
+            foreign_keys.append(_foreign_key(element, ()))
     names = {c.name for c in columns}
     meta_line = lines.get(("tables", name), line)
     for col_name in meta.columns:
@@ -297,8 +308,33 @@ def _resolve_table(
             f"{path}:{where}: tenant_name_column belongs on the tenants' own table (primary key"
             f" = its tenant_column) and must name one of its columns",
         )
+    if meta.tenant_via:
+        for child in meta.tenant_via.columns:
+            if child not in names:
+                where = lines.get(("tables", name, "tenant_via"), meta_line)
+                raise CatalogError(
+                    "CATALOG_TENANT_VIA",
+                    f"{path}:{where}: tenant_via of {name} uses {child}, which is not a "
+                    f"column of {name}",
+                )
     where = Location(path, line)
-    return Table(name, raw.system, raw.db_schema, tuple(columns), primary_key, meta, where)
+    return Table(
+        name,
+        raw.system,
+        raw.db_schema,
+        tuple(columns),
+        primary_key,
+        meta,
+        where,
+        tuple(foreign_keys),
+    )
+
+
+def _foreign_key(constraint: ast.Constraint, columns: tuple[str, ...]) -> ForeignKey:
+    """A `REFERENCES` column constraint (on `columns`) or a `FOREIGN KEY` table constraint."""
+    local = columns or tuple(k.sval for k in constraint.fk_attrs or ())
+    remote = tuple(k.sval for k in constraint.pk_attrs or ())
+    return ForeignKey(local, constraint.pktable.relname, remote)
 
 
 def _check_tenant_types(tables: dict[str, Table]) -> None:
@@ -335,3 +371,85 @@ def _check_joins(tables: dict[str, Table]) -> None:
                             f"{table.where}: join {table.name} → {join.to} uses "
                             f"{side.name}.{column}, which does not exist",
                         )
+
+
+def _check_tenant_via(tables: dict[str, Table], warnings: list[str]) -> None:
+    """Every `tenant_via` names a scoped parent and its columns, and every chain ends at a
+    table holding the tenant column: no cycles, no shared link, comparable key types."""
+    for table in tables.values():
+        via = table.tenant_via
+        if via is None:
+            continue
+        parent = tables.get(via.parent)
+        if parent is None:
+            raise CatalogError(
+                "CATALOG_TENANT_VIA",
+                f"{table.where}: tenant_via of {table.name} names unknown table {via.parent}",
+            )
+        if parent.shared:
+            raise CatalogError(
+                "CATALOG_TENANT_VIA",
+                f"{table.where}: tenant_via of {table.name} goes through {parent.name}, which "
+                "is shared and so belongs to no tenant",
+            )
+        for child_col, parent_col in via.columns.items():
+            if parent_col not in parent.column_names:
+                raise CatalogError(
+                    "CATALOG_TENANT_VIA",
+                    f"{table.where}: tenant_via of {table.name} uses {parent.name}.{parent_col}"
+                    ", which does not exist",
+                )
+            kinds = {
+                type_family(base_type(side.column(col).type_sql))
+                for side, col in ((table, child_col), (parent, parent_col))
+            }
+            if len(kinds) > 1:
+                raise CatalogError(
+                    "CATALOG_TENANT_VIA",
+                    f"{table.where}: tenant_via compares {table.name}.{child_col} with "
+                    f"{parent.name}.{parent_col}, of another type ({' vs '.join(sorted(kinds))})",
+                )
+        if set(via.columns.values()) != set(parent.primary_key):
+            warnings.append(
+                f"{table.where}: tenant_via of {table.name} does not match {parent.name}'s "
+                "primary key; a row matching parents of several tenants is visible to each"
+            )
+    for table in tables.values():
+        seen = [table.name]
+        current = table
+        while current.tenant_via is not None:
+            current = tables[current.tenant_via.parent]
+            if current.name in seen:
+                raise CatalogError(
+                    "CATALOG_TENANT_VIA_CYCLE",
+                    f"{table.where}: tenant_via goes round in a circle: "
+                    f"{' → '.join([*seen, current.name])}",
+                )
+            seen.append(current.name)
+
+
+def _check_shared(tables: dict[str, Table]) -> None:
+    """Fail closed: a shared table with a foreign key into tenant data must say why."""
+    for table in tables.values():
+        if not table.shared or table.meta.shared_because:
+            continue
+        for columns, target in _references(table, tables):
+            if not tables[target].shared:
+                raise CatalogError(
+                    "CATALOG_SHARED_REFERENCES_TENANT",
+                    f"{table.where}: {table.name} is shared but its key "
+                    f"({', '.join(columns)}) → {target} points into tenant data, so every "
+                    f"tenant would read rows tied to other tenants. Scope it with tenant_via "
+                    f"(parent: {target}), or keep shared: true and say why in shared_because",
+                )
+
+
+def _references(table: Table, tables: dict[str, Table]) -> list[tuple[tuple[str, ...], str]]:
+    """Foreign keys of `table` into catalog tables: the DDL's, and declared joins onto the
+    target's whole primary key."""
+    found = [(fk.columns, fk.to) for fk in table.foreign_keys if fk.to in tables]
+    for join in table.meta.joins:
+        target = tables.get(join.to)
+        if target and target.primary_key and set(join.on.values()) == set(target.primary_key):
+            found.append((tuple(join.on), join.to))
+    return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -60,14 +61,28 @@ class JoinMeta(_Strict):
     description: str = ""
 
 
+class TenantVia(_Strict):
+    """Tenancy through a parent: a row belongs to the tenant of the `parent` row that
+    matches it on every listed column (no such row, or a NULL key: it belongs to nobody)."""
+
+    parent: str
+    columns: dict[str, str] = Field(min_length=1)
+    """Child column → parent column; all of them must match."""
+
+
 class TableMeta(_Strict):
     """Metadata of one table."""
 
     description: str = ""
     description_en: str = ""
     tenant_column: str | None = None
+    """The table carries the tenant in this column."""
+    tenant_via: TenantVia | None = None
+    """The table's rows belong to the tenant of their parent row (chains allowed)."""
     shared: bool = False
     """True for reference tables every tenant may read (no tenant column)."""
+    shared_because: str | None = None
+    """Why a shared table that holds a foreign key into tenant data is still shared."""
     tenant_name_column: str | None = None
     """On the table of the tenants themselves (keyed by the tenant column): the column with
     each tenant's name, so that a question naming another tenant is told it was not used."""
@@ -77,12 +92,15 @@ class TableMeta(_Strict):
 
     @model_validator(mode="after")
     def _tenancy_declared(self) -> TableMeta:
-        if self.shared and self.tenant_column:
-            raise ValueError("a table is either shared or has a tenant_column, not both")
-        if not self.shared and not self.tenant_column:
+        declared = [bool(self.tenant_column), self.tenant_via is not None, self.shared]
+        if sum(declared) != 1:
             raise ValueError(
-                "declare tenant_column, or shared: true for a table every tenant reads"
+                "declare exactly one of tenant_column (the table holds the tenant), "
+                "tenant_via (its rows belong to a parent's tenant) or shared: true "
+                "(every tenant reads it)"
             )
+        if self.shared_because is not None and not self.shared:
+            raise ValueError("shared_because explains a shared table; this one is not shared")
         return self
 
 
@@ -147,6 +165,15 @@ class Column:
 
 
 @dataclass(frozen=True)
+class ForeignKey:
+    """A foreign key of the DDL: local columns → columns of `to` (its primary key if none)."""
+
+    columns: tuple[str, ...]
+    to: str
+    to_columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Table:
     """A catalog table: DDL columns, tenancy and metadata resolved together."""
 
@@ -157,14 +184,27 @@ class Table:
     primary_key: tuple[str, ...]
     meta: TableMeta
     where: Location
+    foreign_keys: tuple[ForeignKey, ...] = ()
+    """Foreign keys written in the DDL (`REFERENCES`, `FOREIGN KEY`)."""
 
     @property
     def tenant_column(self) -> str | None:
         return self.meta.tenant_column
 
     @property
+    def tenant_via(self) -> TenantVia | None:
+        return self.meta.tenant_via
+
+    @property
     def shared(self) -> bool:
         return self.meta.shared
+
+    @property
+    def tenancy(self) -> Literal["column", "via", "shared"]:
+        """How the table's rows are scoped: its own column, a parent, or not at all."""
+        if self.tenant_column:
+            return "column"
+        return "via" if self.tenant_via else "shared"
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -215,6 +255,16 @@ class Catalog:
     def shared_tables(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.tables.values() if t.shared)
 
+    def tenant_chain(self, name: str) -> tuple[Table, ...]:
+        """`name`'s table, then each `tenant_via` parent up to the root holding the tenant
+        column; empty for a shared table. The loader has refused cycles and shared parents."""
+        chain: list[Table] = []
+        table: Table | None = self.tables[name]
+        while table is not None and not table.shared:
+            chain.append(table)
+            table = self.tables[table.tenant_via.parent] if table.tenant_via else None
+        return tuple(chain)
+
     def tenant_types(self) -> set[str]:
         """Base types of the tenant columns (`integer`, `bigint`, `text`, `uuid`…)."""
         return {
@@ -228,13 +278,18 @@ class Catalog:
         return next((t for t in self.tables.values() if t.meta.tenant_name_column), None)
 
     def guard_policy(self) -> dict[str, dict[str, dict[str, object]]]:
-        """The guard's policy (`tables: {name: {tenant_column: c} | {shared: true}}`)."""
+        """The guard's policy file content: per table its schema and exactly one of
+        `tenant_column`, `tenant_via` or `shared: true`."""
         policy: dict[str, dict[str, object]] = {}
         for table in self.tables.values():
-            if table.shared:
-                policy[table.name] = {"shared": True}
+            entry: dict[str, object] = {"schema": table.db_schema}
+            if table.tenant_column:
+                entry["tenant_column"] = table.tenant_column
+            elif table.tenant_via:
+                entry["tenant_via"] = table.tenant_via.model_dump()
             else:
-                policy[table.name] = {"tenant_column": table.tenant_column}
+                entry["shared"] = True
+            policy[table.name] = entry
         return {"tables": policy}
 
 

@@ -40,9 +40,9 @@ def test_demo_catalog_has_the_six_systems_and_eleven_tables() -> None:
 def test_tenancy_drives_the_guard_policy() -> None:
     catalog = load_catalog()
     policy = catalog.guard_policy()["tables"]
-    assert policy["transportadoras"] == {"shared": True}
+    assert policy["transportadoras"] == {"schema": "public", "shared": True}
     assert all(
-        entry == {"tenant_column": "cod_fornecedor"}
+        entry == {"schema": "public", "tenant_column": "cod_fornecedor"}
         for name, entry in policy.items()
         if name != "transportadoras"
     )
