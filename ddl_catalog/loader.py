@@ -32,8 +32,9 @@ from ddl_catalog.model import (
     base_type,
     type_family,
 )
+from deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
 
-DEMO_CATALOG_DIR = Path(__file__).parent
+DEMO_CATALOG_DIR = DEPLOYMENTS_DIR / DEFAULT_DEPLOYMENT / "catalog"
 """The catalog of the demo logistics platform, shipped with the package."""
 
 
