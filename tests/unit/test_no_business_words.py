@@ -1,0 +1,84 @@
+"""The code knows no business: the demo deployment's words never appear in the framework.
+
+Every business word (what a tenant is called, what the data is about, the example questions)
+comes from the deployment folder — its profile, catalog and glossary. This test reads every
+text file under the framework's packages and names each line where one of the demo's words
+appears, so a word that slips back in is caught with its file and line. The demo deployment
+(`deployments/`) and the tests are outside its scope.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FRAMEWORK = ("nodes", "graph", "guards", "server")
+TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".js", ".mjs", ".html", ".css", ".json", ".txt"}
+# A letter on either side means another word ("denotar", "descarga"); an underscore or a digit
+# does not, so identifiers such as `num_nota` or `cod_carga` are caught too.
+_EDGE_BEFORE = r"(?<![a-zà-ÿ])"
+_EDGE_AFTER = r"(?![a-zà-ÿ])"
+BUSINESS_WORDS = re.compile(
+    "|".join(
+        [
+            _EDGE_BEFORE + r"notas?" + _EDGE_AFTER,
+            r"fornecedor",
+            r"faturamento",
+            _EDGE_BEFORE + r"cargas?" + _EDGE_AFTER,
+            r"log[ií]stic",
+            r"invoice",
+            r"supplier",
+            r"shipment",
+        ]
+    ),
+    re.IGNORECASE,
+)
+
+
+def business_words(text: str, where: str = "<text>") -> list[str]:
+    """`where:line: word — the line` for every demo business word in `text`."""
+    hits = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for match in BUSINESS_WORDS.finditer(line):
+            hits.append(f"{where}:{number}: {match.group(0)!r} — {line.strip()[:120]}")
+    return hits
+
+
+def framework_files() -> list[Path]:
+    """Every text file of the framework's packages (compiled caches left out)."""
+    files = []
+    for package in FRAMEWORK:
+        for path in sorted((REPO / package).rglob("*")):
+            if path.is_file() and path.suffix in TEXT_SUFFIXES and "__pycache__" not in path.parts:
+                files.append(path)
+    return files
+
+
+def test_the_framework_names_no_business_of_its_own() -> None:
+    hits = []
+    for path in framework_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        hits += business_words(text, str(path.relative_to(REPO)))
+    assert not hits, "demo business words in framework code:\n" + "\n".join(hits)
+
+
+def test_the_check_finds_a_business_word_with_its_line() -> None:
+    text = 'ok = 1\nGREETING = "Consulto suas Notas e cargas"\nkey = "cod_fornecedor"\n'
+    hits = business_words(text, "nodes/example.py")
+    assert [hit.split(" — ")[0] for hit in hits] == [
+        "nodes/example.py:2: 'Notas'",
+        "nodes/example.py:2: 'cargas'",
+        "nodes/example.py:3: 'fornecedor'",
+    ]
+
+
+def test_the_check_leaves_other_words_alone() -> None:
+    text = "denotar, descarregar, anotação, notable, carregamento, tenant, store, loja"
+    assert business_words(text) == []
+
+
+def test_the_check_sees_the_framework_files() -> None:
+    # An empty walk would make the first test pass without reading anything.
+    names = {path.name for path in framework_files()}
+    assert {"prompts.py", "router.md", "wiring.py"} <= names
