@@ -12,7 +12,8 @@ from pathlib import Path
 
 import asyncpg
 
-from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
+from ddl_catalog import Catalog, load_catalog
+from ddl_catalog.deployment import Deployment, Profile
 from ddl_catalog.knowledge import Chunk, Example, load_chunks, load_examples
 from ddl_catalog.selection import SourceIndex, table_document
 from graph import tracing
@@ -49,6 +50,14 @@ class Resources:
     chunks: list[Chunk] = field(default_factory=list)
     tenant_names: TenantNames = field(default_factory=lambda: TenantNames({}))
     """Every tenant's name, when the catalog names the tenants' own table."""
+    deployment: Deployment | None = None
+    """The deployment served (profile, folders); `None` only in hand-built test resources."""
+
+    @property
+    def profile(self) -> Profile:
+        """The deployment's profile: every business word shown to a person comes from it."""
+        deployment = self.deployment or self.settings.active_deployment
+        return deployment.profile
 
     async def close(self) -> None:
         await asyncio.to_thread(tracing.flush)  # traces still buffered go out before exit
@@ -90,7 +99,9 @@ async def close_resources() -> None:
 
 
 async def _build(settings: Settings) -> Resources:
-    folder = Path(settings.catalog_dir) if settings.catalog_dir else DEMO_CATALOG_DIR
+    # Usually resolved when the settings were read; a thread all the same (files).
+    deployment = await asyncio.to_thread(lambda: settings.active_deployment)
+    folder = Path(settings.catalog_dir or deployment.catalog_dir)
     # Blocking work (files, starting the embedded server, loading the embedding model) runs
     # in a thread so the event loop keeps serving.
     catalog = await asyncio.to_thread(load_catalog, folder)
@@ -129,6 +140,7 @@ async def _build(settings: Settings) -> Resources:
         examples,
         chunks,
         await _tenant_names(catalog, admin_pool),
+        deployment,
     )
     await vectors.passages([e.question for e in resources.examples])
     await vectors.passages([c.embedded() for c in resources.chunks])
