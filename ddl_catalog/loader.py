@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from ddl_catalog.model import (
     Catalog,
+    CatalogType,
     Column,
     ColumnMeta,
     ForeignKey,
@@ -68,6 +69,8 @@ def load_catalog(folder: Path | None = None) -> Catalog:
             tables[table.name] = table
         systems.append(system)
         warnings.extend(system_warnings)
+    types = _collect_types(systems)
+    warnings.extend(_enum_value_warnings(tables, types))
     _check_joins(tables)
     _check_tenant_via(tables, warnings)
     _check_shared(tables)
@@ -80,7 +83,7 @@ def load_catalog(folder: Path | None = None) -> Catalog:
             f" {directories[0].name}; only the tenants' own table has it",
         )
     glossary, where = load_glossary(folder / "glossary.yaml", tables)
-    return Catalog(tuple(systems), tables, glossary, where, tuple(warnings))
+    return Catalog(tuple(systems), tables, glossary, where, tuple(warnings), types)
 
 
 def load_system_file(path: Path) -> tuple[System, list[Table], list[str]]:
@@ -103,9 +106,13 @@ def load_system_file(path: Path) -> tuple[System, list[Table], list[str]]:
     table_ddl: list[str] = []
     index_ddl: list[str] = []
     warnings: list[str] = []
+    types: list[CatalogType] = []
     for stmt, source, line in statements:
         if isinstance(stmt, ast.IndexStmt):
             index_ddl.append(source)
+            continue
+        if isinstance(stmt, TYPE_STATEMENTS):
+            types.append(_catalog_type(stmt, source, raw.db_schema, Location(path, line)))
             continue
         table = _resolve_table(path, raw, stmt, (raw.ddl, ddl_first_line), line, lines, warnings)
         tables.append(table)
@@ -128,6 +135,7 @@ def load_system_file(path: Path) -> tuple[System, list[Table], list[str]]:
         table_ddl=tuple(table_ddl),
         index_ddl=tuple(index_ddl),
         tables=tuple(t.name for t in tables),
+        types=tuple(types),
     )
     return system, tables, warnings
 
@@ -139,6 +147,8 @@ def load_glossary(
     if not path.exists():
         return (), ()
     data, lines = _parse_yaml(path, path.read_text(encoding="utf-8"))
+    if data is None:
+        return (), ()  # a draft holding only comments (`orquestra init`) has no terms yet
     try:
         glossary = GlossaryFile.model_validate(data)
     except ValidationError as exc:
@@ -204,7 +214,8 @@ def _validation_error(path: Path, exc: ValidationError, lines: dict) -> CatalogE
 
 
 def _parse_ddl(path: Path, ddl: str, first_line: int) -> list[tuple[Any, str, int]]:
-    """Statements of a DDL block as (node, source text, file line); only tables and indexes."""
+    """Statements of a DDL block as (node, source text, file line): tables, indexes, and the
+    schema's own types (enums, domains, composites)."""
     try:
         parsed = pglast.parse_sql(ddl)
     except pglast.parser.ParseError as exc:
@@ -217,18 +228,79 @@ def _parse_ddl(path: Path, ddl: str, first_line: int) -> list[tuple[Any, str, in
         offset = raw.stmt_location + len(chunk) - len(chunk.lstrip())
         source = chunk.strip()
         line = first_line + ddl[:offset].count("\n")
-        if not isinstance(raw.stmt, ast.CreateStmt | ast.IndexStmt):
+        if not isinstance(raw.stmt, (ast.CreateStmt, ast.IndexStmt, *TYPE_STATEMENTS)):
             kind = type(raw.stmt).__name__
             raise CatalogError(
                 "CATALOG_DDL_STATEMENT",
-                f"{path}:{line}: a catalog holds only CREATE TABLE and CREATE INDEX, not {kind}",
+                f"{path}:{line}: a catalog holds only CREATE TABLE, CREATE INDEX, CREATE TYPE "
+                f"and CREATE DOMAIN, not {kind}",
             )
-        if raw.stmt.relation.schemaname:
+        if _qualified(raw.stmt):
             raise CatalogError(
                 "CATALOG_DDL_QUALIFIED",
                 f"{path}:{line}: write table names unqualified; the file's `schema:` places them",
             )
         out.append((raw.stmt, source, line))
+    return out
+
+
+TYPE_STATEMENTS = (ast.CreateEnumStmt, ast.CreateDomainStmt, ast.CompositeTypeStmt)
+"""The type definitions a system file may hold beside its tables."""
+
+
+def _qualified(stmt: Any) -> bool:
+    """True when a statement names its table or type with a schema."""
+    if isinstance(stmt, ast.CreateEnumStmt):
+        return len(stmt.typeName) > 1
+    if isinstance(stmt, ast.CreateDomainStmt):
+        return len(stmt.domainname) > 1
+    if isinstance(stmt, ast.CompositeTypeStmt):
+        return bool(stmt.typevar.schemaname)
+    return bool(stmt.relation.schemaname)
+
+
+def _catalog_type(stmt: Any, source: str, schema: str, where: Location) -> CatalogType:
+    """The type a CREATE TYPE / CREATE DOMAIN statement defines."""
+    if isinstance(stmt, ast.CreateEnumStmt):
+        labels = tuple(v.sval for v in stmt.vals or ())
+        return CatalogType(stmt.typeName[-1].sval, schema, "enum", labels, None, source, where)
+    if isinstance(stmt, ast.CreateDomainStmt):
+        base = RawStream()(stmt.typeName)
+        return CatalogType(stmt.domainname[-1].sval, schema, "domain", (), base, source, where)
+    return CatalogType(stmt.typevar.relname, schema, "composite", (), None, source, where)
+
+
+def _collect_types(systems: list[System]) -> dict[str, CatalogType]:
+    """Every system's types by name; one name, one definition."""
+    types: dict[str, CatalogType] = {}
+    for system in systems:
+        for catalog_type in system.types:
+            if catalog_type.name in types:
+                raise CatalogError(
+                    "CATALOG_DUPLICATE_TYPE",
+                    f"{catalog_type.where}: type {catalog_type.name} is already defined at "
+                    f"{types[catalog_type.name].where}",
+                )
+            types[catalog_type.name] = catalog_type
+    return types
+
+
+def _enum_value_warnings(tables: dict[str, Table], types: dict[str, CatalogType]) -> list[str]:
+    """A column of an enum type whose metadata lists other values than the enum's labels:
+    the database decides, so this is a warning for a person, not an error."""
+    out = []
+    for table in tables.values():
+        for column in table.columns:
+            enum = types.get(base_type(column.type_sql).split(".")[-1].strip('"'))
+            if enum is None or enum.kind != "enum" or not column.meta.values:
+                continue
+            if set(column.meta.values) != set(enum.values):
+                missing = sorted(set(enum.values) - set(column.meta.values))
+                unknown = sorted(set(column.meta.values) - set(enum.values))
+                out.append(
+                    f"{column.where}: {table.name}.{column.name} is of enum type {enum.name}; "
+                    f"its values lack {missing} and name labels the enum has not: {unknown}"
+                )
     return out
 
 

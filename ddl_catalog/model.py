@@ -218,6 +218,23 @@ class Table:
 
 
 @dataclass(frozen=True)
+class CatalogType:
+    """A type the schema defines itself (`CREATE TYPE … AS ENUM`, `CREATE DOMAIN`, or a
+    composite `CREATE TYPE … AS (…)`), so columns, casts and the check can use it."""
+
+    name: str
+    schema: str
+    kind: Literal["enum", "domain", "composite"]
+    values: tuple[str, ...] = ()
+    """An enum's labels, in their order."""
+    base: str | None = None
+    """A domain's base type as written, e.g. `integer`."""
+    ddl: str = ""
+    """The statement as written in the system file."""
+    where: Location | None = None
+
+
+@dataclass(frozen=True)
 class System:
     """One source system: its file, purpose, DDL statements and tables."""
 
@@ -232,6 +249,8 @@ class System:
     index_ddl: tuple[str, ...]
     """CREATE INDEX statements, applied after data is loaded."""
     tables: tuple[str, ...]
+    types: tuple[CatalogType, ...] = ()
+    """CREATE TYPE / CREATE DOMAIN of the system's own types, in file order."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +263,8 @@ class Catalog:
     glossary_locations: tuple[Location, ...] = ()
     """Where each glossary term is written, in the same order."""
     warnings: tuple[str, ...] = field(default=())
+    types: dict[str, CatalogType] = field(default_factory=dict)
+    """The catalog's own enum, domain and composite types, by name."""
 
     def table(self, name: str) -> Table:
         return self.tables[name]
