@@ -2,10 +2,15 @@
 
 Passes, each `pass(statement, **needed) -> statement`, run in order by `guards.sql_guard`:
 
-- `filter_tenant_tables`: `FROM notas_fiscais n` becomes
-  `FROM (SELECT * FROM public.notas_fiscais WHERE notas_fiscais.cod_fornecedor = $1) AS n`
+- `filter_tenant_tables`: `FROM orders o` becomes
+  `FROM (SELECT * FROM public.orders WHERE orders.tenant_id = $1) AS o`
   in every scope (CTEs, subqueries, joins, set operations, LATERAL), so outer joins keep
   their meaning; shared tables are schema-qualified; CTE references are left alone.
+  A table scoped through its parent (`tenant_via`) is restricted by a semi-join on the
+  parent's own restriction, up the chain: `FROM order_lines l` becomes
+  `FROM (SELECT * FROM public.order_lines WHERE (order_lines.order_id) IN
+  (SELECT orders.id FROM public.orders WHERE orders.tenant_id = $1)) AS l`. A NULL key
+  matches no parent, so such rows belong to nobody.
 - `cap_rows`: `LIMIT n` on the outermost query, keeping a smaller constant limit.
 
 `verify_filters` is the final check on the re-parsed output: every tenant table appears
@@ -17,6 +22,7 @@ from __future__ import annotations
 from pglast import ast
 from pglast.enums.nodes import LimitOption
 from pglast.enums.parsenodes import A_Expr_Kind, SetOperation
+from pglast.enums.primnodes import CoercionForm, SubLinkType
 
 from guards.errors import GuardRejection
 from guards.policy import GuardPolicy, TablePolicy
@@ -28,8 +34,8 @@ TENANT_PARAM = 1
 def filter_tenant_tables(statement: ast.SelectStmt, policy: GuardPolicy) -> ast.SelectStmt:
     """Wrap every tenant table reference in a tenant-filtered derived table.
 
-    >>> deparse(filter_tenant_tables(parse_one("SELECT * FROM pedidos p"), policy))
-    'SELECT * FROM (SELECT * FROM public.pedidos WHERE pedidos.cod_fornecedor = $1) AS p'
+    >>> deparse(filter_tenant_tables(parse_one("SELECT * FROM orders o"), policy))
+    'SELECT * FROM (SELECT * FROM public.orders WHERE orders.tenant_id = $1) AS o'
     """
 
     def hook(ref: ast.RangeVar, scope: frozenset[str]) -> ast.Node:
@@ -38,7 +44,7 @@ def filter_tenant_tables(statement: ast.SelectStmt, policy: GuardPolicy) -> ast.
         table = policy.lookup(ref.schemaname, ref.relname)
         if table is None:  # layer 1 rejects these first; fail closed regardless
             raise GuardRejection("GUARD_TABLE_NOT_ALLOWED", f"table {ref.relname} is not allowed")
-        if table.tenant_column is None:
+        if not table.scoped:
             return ast.RangeVar(
                 schemaname=table.schema,
                 relname=table.name,
@@ -48,7 +54,7 @@ def filter_tenant_tables(statement: ast.SelectStmt, policy: GuardPolicy) -> ast.
             )
         return ast.RangeSubselect(
             lateral=False,
-            subquery=_tenant_filter(table, inh=ref.inh),
+            subquery=_tenant_filter(policy.chain(table.name), inh=ref.inh),
             alias=ref.alias or ast.Alias(aliasname=ref.relname),
         )
 
@@ -77,7 +83,8 @@ def cap_rows(statement: ast.SelectStmt, max_rows: int) -> ast.SelectStmt:
 
 
 def verify_filters(statement: ast.SelectStmt, policy: GuardPolicy) -> bool:
-    """Fail unless every tenant table is read only through a `= $1` filter subquery.
+    """Fail unless every tenant table is read only through its tenant filter subquery
+    (`= $1`, or the semi-join chain up to a `= $1` for a table scoped through parents).
 
     Returns whether the statement uses the tenant parameter at all.
     """
@@ -96,52 +103,131 @@ def verify_filters(statement: ast.SelectStmt, policy: GuardPolicy) -> bool:
                 raise GuardRejection("GUARD_INTERNAL", f"{ref.relname} was left unqualified")
             continue
         table = policy.lookup(ref.schemaname, ref.relname)
-        if table is None or (table.tenant_column and id(ref) not in guarded):
+        if table is None or (table.scoped and id(ref) not in guarded):
             raise GuardRejection("GUARD_INTERNAL", f"{ref.relname} escaped the tenant filter")
     return bool(params)
 
 
-def _tenant_filter(table: TablePolicy, *, inh: bool) -> ast.SelectStmt:
-    column = ast.ColumnRef(
-        fields=(ast.String(sval=table.name), ast.String(sval=table.tenant_column))
+def _tenant_filter(chain: tuple[TablePolicy, ...], *, inh: bool) -> ast.SelectStmt:
+    """`SELECT * FROM t WHERE <t's restriction>` for the first table of `chain`."""
+    table = chain[0]
+    return _select(
+        (ast.ResTarget(val=ast.ColumnRef(fields=(ast.A_Star(),))),),
+        ast.RangeVar(schemaname=table.schema, relname=table.name, inh=inh, relpersistence="p"),
+        _restriction(chain),
     )
-    return ast.SelectStmt(
-        targetList=(ast.ResTarget(val=ast.ColumnRef(fields=(ast.A_Star(),))),),
-        fromClause=(
-            ast.RangeVar(schemaname=table.schema, relname=table.name, inh=inh, relpersistence="p"),
-        ),
-        whereClause=ast.A_Expr(
+
+
+def _restriction(chain: tuple[TablePolicy, ...]) -> ast.Node:
+    """`t.tenant = $1` for a tenant-column table; for a `tenant_via` table, its key columns
+    `IN` the matching columns of the parent's rows that pass the parent's restriction."""
+    table = chain[0]
+    if table.via is None:
+        return ast.A_Expr(
             kind=A_Expr_Kind.AEXPR_OP,
             name=(ast.String(sval="="),),
-            lexpr=column,
+            lexpr=_column(table.name, table.tenant_column),
             rexpr=ast.ParamRef(number=TENANT_PARAM),
+        )
+    parent = chain[1]
+    keys = [_column(table.name, child) for child, _ in table.via.columns]
+    parent_keys = tuple(
+        ast.ResTarget(val=_column(parent.name, column)) for _, column in table.via.columns
+    )
+    return ast.SubLink(
+        subLinkType=SubLinkType.ANY_SUBLINK,
+        subLinkId=0,
+        testexpr=keys[0]
+        if len(keys) == 1
+        else ast.RowExpr(args=tuple(keys), row_format=CoercionForm.COERCE_IMPLICIT_CAST),
+        subselect=_select(
+            parent_keys,
+            ast.RangeVar(
+                schemaname=parent.schema, relname=parent.name, inh=True, relpersistence="p"
+            ),
+            _restriction(chain[1:]),
         ),
+    )
+
+
+def _select(targets: tuple, source: ast.RangeVar, where: ast.Node) -> ast.SelectStmt:
+    return ast.SelectStmt(
+        targetList=targets,
+        fromClause=(source,),
+        whereClause=where,
         limitOption=LimitOption.LIMIT_OPTION_DEFAULT,
         op=SetOperation.SETOP_NONE,
     )
 
 
+def _column(table: str, column: str) -> ast.ColumnRef:
+    return ast.ColumnRef(fields=(ast.String(sval=table), ast.String(sval=column)))
+
+
 def _filter_parts(node: ast.SelectStmt, policy: GuardPolicy) -> tuple[int, ...]:
-    """ids of the table and parameter of `node` if it is exactly a tenant filter subquery."""
+    """ids of the tables and parameter of `node` if it is exactly a tenant filter subquery."""
+    target = _plain_select(node, policy)
+    if target is None or not isinstance(node.targetList[0].val, ast.ColumnRef):
+        return ()
+    if not isinstance(node.targetList[0].val.fields[0], ast.A_Star) or len(node.targetList) != 1:
+        return ()
+    return _restriction_parts(node, target, policy)
+
+
+def _plain_select(node: ast.SelectStmt, policy: GuardPolicy) -> TablePolicy | None:
+    """The scoped table `node` reads when it is a bare `SELECT … FROM schema.t WHERE …`."""
     if node.op or node.withClause or node.groupClause or node.havingClause or node.limitCount:
-        return ()
+        return None
     if node.distinctClause or node.sortClause or node.windowClause or node.limitOffset:
-        return ()
-    if len(node.fromClause or ()) != 1 or len(node.targetList or ()) != 1:
-        return ()
-    ref, where = node.fromClause[0], node.whereClause
-    if not isinstance(ref, ast.RangeVar) or ref.schemaname is None:
-        return ()
+        return None
+    if len(node.fromClause or ()) != 1 or not node.targetList:
+        return None
+    ref = node.fromClause[0]
+    if not isinstance(ref, ast.RangeVar) or ref.schemaname is None or ref.alias is not None:
+        return None
     table = policy.lookup(ref.schemaname, ref.relname)
-    if table is None or table.tenant_column is None or not isinstance(where, ast.A_Expr):
+    return table if table is not None and table.scoped else None
+
+
+def _restriction_parts(
+    node: ast.SelectStmt, table: TablePolicy, policy: GuardPolicy
+) -> tuple[int, ...]:
+    """ids of every table and the parameter in `node`'s restriction of `table`, if the
+    WHERE is exactly that restriction (recursively up the parent chain), else ()."""
+    where, ref = node.whereClause, node.fromClause[0]
+    if table.via is None:
+        matches = (
+            isinstance(where, ast.A_Expr)
+            and where.kind == A_Expr_Kind.AEXPR_OP
+            and [n.sval for n in where.name] == ["="]
+            and _is_column(where.lexpr, table.name, table.tenant_column)
+            and isinstance(where.rexpr, ast.ParamRef)
+            and where.rexpr.number == TENANT_PARAM
+        )
+        return (id(ref), id(where.rexpr)) if matches else ()
+    if not isinstance(where, ast.SubLink) or where.subLinkType != SubLinkType.ANY_SUBLINK:
         return ()
-    column = where.lexpr
-    matches = (
-        where.kind == A_Expr_Kind.AEXPR_OP
-        and [n.sval for n in where.name] == ["="]
-        and isinstance(column, ast.ColumnRef)
-        and [getattr(f, "sval", None) for f in column.fields] == [table.name, table.tenant_column]
-        and isinstance(where.rexpr, ast.ParamRef)
-        and where.rexpr.number == TENANT_PARAM
-    )
-    return (id(ref), id(where.rexpr)) if matches else ()
+    if where.operName:
+        return ()
+    inner = where.subselect
+    parent = _plain_select(inner, policy) if isinstance(inner, ast.SelectStmt) else None
+    if parent is None or parent.name != table.via.parent:
+        return ()
+    keys = where.testexpr.args if isinstance(where.testexpr, ast.RowExpr) else (where.testexpr,)
+    pairs = table.via.columns
+    if len(keys) != len(pairs) or len(inner.targetList) != len(pairs):
+        return ()
+    for key, target, (child, column) in zip(keys, inner.targetList, pairs, strict=True):
+        if not _is_column(key, table.name, child) or target.name is not None:
+            return ()
+        if not _is_column(target.val, parent.name, column):
+            return ()
+    above = _restriction_parts(inner, parent, policy)
+    return (id(ref), *above) if above else ()
+
+
+def _is_column(node: object, table: str, column: str | None) -> bool:
+    return isinstance(node, ast.ColumnRef) and [getattr(f, "sval", None) for f in node.fields] == [
+        table,
+        column,
+    ]
