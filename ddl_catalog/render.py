@@ -38,6 +38,12 @@ def render_table(table: Table) -> str:
     lines = [f"-- {table.meta.description}".rstrip()]
     if table.shared:
         lines.append("-- Shared by all tenants.")
+    elif table.tenant_via:
+        via = table.tenant_via
+        keys = ", ".join(
+            f"{child} = {via.parent}.{parent}" for child, parent in via.columns.items()
+        )
+        lines.append(f"-- Each row belongs to its {via.parent} row ({keys}).")
     lines.append(f"CREATE TABLE {table.name} (")
     for index, column in enumerate(table.columns):
         comma = "," if index < len(table.columns) - 1 or table.primary_key else ""
