@@ -6,6 +6,9 @@ golden file) guarded `--rounds` times; median and p99 per query overall and per 
 Executor: the same guarded queries run through `run_as_tenant` (read-only transaction,
 SET LOCAL, statement timeout, cursor) versus a bare prepared fetch on a connection whose
 tenant was set once for the session; median and p95 of each and their ratio.
+Chains: queries over a schema whose tenant column lives only on root tables, guarded with
+its two- and three-level `tenant_via` chains, against the same queries with every table
+given a tenant column of its own (same process, same rounds); median, p99 and their ratio.
 Uses the embedded database in ORQUESTRA_DATA_DIR (loading the demo data if missing).
 """
 
@@ -15,6 +18,7 @@ import argparse
 import asyncio
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import asyncpg
@@ -41,6 +45,47 @@ def corpus() -> list[str]:
         for item in yaml.safe_load(path.read_text(encoding="utf-8")):
             queries.append(item if isinstance(item, str) else item["sql"])
     return queries
+
+
+VIA_POLICY = TESTS / "unit" / "guards" / "via_policy.yaml"
+VIA_QUERIES = (
+    "SELECT p.amount FROM payments p",
+    "SELECT count(*) FROM audit.audit_lines",
+    "SELECT r.rental_id, sum(p.amount) FROM rentals r LEFT JOIN payments p "
+    "ON p.rental_id = r.rental_id GROUP BY r.rental_id ORDER BY 2 DESC LIMIT 10",
+    "WITH paid AS (SELECT rental_id, sum(amount) AS total FROM payments GROUP BY rental_id) "
+    "SELECT i.film_id, avg(paid.total) FROM inventory i JOIN rentals r USING (inventory_id) "
+    "JOIN paid USING (rental_id) GROUP BY i.film_id",
+    "SELECT n.body FROM rental_notes n WHERE EXISTS (SELECT 1 FROM payments p "
+    "WHERE p.rental_id = n.rental_id AND p.amount > 5)",
+    "SELECT rental_id FROM payments UNION SELECT rental_id FROM rental_notes",
+)
+
+
+def timed(queries: tuple[str, ...], policy: GuardPolicy, rounds: int) -> list[float]:
+    values = []
+    for _ in range(rounds):
+        for sql in queries:
+            started = time.perf_counter()
+            guard_sql(sql, policy, "1", max_rows=501)
+            values.append((time.perf_counter() - started) * 1000)
+    return values
+
+
+def bench_chains(rounds: int) -> None:
+    via = GuardPolicy.from_file(VIA_POLICY)
+    direct = GuardPolicy(
+        {
+            name: replace(table, tenant_column="store_id", via=None) if table.scoped else table
+            for name, table in via.tables.items()
+        }
+    )
+    timed(VIA_QUERIES, via, 3)  # warm-up
+    chains, columns = timed(VIA_QUERIES, via, rounds), timed(VIA_QUERIES, direct, rounds)
+    print(f"chains: {len(VIA_QUERIES)} queries x {rounds} rounds over tenant_via tables")
+    print(f"  tenant_via chains   {summary(chains, 0.99)}")
+    print(f"  tenant columns      {summary(columns, 0.99)}")
+    print(f"  ratio (median)      {statistics.median(chains) / statistics.median(columns):.2f}x")
 
 
 def bench_guard(queries: list[str], policy: GuardPolicy, rounds: int) -> None:
@@ -100,6 +145,7 @@ def main() -> None:
     policy = GuardPolicy.from_catalog(load_catalog())
     queries = corpus()
     bench_guard(queries, policy, args.rounds)
+    bench_chains(args.rounds)
     asyncio.run(bench_executor(queries, policy, args.executor_rounds))
 
 
