@@ -129,9 +129,34 @@ DATE_TIME = {
     "current_date",
     "generate_series",
 }
-CONDITIONAL_AND_ARRAYS = {"coalesce", "nullif", "array_length", "cardinality", "unnest"}
+CONDITIONAL = {"coalesce", "nullif"}
+ARRAYS = {
+    "array_length",
+    "array_lower",
+    "array_upper",
+    "cardinality",
+    "array_position",
+    "array_to_string",
+    "string_to_array",
+    "unnest",
+}
+"""`array_agg` is an aggregate above; `= ANY(...)`, `@>`, `a[1]` and `ARRAY[...]` are syntax."""
+FULL_TEXT = {
+    "to_tsvector",
+    "to_tsquery",
+    "plainto_tsquery",
+    "phraseto_tsquery",
+    "websearch_to_tsquery",
+    "setweight",
+    "ts_rank",
+    "ts_rank_cd",
+}
+"""Matching and ranking. Left out on purpose: `ts_stat` and `ts_rewrite` run an SQL string
+they are given (a query the guard never sees), and `ts_headline` re-parses every matched
+document in full to build HTML-ish snippets with caller-chosen markup: search-page output,
+not an answer's data, and the costliest call of the family when put in WHERE or ORDER BY."""
 
-FUNCTIONS = AGGREGATES | WINDOW | MATH | STRING | DATE_TIME | CONDITIONAL_AND_ARRAYS
+FUNCTIONS = AGGREGATES | WINDOW | MATH | STRING | DATE_TIME | CONDITIONAL | ARRAYS | FULL_TEXT
 """Every function name a guarded query may call."""
 
 SET_RETURNING_IN_FROM = {"generate_series", "unnest"}
@@ -161,6 +186,10 @@ OPERATORS = {
     "~*",
     "!~",
     "!~*",
+    "@>",
+    "<@",
+    "&&",
+    "@@",
     "BETWEEN",
     "NOT BETWEEN",
     "BETWEEN SYMMETRIC",
@@ -195,8 +224,36 @@ TYPES = {
     "interval",
     "bool",
     "boolean",
+    "tsvector",
+    "tsquery",
 }
-"""Types a value may be cast to; no `regclass`, `regproc`, `xml`, `json`, `oid`…"""
+"""Built-in types a value may be cast to; no `regclass`, `regproc`, `xml`, `json`, `oid`…
+Casts to the schema's own enum and domain types come from the policy (`GuardPolicy.types`)."""
+
+LITERAL_ONLY_TYPES = {"regconfig"}
+"""Allowed only around a string literal: `'english'::regconfig` names a text search
+configuration; any other expression could look up arbitrary catalog names."""
+
+_BUILTIN_TYPE_NAMES = """
+    aclitem any anyarray anycompatible anycompatiblearray anycompatiblemultirange
+    anycompatiblenonarray anycompatiblerange anyelement anyenum anymultirange anynonarray
+    anyrange bit bool box bpchar bytea char cid cidr circle cstring date datemultirange
+    daterange event_trigger fdw_handler float4 float8 gtsvector index_am_handler inet int2
+    int2vector int4 int4multirange int4range int8 int8multirange int8range internal interval
+    json jsonb jsonpath language_handler line lseg macaddr macaddr8 money name numeric
+    nummultirange numrange oid oidvector path pg_brin_bloom_summary
+    pg_brin_minmax_multi_summary pg_ddl_command pg_dependencies pg_lsn pg_mcv_list
+    pg_ndistinct pg_node_tree pg_snapshot point polygon record refcursor regclass
+    regcollation regconfig regdictionary regnamespace regoper regoperator regproc
+    regprocedure regrole regtype table_am_handler text tid time timestamp timestamptz timetz
+    trigger tsm_handler tsmultirange tsquery tsrange tstzmultirange tstzrange tsvector
+    txid_snapshot unknown uuid varbit varchar void xid xid8 xml
+"""
+BUILTIN_TYPES = frozenset(_BUILTIN_TYPE_NAMES.split())
+"""PostgreSQL 16's own type names (pg_catalog, not counting array and row types, which
+start with `_` and `pg_`). `pg_catalog` comes first on every search path, so a schema's
+type with one of these names is reached only schema-qualified; written bare, it would be
+the built-in one (`regclass`). A test keeps this list equal to the live server's."""
 
 SQL_VALUE_FUNCTIONS = {
     "SVFOP_CURRENT_DATE",

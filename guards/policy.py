@@ -54,8 +54,8 @@ class GuardPolicy:
 
     tables: dict[str, TablePolicy]
     types: frozenset[str] = frozenset()
-    """The schema's own enum and domain types a value may be cast to, as `schema.name` and
-    as the bare `name`."""
+    """The schema's own enum and domain types a value may be cast to, as `schema.name` (and
+    as bare `name` for those in `public`)."""
 
     @classmethod
     def from_catalog(cls, catalog: Catalog) -> GuardPolicy:
@@ -130,8 +130,13 @@ def _catalog_types(catalog: Catalog) -> frozenset[str]:
 
 
 def _type_names(names: Iterable[tuple[str, str]]) -> frozenset[str]:
-    """Each `(schema, name)` as `schema.name` and bare `name`; no schema means `public`."""
-    return frozenset(n for schema, name in names for n in (f"{schema or 'public'}.{name}", name))
+    """Each `(schema, name)` as `schema.name` (no schema means `public`), and as bare `name`
+    when in `public`: the only schema a bare name is sure to reach on the agent's path."""
+    qualified = {(schema or "public", name) for schema, name in names}
+    return frozenset(
+        {f"{schema}.{name}" for schema, name in qualified}
+        | {name for schema, name in qualified if schema == "public"}
+    )
 
 
 def _link(parent: str, columns: dict[str, str]) -> ParentLink:

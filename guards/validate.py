@@ -3,6 +3,7 @@
 `parse_one` turns text into exactly one statement; `validate` walks the whole tree and
 rejects anything not positively allowed: a node type it does not know, a function, operator
 or type outside the allowlist, a table outside the policy, a parameter the model supplied.
+Casts may also name the schema's own enum and domain types the policy lists.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def validate(statement: ast.SelectStmt, policy: GuardPolicy, *, tenant_param: bo
         name = type(node).__name__
         check = CHECKS.get(name)
         if check is not None:
-            check(node)
+            check(node, policy)
         elif isinstance(node, ast.ParamRef) and tenant_param and node.number == 1:
             continue  # the rewrite's own tenant parameter, checked by the final verification
         elif name not in PLAIN_NODES:
@@ -100,26 +101,26 @@ def _rejection_for_node(node: ast.Node) -> GuardRejection:
     return GuardRejection("GUARD_NODE_NOT_ALLOWED", f"{name} is not allowed in a query")
 
 
-def _check_select(node: ast.SelectStmt) -> None:
+def _check_select(node: ast.SelectStmt, _: GuardPolicy) -> None:
     if node.intoClause is not None:
         raise GuardRejection("GUARD_SELECT_INTO", "SELECT INTO creates a table; not allowed")
     if node.lockingClause:
         raise GuardRejection("GUARD_LOCKING_CLAUSE", "FOR UPDATE/SHARE locks rows; not allowed")
 
 
-def _check_cte(node: ast.CommonTableExpr) -> None:
+def _check_cte(node: ast.CommonTableExpr, _: GuardPolicy) -> None:
     if not isinstance(node.ctequery, ast.SelectStmt):
         kind = type(node.ctequery).__name__.removesuffix("Stmt").upper()
         raise GuardRejection("GUARD_WRITABLE_CTE", f"a WITH query may only SELECT, not {kind}")
 
 
-def _check_function(node: ast.FuncCall) -> None:
+def _check_function(node: ast.FuncCall, _: GuardPolicy) -> None:
     name = _unqualified(node.funcname, "function")
     if name not in allowlist.FUNCTIONS:
         raise GuardRejection("GUARD_FUNCTION_NOT_ALLOWED", f"function {name}() is not allowed")
 
 
-def _check_range_function(node: ast.RangeFunction) -> None:
+def _check_range_function(node: ast.RangeFunction, _: GuardPolicy) -> None:
     calls = [item[0] for item in node.functions or ()]
     if node.is_rowsfrom or len(calls) != 1 or not isinstance(calls[0], ast.FuncCall):
         raise GuardRejection("GUARD_FUNCTION_NOT_ALLOWED", "ROWS FROM is not allowed")
@@ -130,24 +131,43 @@ def _check_range_function(node: ast.RangeFunction) -> None:
         )
 
 
-def _check_operator(node: ast.A_Expr) -> None:
+def _check_operator(node: ast.A_Expr, _: GuardPolicy | None = None) -> None:
     name = _unqualified(node.name, "operator")
     if name not in allowlist.OPERATORS:
         raise GuardRejection("GUARD_OPERATOR_NOT_ALLOWED", f"operator {name} is not allowed")
 
 
-def _check_cast(node: ast.TypeCast) -> None:
-    name = _unqualified(node.typeName.names, "type")
-    if name not in allowlist.TYPES or node.typeName.setof:
-        raise GuardRejection("GUARD_TYPE_NOT_ALLOWED", f"casting to {name} is not allowed")
+def _check_cast(node: ast.TypeCast, policy: GuardPolicy) -> None:
+    names = [n.sval for n in node.typeName.names or ()]
+    shown = ".".join(names) or "?"
+    if node.typeName.setof or not _castable(names, node.arg, policy):
+        raise GuardRejection("GUARD_TYPE_NOT_ALLOWED", f"casting to {shown} is not allowed")
 
 
-def _check_value_function(node: ast.SQLValueFunction) -> None:
+def _castable(names: list[str], arg: ast.Node | None, policy: GuardPolicy) -> bool:
+    """Whether a cast to the type spelled `names` may stand around `arg`.
+
+    Allowlisted built-ins (bare or `pg_catalog.`), `regconfig` around a string literal only,
+    and the policy's own types: `public.mpaa_rating` always, bare `mpaa_rating` unless a
+    built-in type has that name (written bare, it would mean the built-in).
+    """
+    builtin = len(names) == 1 or (len(names) == 2 and names[0] == "pg_catalog")
+    if builtin and names[-1].lower() in allowlist.TYPES:
+        return True
+    if builtin and names[-1].lower() in allowlist.LITERAL_ONLY_TYPES:
+        return isinstance(arg, ast.A_Const) and isinstance(arg.val, ast.String)
+    if len(names) == 1:
+        shadowed = names[0] in allowlist.BUILTIN_TYPES or names[0].startswith("pg_")
+        return not shadowed and names[0] in policy.types
+    return len(names) == 2 and names[0] != "pg_catalog" and ".".join(names) in policy.types
+
+
+def _check_value_function(node: ast.SQLValueFunction, _: GuardPolicy) -> None:
     if node.op.name not in allowlist.SQL_VALUE_FUNCTIONS:
         raise GuardRejection("GUARD_FUNCTION_NOT_ALLOWED", f"{node.op.name[6:]} is not allowed")
 
 
-def _check_sublink(node: ast.SubLink) -> None:
+def _check_sublink(node: ast.SubLink, _: GuardPolicy) -> None:
     if node.subLinkType.name not in allowlist.SUBLINK_TYPES:
         raise GuardRejection("GUARD_NODE_NOT_ALLOWED", f"{node.subLinkType.name} is not allowed")
     if node.operName:
@@ -172,7 +192,7 @@ def _check_table(ref: ast.RangeVar, scope: frozenset[str], policy: GuardPolicy) 
         raise GuardRejection("GUARD_TABLE_NOT_ALLOWED", f"table {shown} is not in the catalog")
 
 
-CHECKS: dict[str, Callable[[ast.Node], None]] = {
+CHECKS: dict[str, Callable[[ast.Node, GuardPolicy], None]] = {
     "SelectStmt": _check_select,
     "CommonTableExpr": _check_cte,
     "FuncCall": _check_function,

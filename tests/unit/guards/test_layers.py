@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,17 @@ from guards.validate import parse_one, validate
 HERE = Path(__file__).parent
 VALIDATE_CASES = yaml.safe_load((HERE / "validate_cases.yaml").read_text(encoding="utf-8"))
 REWRITE_CASES = yaml.safe_load((HERE / "rewrite_cases.yaml").read_text(encoding="utf-8"))
+DECLARED_TYPES = frozenset(
+    {"public.mpaa_rating", "mpaa_rating", "public.year", "year", "films.rating"}
+    | {"public.regclass", "regclass"}
+)
+"""Types a real schema declares, as `GuardPolicy.types` holds them (the demo declares none):
+enum and domain in `public`, an enum in another schema, and one named like a built-in."""
 
 
 @pytest.fixture(scope="module")
 def policy() -> GuardPolicy:
-    return GuardPolicy.from_catalog(load_catalog())
+    return replace(GuardPolicy.from_catalog(load_catalog()), types=DECLARED_TYPES)
 
 
 @pytest.mark.parametrize("case", VALIDATE_CASES, ids=lambda c: c["sql"][:60] or "empty")
@@ -32,6 +39,17 @@ def test_layer1_alone(case: dict, policy: GuardPolicy) -> None:
         validate(parse_one(case["sql"]), policy)
     assert caught.value.code == case["expect"]
     assert caught.value.message and "Traceback" not in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "case",
+    [c for c in VALIDATE_CASES if c["expect"] == "allowed"],
+    ids=lambda c: c["sql"][:60],
+)
+def test_allowed_queries_pass_the_whole_guard(case: dict, policy: GuardPolicy) -> None:
+    """Deparsed, re-parsed and re-validated after the rewrite, an allowed query stays allowed."""
+    guarded = guard_sql(case["sql"], policy, "101", max_rows=100)
+    assert guarded.sql.endswith("LIMIT 100")
 
 
 @pytest.mark.parametrize("case", REWRITE_CASES, ids=lambda c: c["name"])
