@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -18,12 +19,15 @@ from typing import Any
 import asyncpg
 from pydantic import ValidationError
 
-from ddl_catalog import DEMO_CATALOG_DIR, CatalogError, load_catalog
+from ddl_catalog import CatalogError, load_catalog
+from ddl_catalog.demo import SampleDataError
+from ddl_catalog.deployment import DeploymentError
 from evals.dataset import DatasetError
 from guards.rails import Guardrails, GuardrailsError, Toolkit
 from server.auth import TokenRefused
 from server.database import DatabaseUnavailable
 from server.db_init import DatabaseNotEmpty
+from server.db_policies import PolicyError
 from server.logs import configure_logging
 from server.settings import Settings
 
@@ -33,9 +37,22 @@ USER_ERRORS = (
     DatabaseUnavailable,
     DatabaseNotEmpty,
     DatasetError,
+    DeploymentError,
     GuardrailsError,
+    PolicyError,
+    SampleDataError,
     TokenRefused,
 )
+DEPLOYMENT_HELP = (
+    "deployment: a packaged name (logistics, clinics) or a folder"
+    " (default: ORQUESTRA_DEPLOYMENT, else logistics)"
+)
+
+
+def _deployment_option(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """`--deployment` on a command; SUPPRESS so it never hides the one given before it."""
+    parser.add_argument("--deployment", default=argparse.SUPPRESS, help=DEPLOYMENT_HELP)
+    return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,13 +60,18 @@ def build_parser() -> argparse.ArgumentParser:
         prog="orquestra", description="Orchestrated text-to-SQL agent for multi-tenant PostgreSQL."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
+    parser.add_argument("--deployment", default=None, help=DEPLOYMENT_HELP)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    demo = commands.add_parser("demo", help="embedded PostgreSQL + demo data, then the web chat")
+    demo = _deployment_option(
+        commands.add_parser("demo", help="embedded PostgreSQL + sample data, then the web chat")
+    )
     demo.add_argument("--port", type=int, default=None)
     demo.set_defaults(run=_cmd_demo)
 
-    serve = commands.add_parser("serve", help="the HTTP server (SSE chat, web chat, metrics)")
+    serve = _deployment_option(
+        commands.add_parser("serve", help="the HTTP server (SSE chat, web chat, metrics)")
+    )
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
     serve.add_argument("--workers", type=int, default=1)
@@ -61,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(run=_cmd_serve)
 
-    token = commands.add_parser("token", help="a signed token for local use")
+    token = _deployment_option(commands.add_parser("token", help="a signed token for local use"))
     token.add_argument("--tenant", required=True)
     token.add_argument("--user", default="local")
     token.set_defaults(run=_cmd_token)
@@ -69,37 +91,45 @@ def build_parser() -> argparse.ArgumentParser:
     db = commands.add_parser("db", help="database set-up").add_subparsers(
         dest="db_command", required=True, metavar="ACTION"
     )
-    init = db.add_parser("init", help="schema and demo data (skipped if already loaded)")
+    init = _deployment_option(
+        db.add_parser("init", help="schema and sample data (skipped if already loaded)")
+    )
     init.add_argument("--scale", type=float, default=None, help="data scale factor (default 1)")
-    init.add_argument("--reset", action="store_true", help="drop and reload the demo tables")
+    init.add_argument("--reset", action="store_true", help="drop and reload the sample tables")
     init.set_defaults(run=_cmd_db_init)
-    policies = db.add_parser("policies", help="the layer-3 SQL (role, grants, row-level security)")
-    policies.add_argument(
-        "--print",
-        action="store_true",
-        required=True,
-        dest="print_sql",
-        help="print the SQL for a DBA to apply",
+    policies = _deployment_option(
+        db.add_parser("policies", help="the layer-3 SQL (role, grants, row-level security)")
+    )
+    action = policies.add_mutually_exclusive_group(required=True)
+    action.add_argument(
+        "--print", action="store_true", dest="print_sql", help="print the SQL for a DBA to review"
+    )
+    action.add_argument(
+        "--apply", action="store_true", help="apply it in one transaction; print what changed"
     )
     policies.add_argument("--database", default=None, help="database name for GRANT CONNECT")
     policies.set_defaults(run=_cmd_db_policies)
 
-    sql = commands.add_parser("sql", help="run SQL as the agent would (guard + executor)")
-    sql.add_argument("--tenant", required=True, help="tenant (supplier code) to run as")
+    sql = _deployment_option(
+        commands.add_parser("sql", help="run SQL as the agent would (guard + executor)")
+    )
+    sql.add_argument("--tenant", required=True, help="tenant code to run as")
     sql.add_argument("--raw", action="store_true", help="skip layers 1-2: the database alone")
     sql.add_argument("--json", action="store_true", help="print the result as JSON")
     sql.add_argument("query", help="the SQL")
     sql.set_defaults(run=_cmd_sql)
 
-    ask = commands.add_parser("ask", help="one turn in the terminal, streamed")
-    ask.add_argument("--tenant", required=True, help="tenant (supplier code) asking")
+    ask = _deployment_option(commands.add_parser("ask", help="one turn in the terminal, streamed"))
+    ask.add_argument("--tenant", required=True, help="tenant code asking")
     ask.add_argument("--thread", default=None, help="continue this conversation")
     ask.add_argument("--json", action="store_true", help="one JSON event per line")
     ask.add_argument("--chart", type=Path, default=None, help="render the chart to FILE.svg|png")
     ask.add_argument("question")
     ask.set_defaults(run=_cmd_ask)
 
-    evaluate = commands.add_parser("eval", help="evaluation run over a dataset (or `compare`)")
+    evaluate = _deployment_option(
+        commands.add_parser("eval", help="evaluation run over a dataset (or `compare`)")
+    )
     evaluate.add_argument("--dataset", type=Path, default=Path("evals/datasets/project.jsonl"))
     evaluate.add_argument("--out", type=Path, default=Path("evals/out"))
     evaluate.add_argument("--model", default=None, help="one model spec for every role")
@@ -115,15 +145,29 @@ def build_parser() -> argparse.ArgumentParser:
     catalog = commands.add_parser("catalog", help="the DDL catalog").add_subparsers(
         dest="catalog_command", required=True, metavar="ACTION"
     )
-    check = catalog.add_parser("check", help="compare the catalog with the live database")
+    check = _deployment_option(
+        catalog.add_parser("check", help="compare the catalog with the live database")
+    )
     check.add_argument("--catalog", type=Path, default=None, help="catalog folder")
     check.set_defaults(run=_cmd_catalog_check)
-    imp = catalog.add_parser("import", help="write a catalog file from a live schema")
+    imp = _deployment_option(
+        catalog.add_parser("import", help="write a catalog file from a live schema")
+    )
     imp.add_argument("--schema", required=True, help="database schema to read")
     imp.add_argument("--system", default=None, help="system name (default: the schema's)")
     imp.add_argument("--out", type=Path, default=Path("catalog/systems"), help="output folder")
     imp.add_argument("--force", action="store_true", help="overwrite an existing file")
+    imp.add_argument("--tenant-column", default=None, help="the tenant column's name")
+    imp.add_argument("--views", action="store_true", help="also views, as read-only tables")
     imp.set_defaults(run=_cmd_catalog_import)
+
+    init = commands.add_parser("init", help="scaffold a deployment folder from a live schema")
+    init.add_argument("folder", type=Path, metavar="DIR", help="new (or empty) folder to write")
+    init.add_argument("--schema", required=True, help="database schema to read")
+    init.add_argument("--tenant-column", default=None, help="the tenant column's name")
+    init.add_argument("--views", action="store_true", help="also views, as read-only tables")
+    init.add_argument("--database-url", default=None, help="default: DATABASE_URL")
+    init.set_defaults(run=_cmd_init)
     return parser
 
 
@@ -133,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM ends the process like Ctrl-C, so the embedded PostgreSQL stops cleanly.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        settings = Settings()
+        settings = _settings(args)
         return args.run(args, settings)
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -149,9 +193,19 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings, with `--deployment` (if given) ahead of the environment."""
+    if not getattr(args, "deployment", None):
+        return Settings()
+    settings = Settings(deployment=args.deployment)
+    # The server's app factory (and any worker process) reads the settings again.
+    os.environ["ORQUESTRA_DEPLOYMENT"] = str(settings.active_deployment.root)
+    return settings
+
+
 def check_guardrails(settings: Settings) -> None:
     """Load the guardrails file once, so that any error in it is reported before serving."""
-    catalog = load_catalog(settings.catalog_dir or DEMO_CATALOG_DIR)
+    catalog = load_catalog(settings.catalog_dir)
     toolkit = Toolkit(catalog, settings.limits.max_message_chars)
     Guardrails.load(toolkit, settings.guardrails_file, settings.observability_mapping_file)
 
@@ -168,9 +222,10 @@ def _interrupt(signum: int, frame: object) -> None:
 def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from server.db_init import init_database
 
-    print("Orquestra demo: starting the embedded PostgreSQL and loading the demo data…")
+    name = settings.active_deployment.name
+    print(f"Orquestra demo ({name}): starting the embedded PostgreSQL and loading the sample data…")
     report = asyncio.run(init_database(settings))
-    _print_report(report)
+    _print_report(report, settings)
     checked = _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
     if checked != 0:
         return checked
@@ -178,7 +233,9 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
     port = args.port or settings.port
     print(f"\nWeb chat: http://{settings.host}:{port}/  (Ctrl-C stops it and the database)")
-    print(f"Demo token for tenant 101: {mint_token(settings, '101', 'demo-101')}")
+    tenant = next(iter(report.tenant_rows), None)
+    if tenant is not None:
+        print(f"Demo token for tenant {tenant}: {mint_token(settings, tenant, f'demo-{tenant}')}")
     serve = argparse.Namespace(host=None, port=port, workers=1, dev_login=True)
     return _cmd_serve(serve, settings)
 
@@ -222,7 +279,7 @@ def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
     from guards.tenant_key import InvalidTenant, TenantKey
     from server.auth import mint_token
 
-    key = TenantKey.from_catalog(load_catalog(settings.catalog_dir or DEMO_CATALOG_DIR))
+    key = TenantKey.from_catalog(load_catalog(settings.catalog_dir))
     try:
         tenant = key.canonical(args.tenant)
     except InvalidTenant as exc:
@@ -235,18 +292,20 @@ def _cmd_db_init(args: argparse.Namespace, settings: Settings) -> int:
     from server.db_init import init_database
 
     report = asyncio.run(init_database(settings, scale=args.scale, reset=args.reset))
-    _print_report(report)
+    _print_report(report, settings)
     return 0
 
 
-def _print_report(report: Any) -> None:
+def _print_report(report: Any, settings: Settings) -> None:
     verb = "loaded" if report.loaded else "already loaded"
     print(
-        f"Demo data {verb}: {report.total_rows:,} rows, seed {report.seed}, scale {report.scale:g},"
+        f"Sample data of {report.deployment} {verb}: {report.total_rows:,} rows,"
+        f" seed {report.seed}, scale {report.scale:g},"
         f" history ending {report.reference_date.isoformat()}"
         + (f", in {report.seconds:.1f} s" if report.loaded else "")
     )
-    print("\nTenants (suppliers)")
+    profile = settings.active_deployment.profile
+    print(f"\nTenants ({profile.tenant_label('en', plural=True)})")
     for code, rows in report.tenant_rows.items():
         print(f"  {code}  {report.tenants.get(code, ''):<28} {rows:>10,} rows")
     print("\nTables")
@@ -257,7 +316,8 @@ def _print_report(report: Any) -> None:
 def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     from urllib.parse import urlsplit
 
-    from guards.policies import policy_statements
+    from guards.policies import render
+    from server.db_policies import statements_for
 
     catalog = load_catalog(settings.catalog_dir)
     database = (
@@ -265,11 +325,35 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
         or (urlsplit(settings.database_url).path.lstrip("/") if settings.database_url else None)
         or settings.database_name
     )
-    print(f"-- Orquestra layer-3 policies for database {database}, role {settings.agent_role}.")
-    print("-- Apply as the tables' owner; idempotent. Grant the revoked functions back to any")
-    print("-- other role of yours that needs them (they are revoked from PUBLIC).")
-    for statement in policy_statements(catalog, role=settings.agent_role, database=database):
-        print(f"{statement};")
+    statements = statements_for(catalog, settings, database)
+    if args.apply:
+        return _apply_db_policies(catalog, statements, settings)
+    kind = "least intrusive: a company's database" if settings.database_url else "owned"
+    print(f"-- Orquestra layer-3 policies for database {database}, role {settings.agent_role}")
+    print(f"-- ({kind}). Apply as the tables' owner, in one transaction. Idempotent: each")
+    print("-- block acts only when the state differs, and then raises an `orquestra:` NOTICE.\n")
+    print(render(statements))
+    return 0
+
+
+def _apply_db_policies(catalog: Any, statements: list[Any], settings: Settings) -> int:
+    from server.database import admin_url, connect
+    from server.db_policies import apply_policies
+
+    async def run() -> Any:
+        conn = await connect(admin_url(settings))
+        try:
+            return await apply_policies(conn, catalog, statements, settings.agent_role)
+        finally:
+            await conn.close()
+
+    report = asyncio.run(run())
+    print(f"changed ({len(report.changes)}):" if report.changes else "already in place: no change")
+    for change in report.changes:
+        print(f"  {change}")
+    print(f"\nfindings ({len(report.findings)}):" if report.findings else "\nfindings: none")
+    for finding in report.findings:
+        print(f"  [{finding.code}] {finding.message}")
     return 0
 
 
@@ -334,7 +418,7 @@ def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
-    from ddl_catalog.importer import import_schema
+    from ddl_catalog.importer import import_schema, review_lines
     from server.database import admin_url, connect
 
     system = args.system or args.schema
@@ -342,24 +426,58 @@ def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
     if target.exists() and not args.force:
         return _fail("FILE_EXISTS", f"{target} exists; pass --force to overwrite it")
 
-    async def run() -> tuple[str, list[str]]:
+    async def run() -> Any:
         conn = await connect(admin_url(settings))
         try:
             return await import_schema(
-                conn, args.schema, system=system, tenant_column=settings.tenant_column
+                conn,
+                args.schema,
+                system=system,
+                tenant_column=args.tenant_column or settings.tenant_column,
+                views=args.views,
             )
         finally:
             await conn.close()
 
-    text, undecided = asyncio.run(run())
+    imported = asyncio.run(run())
     args.out.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    print(f"wrote {target}")
-    if undecided:
-        print(
-            f"tables without a `{settings.tenant_column}` column: {', '.join(undecided)}. "
-            "Set tenant_column or `shared: true` for each; until then the catalog will not load."
-        )
+    target.write_text(imported.text, encoding="utf-8")
+    print(f"wrote {target}\n\nReview before use:")
+    for line in review_lines(imported):
+        print(f"  - {line}")
+    return 0
+
+
+def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
+    from ddl_catalog.scaffold import ScaffoldError, scaffold_deployment
+    from server.database import admin_url, connect
+
+    async def run() -> Any:
+        conn = await connect(args.database_url or admin_url(settings))
+        try:
+            return await scaffold_deployment(
+                conn,
+                args.folder,
+                args.schema,
+                tenant_column=args.tenant_column or settings.tenant_column,
+                views=args.views,
+            )
+        finally:
+            await conn.close()
+
+    try:
+        report = asyncio.run(run())
+    except ScaffoldError as exc:
+        return _fail(exc.code, exc.message)
+    print(f"wrote {report.folder} (catalog: {report.system_file})\n\nReview before use:")
+    for line in report.review():
+        print(f"  - {line}")
+    for warning in report.warnings:
+        print(f"warning: {warning}")
+    if not report.ready:
+        print("\ninit: the deployment needs the decisions above before it can serve")
+        return 1
+    print(f"\ninit: catalog check clean; use it with ORQUESTRA_DEPLOYMENT={report.folder}")
     return 0
 
 

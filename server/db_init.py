@@ -1,9 +1,10 @@
-"""`orquestra db init`: the demo catalog's schema, data and policies, in one transaction.
+"""`orquestra db init`: the active deployment's schema, sample data and policies, at once.
 
-Tables come from the catalog's DDL, rows from the seeded generator through binary COPY,
-indexes after the data. Everything happens in a single transaction under an advisory lock,
-so a failure leaves nothing half-written and two processes never load at once. A small
-`orquestra_internal.demo_dataset` row records what was loaded (seed, scale, counts).
+Tables come from the deployment's catalog DDL, rows from the sample-data generator its
+profile names (`sample_data`) through binary COPY, indexes after the data. Everything happens
+in a single transaction under an advisory lock, so a failure leaves nothing half-written and
+two processes never load at once. A small `orquestra_internal.demo_dataset` row records what
+was loaded (deployment, seed, scale, counts).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from datetime import date
 
 import asyncpg
 
-from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
-from ddl_catalog.demo import DemoData, generate
+from ddl_catalog import Catalog, load_catalog
+from ddl_catalog.demo import DemoData, SampleDataError, generate_sample
+from ddl_catalog.deployment import Deployment
+from deployments import DEFAULT_DEPLOYMENT
 from guards.policies import policy_statements
 from server.database import connect, ensure_database
 from server.settings import Settings
@@ -30,11 +33,10 @@ META_SCHEMA = "orquestra_internal"
 class DatabaseNotEmpty(Exception):
     """Catalog tables exist that Orquestra did not load; refuse to overwrite them."""
 
-    code = "DB_NOT_EMPTY"
-
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, code: str = "DB_NOT_EMPTY") -> None:
         super().__init__(message)
         self.message = message
+        self.code = code
 
 
 @dataclass
@@ -43,12 +45,16 @@ class InitReport:
 
     loaded: bool
     """False when the data was already there and nothing was changed."""
+    deployment: str
+    """The deployment whose sample data this is."""
     seed: int
     scale: float
     reference_date: date
     row_counts: dict[str, int]
-    tenant_rows: dict[int, int]
-    tenants: dict[int, str] = field(default_factory=dict)
+    tenant_rows: dict[str, int]
+    """Rows per tenant code in the tables that carry the tenant column."""
+    tenants: dict[str, str] = field(default_factory=dict)
+    """Tenant code → name, when the catalog names the tenants' own table."""
     seconds: float = 0.0
     generate_seconds: float = 0.0
     """Of `seconds`, the time spent generating rows in Python (the rest is PostgreSQL)."""
@@ -61,22 +67,25 @@ class InitReport:
 async def init_database(
     settings: Settings, *, scale: float | None = None, reset: bool = False
 ) -> InitReport:
-    """Create the demo schema and data unless already there (`reset` reloads)."""
+    """Create the deployment's schema and sample data unless already there (`reset` reloads)."""
     started = time.perf_counter()
-    catalog = load_catalog(DEMO_CATALOG_DIR)
+    deployment = settings.active_deployment
+    sample = _sample_data_name(deployment)
+    catalog = load_catalog(settings.catalog_dir or deployment.catalog_dir)
     url = await ensure_database(settings)
     conn = await connect(url)
     try:
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", INIT_LOCK_KEY)
             existing = await _existing_report(conn)
+            _refuse_other_deployment(existing, deployment, reset=reset)
             if existing is not None and not reset:
                 await _apply_policies(conn, catalog, settings)
                 return existing
             await _drop_or_refuse(conn, catalog, reset=reset, ours=existing is not None)
             scale = settings.demo_scale if scale is None else scale
             generating = time.perf_counter()
-            data = generate(settings.demo_seed, scale, settings.reference_date)
+            data = generate_sample(sample, settings.demo_seed, scale, settings.reference_date)
             generated = time.perf_counter() - generating
             await _create_and_load(conn, catalog, data)
             await _apply_policies(conn, catalog, settings)
@@ -89,6 +98,31 @@ async def init_database(
     return report
 
 
+def _sample_data_name(deployment: Deployment) -> str:
+    """The generator the deployment's profile names; a clear error when it names none."""
+    if deployment.profile.sample_data is None:
+        raise SampleDataError(
+            "DEPLOYMENT_NO_SAMPLE_DATA",
+            f"deployment {deployment.name!r} ({deployment.root}) has no sample data to load:"
+            " point DATABASE_URL at its own database instead (`db init` only loads samples)",
+        )
+    return deployment.profile.sample_data
+
+
+def _refuse_other_deployment(
+    existing: InitReport | None, deployment: Deployment, *, reset: bool
+) -> None:
+    """One database holds one deployment's sample: another's is replaced only on `--reset`."""
+    if existing is None or reset or existing.deployment == deployment.name:
+        return
+    raise DatabaseNotEmpty(
+        f"this database holds the {existing.deployment!r} deployment's sample data, not"
+        f" {deployment.name!r}'s; set ORQUESTRA_DATABASE_NAME to another database, or run"
+        " `orquestra db init --reset` to replace it",
+        code="DB_OTHER_DEPLOYMENT",
+    )
+
+
 async def _existing_report(conn: asyncpg.Connection) -> InitReport | None:
     await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
     await conn.execute(
@@ -99,17 +133,23 @@ async def _existing_report(conn: asyncpg.Connection) -> InitReport | None:
             tenant_rows jsonb NOT NULL, tenants jsonb NOT NULL, checksums jsonb NOT NULL,
             loaded_at timestamptz NOT NULL DEFAULT now())"""
     )
+    # Rows written before deployments existed are the default deployment's.
+    await conn.execute(
+        f"ALTER TABLE {META_SCHEMA}.demo_dataset"
+        f" ADD COLUMN IF NOT EXISTS deployment text NOT NULL DEFAULT '{DEFAULT_DEPLOYMENT}'"
+    )
     row = await conn.fetchrow(f"SELECT * FROM {META_SCHEMA}.demo_dataset")
     if row is None:
         return None
     return InitReport(
         loaded=False,
+        deployment=row["deployment"],
         seed=row["seed"],
         scale=row["scale"],
         reference_date=row["reference_date"],
         row_counts=json.loads(row["row_counts"]),
-        tenant_rows={int(k): v for k, v in json.loads(row["tenant_rows"]).items()},
-        tenants={int(k): v for k, v in json.loads(row["tenants"]).items()},
+        tenant_rows=json.loads(row["tenant_rows"]),
+        tenants=json.loads(row["tenants"]),
     )
 
 
@@ -125,7 +165,7 @@ async def _drop_or_refuse(
     if present and not (reset or ours):
         names = ", ".join(f"{r['schemaname']}.{r['tablename']}" for r in present)
         raise DatabaseNotEmpty(
-            f"tables of the demo catalog already exist and were not loaded by Orquestra "
+            f"tables of the catalog already exist and were not loaded by Orquestra "
             f"({names}); run `orquestra db init --reset` to replace them"
         )
     for row in present:
@@ -163,26 +203,42 @@ async def _apply_policies(conn: asyncpg.Connection, catalog: Catalog, settings: 
 
 
 def _report(settings: Settings, catalog: Catalog, scale: float, data: DemoData) -> InitReport:
-    tenants = {row[0]: row[1] for row in data.tables["fornecedores"]}
-    per_tenant: Counter[int] = Counter()
+    per_tenant: Counter[str] = Counter()
     for name, column in catalog.tenant_tables().items():
         position = catalog.table(name).column_names.index(column)
-        per_tenant.update(row[position] for row in data.tables[name])
+        per_tenant.update(str(row[position]) for row in data.tables[name])
     return InitReport(
         loaded=True,
+        deployment=settings.active_deployment.name,
         seed=settings.demo_seed,
         scale=scale,
         reference_date=settings.reference_date,
         row_counts=data.row_counts(),
-        tenant_rows=dict(sorted(per_tenant.items())),
-        tenants=tenants,
+        tenant_rows=dict(sorted(per_tenant.items(), key=lambda item: _code_order(item[0]))),
+        tenants=_tenant_names(catalog, data),
     )
+
+
+def _tenant_names(catalog: Catalog, data: DemoData) -> dict[str, str]:
+    """Tenant code → name from the tenants' own table, when the catalog names one."""
+    directory = catalog.tenant_directory()
+    if directory is None or directory.tenant_column is None:
+        return {}
+    code = directory.column_names.index(directory.tenant_column)
+    name = directory.column_names.index(directory.meta.tenant_name_column)
+    return {str(row[code]): str(row[name]) for row in data.tables[directory.name]}
+
+
+def _code_order(code: str) -> tuple[int, int | str]:
+    """Numeric codes in numeric order, then any others alphabetically."""
+    return (0, int(code)) if code.isdigit() else (1, code)
 
 
 async def _record(conn: asyncpg.Connection, report: InitReport, data: DemoData) -> None:
     await conn.execute(
-        f"INSERT INTO {META_SCHEMA}.demo_dataset (seed, scale, reference_date, row_counts, "
-        "tenant_rows, tenants, checksums) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        f"INSERT INTO {META_SCHEMA}.demo_dataset (deployment, seed, scale, reference_date,"
+        " row_counts, tenant_rows, tenants, checksums) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        report.deployment,
         report.seed,
         report.scale,
         report.reference_date,

@@ -108,7 +108,7 @@ def test_fresh_data_dir_initialises_and_stops_the_server_on_exit(tmp_path: Path)
     data_dir = tmp_path / "fresh"
     result = run("db", "init", "--scale", "0.05", data_dir=data_dir)
     assert result.returncode == 0, result.stderr
-    assert "Demo data loaded" in result.stdout
+    assert "Sample data of logistics loaded" in result.stdout
     assert (data_dir / "pgdata" / "PG_VERSION").exists()
     assert not (data_dir / "pgdata" / "postmaster.pid").exists()  # stopped cleanly
 
