@@ -1,4 +1,5 @@
-"""Where the database is: the embedded PostgreSQL (pgserver) or `DATABASE_URL`.
+"""Where the databases are: the embedded PostgreSQL (pgserver) or `DATABASE_URL` for the
+data, and `ORQUESTRA_STATE_URL` (see `state_url`) for Orquestra's own state.
 
 With no `DATABASE_URL`, a real PostgreSQL 16 with pgvector runs from the `pgserver` package
 in `<data_dir>/pgdata`, listening only on a Unix socket. Several Orquestra processes share
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from server.settings import Settings
 
 CONNECT_TIMEOUT_S = 10.0
+STATE_DATABASE = "orquestra_state"
+"""Orquestra's own database beside a company's `DATABASE_URL` when no state URL is set."""
 
 
 class DatabaseUnavailable(Exception):
@@ -36,6 +39,12 @@ class DatabaseUnavailable(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class StateDatabaseMissing(DatabaseUnavailable):
+    """No database for Orquestra's own state, and it may not create one."""
+
+    code = "STATE_DATABASE_MISSING"
 
 
 LOST_CONNECTION = (
@@ -143,6 +152,48 @@ def admin_url(settings: Settings) -> str:
         return settings.database_url
     server = embedded_server(settings.data_dir)
     return with_database(server.get_uri(), settings.database_name)  # type: ignore[attr-defined]
+
+
+def state_url(settings: Settings) -> str:
+    """Where Orquestra's own state lives (sessions, threads, embedding cache, `vector`).
+
+    `ORQUESTRA_STATE_URL` when set, even when it names the data database (the operator chose
+    it). Without it: the embedded database in demo mode (Orquestra owns it); with
+    `DATABASE_URL`, a separate `orquestra_state` database on the same server, so that nothing
+    of Orquestra's lands in the company's data database unasked.
+    """
+    if settings.state_url:
+        return settings.state_url
+    if settings.database_url:
+        return with_database(settings.database_url, STATE_DATABASE)
+    return admin_url(settings)
+
+
+async def ensure_state_database(settings: Settings) -> str:
+    """`state_url(settings)`, creating the default `orquestra_state` database if missing."""
+    url = state_url(settings)
+    if settings.state_url or not settings.database_url:
+        return url  # chosen by the operator, or the embedded database: it exists
+    try:
+        await (await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)).close()
+        return url
+    except asyncpg.InvalidCatalogNameError:
+        pass  # not created yet
+    conn = await connect(settings.database_url)
+    try:
+        with contextlib.suppress(asyncpg.DuplicateDatabaseError):  # another replica won
+            await conn.execute(f'CREATE DATABASE "{STATE_DATABASE}"')
+    except asyncpg.InsufficientPrivilegeError:
+        raise StateDatabaseMissing(
+            f"Orquestra keeps its sessions and caches in their own database, and database "
+            f"{STATE_DATABASE} does not exist on {describe(url)} (this role may not create it)."
+            f" Create it (CREATE DATABASE {STATE_DATABASE} OWNER <this role>), or set "
+            "ORQUESTRA_STATE_URL to a database for Orquestra's state — DATABASE_URL itself only"
+            " if its schema orquestra_sessions, its cache and the vector extension may go there."
+        ) from None
+    finally:
+        await conn.close()
+    return url
 
 
 def agent_url(settings: Settings) -> str:

@@ -1,0 +1,218 @@
+"""`orquestra db policies --apply`: layer 3 put in place, in one transaction, with findings.
+
+Which statements apply when (guards/policies.py):
+- a database Orquestra owns entirely — the embedded one (no `DATABASE_URL`), which
+  `orquestra db init` fills with the demo — gets the owned-database hardening;
+- a company's database (`DATABASE_URL`) gets the least-intrusive statements: the catalog's
+  tables and the agent role only. What they cannot enforce without touching more of the
+  company's database is reported as findings, each with a stable code.
+
+All statements run in one transaction: a missing privilege stops everything with
+`POLICY_PRIVILEGE_MISSING` naming what is needed, and nothing is half-applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+import asyncpg
+
+from ddl_catalog import Catalog
+from guards.policies import (
+    DANGEROUS_FUNCTIONS,
+    NOTICE_PREFIX,
+    Statement,
+    least_intrusive_statements,
+    owned_database_statements,
+)
+from server.settings import Settings
+
+LAYER_1 = "guards/allowlist.py FUNCTIONS, checked by guards/validate.py _check_function"
+
+
+class PolicyError(Exception):
+    """Layer 3 could not be applied; nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something layer 3 leaves open in this database, and what covers it."""
+
+    code: str
+    message: str
+
+
+@dataclass
+class PolicyReport:
+    changes: list[str] = field(default_factory=list)
+    """What this run changed (empty when everything was already in place)."""
+    findings: list[Finding] = field(default_factory=list)
+
+
+def statements_for(catalog: Catalog, settings: Settings, database: str) -> list[Statement]:
+    """The owned-database hardening for the embedded database, else the least intrusive."""
+    if settings.database_url is None:
+        return owned_database_statements(catalog, role=settings.agent_role, database=database)
+    return least_intrusive_statements(catalog, role=settings.agent_role)
+
+
+async def apply_policies(
+    conn: asyncpg.Connection, catalog: Catalog, statements: list[Statement], role: str
+) -> PolicyReport:
+    """Run `statements` in one transaction; report what changed and the findings."""
+    await _require_tables(conn, catalog)
+    notices: list[str] = []
+
+    def listen(_: object, message: asyncpg.PostgresLogMessage) -> None:
+        notices.append(message.message)
+
+    conn.add_log_listener(listen)
+    try:
+        async with conn.transaction():
+            for statement in statements:
+                await _run(conn, statement)
+        await asyncio.sleep(0)  # notices are delivered through the event loop
+    finally:
+        conn.remove_log_listener(listen)
+    changes = [n.removeprefix(NOTICE_PREFIX) for n in notices if n.startswith(NOTICE_PREFIX)]
+    return PolicyReport(changes, await findings(conn, catalog, role))
+
+
+async def _run(conn: asyncpg.Connection, statement: Statement) -> None:
+    try:
+        await conn.execute(statement.sql)
+    except asyncpg.InsufficientPrivilegeError as exc:
+        raise PolicyError(
+            "POLICY_PRIVILEGE_MISSING",
+            f"need {statement.needs} (PostgreSQL said: {exc}); nothing was changed",
+        ) from None
+
+
+async def _require_tables(conn: asyncpg.Connection, catalog: Catalog) -> None:
+    names = [f'"{t.db_schema}"."{t.name}"' for t in catalog.tables.values()]
+    missing = await conn.fetch(
+        "SELECT n FROM unnest($1::text[]) n WHERE to_regclass(n) IS NULL ORDER BY n", names
+    )
+    if missing:
+        raise PolicyError(
+            "POLICY_TABLE_MISSING",
+            "the catalog's tables are not all in this database: "
+            + ", ".join(r["n"] for r in missing)
+            + " (run `orquestra catalog check`)",
+        )
+
+
+async def findings(conn: asyncpg.Connection, catalog: Catalog, role: str) -> list[Finding]:
+    """What the agent role (or PUBLIC, before it exists) can still do that layer 3 allows."""
+    exists = await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", role)
+    who = role if exists else "public"
+    found = [
+        await _dangerous_functions(conn, who),
+        await _temp(conn, who),
+        await _create_in_schemas(conn, catalog, who),
+        await _writable_tables(conn, catalog, who),
+        await _tables_outside_catalog(conn, catalog, who),
+    ]
+    return [f for f in found if f is not None]
+
+
+async def _dangerous_functions(conn: asyncpg.Connection, who: str) -> Finding | None:
+    names = await conn.fetchval(
+        "SELECT array_agg(DISTINCT proname ORDER BY proname) FROM pg_proc"
+        " WHERE (proname = ANY($1::text[]) OR proname LIKE 'lo\\_%')"
+        " AND has_function_privilege($2, oid, 'EXECUTE')",
+        list(DANGEROUS_FUNCTIONS),
+        who,
+    )
+    if not names:
+        return None
+    defaults = await conn.fetchval(
+        "SELECT count(*) FROM pg_attrdef WHERE pg_get_expr(adbin, adrelid) LIKE 'nextval(%'"
+    )
+    return Finding(
+        "PUBLIC_EXECUTES_DANGEROUS_FUNCTIONS",
+        f"{who} may execute {len(names)} risky functions PUBLIC holds ({', '.join(names[:8])}"
+        f"{', …' if len(names) > 8 else ''}); revoking them from PUBLIC would be database-wide"
+        f" ({defaults} column defaults here call nextval). Layer 1 rejects every function"
+        f" not allowlisted ({LAYER_1}), set_config and current_setting included, so only"
+        " raw SQL could reach them; revoke EXECUTE FROM PUBLIC yourself if nothing needs it.",
+    )
+
+
+async def _temp(conn: asyncpg.Connection, who: str) -> Finding | None:
+    if not await conn.fetchval(
+        "SELECT has_database_privilege($1, current_database(), 'TEMP')", who
+    ):
+        return None
+    return Finding(
+        "PUBLIC_HAS_TEMP",
+        f"{who} may create temporary tables (TEMP is granted to PUBLIC on this database). The"
+        " agent's transactions are read-only (role setting and executor), which refuses"
+        " CREATE, and layer 1 accepts a single SELECT only.",
+    )
+
+
+async def _create_in_schemas(
+    conn: asyncpg.Connection, catalog: Catalog, who: str
+) -> Finding | None:
+    schemas = sorted({t.db_schema for t in catalog.tables.values()} | {"public"})
+    rows = await conn.fetch(
+        "SELECT s FROM unnest($1::text[]) s WHERE EXISTS (SELECT FROM pg_namespace"
+        " WHERE nspname = s) AND has_schema_privilege($2, s, 'CREATE') ORDER BY s",
+        schemas,
+        who,
+    )
+    if not rows:
+        return None
+    names = ", ".join(r["s"] for r in rows)
+    return Finding(
+        "PUBLIC_CAN_CREATE_IN_SCHEMA",
+        f"{who} may CREATE in schema {names} (granted to PUBLIC). Read-only transactions"
+        " refuse it, and layer 1 accepts a single SELECT only.",
+    )
+
+
+async def _writable_tables(conn: asyncpg.Connection, catalog: Catalog, who: str) -> Finding | None:
+    rows = await conn.fetch(
+        "SELECT n FROM unnest($1::text[]) n"
+        " WHERE has_table_privilege($2, n, 'INSERT, UPDATE, DELETE, TRUNCATE') ORDER BY n",
+        [f'"{t.db_schema}"."{t.name}"' for t in catalog.tables.values()],
+        who,
+    )
+    if not rows:
+        return None
+    return Finding(
+        "AGENT_CAN_WRITE_TABLES",
+        f"{who} may write {', '.join(r['n'] for r in rows)} through privileges PUBLIC holds."
+        " Its transactions are read-only and layer 1 accepts SELECT only; revoke them from"
+        " PUBLIC if no role of yours relies on them.",
+    )
+
+
+async def _tables_outside_catalog(
+    conn: asyncpg.Connection, catalog: Catalog, who: str
+) -> Finding | None:
+    rows = await conn.fetch(
+        "SELECT format('%I.%I', n.nspname, c.relname) AS name, n.nspname AS s, c.relname AS t"
+        " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f') AND n.nspname <> 'information_schema'"
+        " AND n.nspname NOT LIKE 'pg\\_%' AND has_table_privilege($1, c.oid, 'SELECT')"
+        " ORDER BY 1",
+        who,
+    )
+    ours = {(t.db_schema, t.name) for t in catalog.tables.values()}
+    outside = [r["name"] for r in rows if (r["s"], r["t"]) not in ours]
+    if not outside:
+        return None
+    return Finding(
+        "AGENT_READS_TABLES_OUTSIDE_CATALOG",
+        f"{who} may read {len(outside)} tables outside the catalog ({', '.join(outside[:8])}"
+        f"{', …' if len(outside) > 8 else ''}) through privileges PUBLIC holds. Layer 2"
+        " rejects every table the catalog does not list (GUARD_TABLE_NOT_ALLOWED).",
+    )
