@@ -1,6 +1,8 @@
-"""Conversation memory: LangGraph's PostgreSQL checkpointer, in its own schema.
+"""Conversation memory: LangGraph's PostgreSQL checkpointer, in its own schema of the state
+database (`server.database.state_url`: `ORQUESTRA_STATE_URL`, never the company's data
+database unless pointed there explicitly).
 
-Threads survive restarts and can be served by any process sharing the database.
+Threads survive restarts and can be served by any process sharing the state database.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from guards.rails import Guardrails, Toolkit
 from guards.tenant_key import InvalidTenant, TenantKey
 from guards.tenant_names import TenantNames
 from nodes.prompts import preload_prompts
-from server.database import admin_url, agent_url, connect
+from server.database import admin_url, agent_url, connect, ensure_state_database
 from server.settings import Settings
 
 
@@ -39,7 +39,8 @@ class Resources:
     agent_pool: asyncpg.Pool
     """Connections as the least-privilege agent role: tenant queries only."""
     admin_pool: asyncpg.Pool
-    """Connections as the owner: caches and internal tables, never tenant queries."""
+    """Connections as the owner of the data: reads it needs whole (tenant names), never
+    tenant queries."""
     vectors: VectorCache
     sources: SourceIndex
     guardrails: Guardrails = field(default_factory=Guardrails)
@@ -52,6 +53,13 @@ class Resources:
     """Every tenant's name, when the catalog names the tenants' own table."""
     deployment: Deployment | None = None
     """The deployment served (profile, folders); `None` only in hand-built test resources."""
+    state_pool: asyncpg.Pool | None = None
+    """Connections to Orquestra's own state database (threads, embedding cache), which is not
+    the data database unless `ORQUESTRA_STATE_URL` says so; None: the same pool as admin's."""
+
+    @property
+    def state(self) -> asyncpg.Pool:
+        return self.state_pool or self.admin_pool
 
     @property
     def profile(self) -> Profile:
@@ -63,7 +71,8 @@ class Resources:
         await asyncio.to_thread(tracing.flush)  # traces still buffered go out before exit
         if self.analysis_pool is not None:
             await self.analysis_pool.close()
-        await asyncio.gather(self.agent_pool.close(), self.admin_pool.close())
+        pools = {id(p): p for p in (self.agent_pool, self.admin_pool, self.state)}
+        await asyncio.gather(*(p.close() for p in pools.values()))
 
     async def nearest_examples(self, question: str, kind: str, k: int = 3) -> list[Example]:
         pool = [e for e in self.examples if e.kind == kind] or self.examples
@@ -118,8 +127,14 @@ async def _build(settings: Settings) -> Resources:
     bound = settings.limits.database_timeout_s
     agent_pool = await asyncpg.create_pool(urls[0], min_size=1, max_size=10, timeout=bound)
     admin_pool = await asyncpg.create_pool(urls[1], min_size=1, max_size=4, timeout=bound)
+    state = await ensure_state_database(settings)
+    state_pool = (
+        admin_pool
+        if state == urls[1]
+        else await asyncpg.create_pool(state, min_size=1, max_size=4, timeout=bound)
+    )
     embeddings = await asyncio.to_thread(build_embeddings, settings.embeddings)
-    vectors = await VectorCache.open(embeddings, admin_pool, settings.data_dir / "cache")
+    vectors = await VectorCache.open(embeddings, state_pool, settings.data_dir / "cache")
     tables = list(catalog.tables.values())
     table_vectors = await vectors.passages([table_document(t) for t in tables])
     index = SourceIndex(catalog, {t.name: v for t, v in zip(tables, table_vectors, strict=True)})
@@ -141,6 +156,7 @@ async def _build(settings: Settings) -> Resources:
         chunks,
         await _tenant_names(catalog, admin_pool),
         deployment,
+        state_pool=state_pool,
     )
     await vectors.passages([e.question for e in resources.examples])
     await vectors.passages([c.embedded() for c in resources.chunks])

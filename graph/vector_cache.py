@@ -1,7 +1,8 @@
 """Embedding vectors cached by (model, text): a restart does not re-embed unchanged text.
 
-Stored in PostgreSQL with pgvector (`orquestra_internal.embedding_cache`) when the extension
-is available, otherwise in a `.npz` file under the data folder.
+Stored in the state database (`ORQUESTRA_STATE_URL`, never the company's data database unless
+pointed there) with pgvector (`orquestra_internal.embedding_cache`) when the extension is
+available there, otherwise in a `.npz` file under the data folder.
 """
 
 from __future__ import annotations

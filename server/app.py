@@ -24,7 +24,7 @@ from graph.wiring import build_graph
 from guards.tenant_key import InvalidTenant, TenantKey
 from server import chat, web
 from server.auth import TokenRefused, mint_token
-from server.database import LOST_CONNECTION, admin_url, database_work, is_unavailable
+from server.database import LOST_CONNECTION, database_work, is_unavailable, state_url
 from server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
 from server.schemas import DevLogin, invalid_input
 from server.settings import Settings
@@ -40,10 +40,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async with AsyncExitStack() as stack:
         resources = await open_resources(settings)
         stack.push_async_callback(close_resources)
-        app.state.threads = ThreadStore(resources.admin_pool, settings.limits.database_timeout_s)
+        app.state.threads = ThreadStore(resources.state, settings.limits.database_timeout_s)
         await app.state.threads.ensure_table()
         saver = await stack.enter_async_context(
-            postgres_checkpointer(admin_url(settings), settings.limits.database_timeout_s)
+            postgres_checkpointer(state_url(settings), settings.limits.database_timeout_s)
         )
         app.state.resources = resources
         app.state.tenant_key = TenantKey.from_catalog(resources.catalog)

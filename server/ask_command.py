@@ -19,7 +19,7 @@ from graph.context import RunContext
 from graph.events import run_turn
 from graph.resources import close_resources, open_resources
 from graph.wiring import build_graph
-from server.database import admin_url
+from server.database import state_url
 from server.settings import Settings
 
 PREVIEW_ROWS = 10
@@ -56,7 +56,7 @@ async def _ask(
     failed = False
     try:
         async with postgres_checkpointer(
-            admin_url(settings), settings.limits.database_timeout_s
+            state_url(settings), settings.limits.database_timeout_s
         ) as saver:
             graph = build_graph().compile(checkpointer=saver)
             context = RunContext.from_settings(settings, tenant=tenant)

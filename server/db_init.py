@@ -196,7 +196,9 @@ async def _create_and_load(conn: asyncpg.Connection, catalog: Catalog, data: Dem
 
 
 async def _apply_policies(conn: asyncpg.Connection, catalog: Catalog, settings: Settings) -> None:
-    """Layer 3 of the guard: agent role, grants, row-level security, revoked functions."""
+    """Layer 3 of the guard for a database Orquestra owns entirely (the embedded one): agent
+    role, grants, row-level security, and the database-wide hardening (guards/policies.py);
+    a company's database gets `orquestra db policies` instead (least intrusive)."""
     database = await conn.fetchval("SELECT current_database()")
     for statement in policy_statements(catalog, role=settings.agent_role, database=database):
         await conn.execute(statement)

@@ -170,6 +170,11 @@ class Settings(BaseSettings):
     deployment and `orquestra_<name>` for another, so deployments never share one."""
     agent_role: str = Field("orquestra_agent", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
     """Least-privilege login role the agent's queries run as (layer 3 of the guard)."""
+    state_url: str | None = None
+    """PostgreSQL for Orquestra's own state (sessions, threads, embedding cache, `vector`):
+    its own database, shared by every replica. Unset: the embedded database in demo mode;
+    with `DATABASE_URL`, the `orquestra_state` database beside it (never the data database
+    unless pointed at it here explicitly)."""
     agent_database_url: str | None = None
     """URL the agent's queries use; unset: `database_url` (or the embedded one) as `agent_role`."""
     catalog_dir: Path | None = None

@@ -1,7 +1,8 @@
 """Thread ownership: every conversation belongs to one tenant and one user.
 
-The checkpointer keeps the conversation itself; this small table says whose it is, so a
-thread of another tenant or user is simply not found (HTTP 404), never shown. It also holds
+The checkpointer keeps the conversation itself; this small table (in the state database,
+beside the checkpoints) says whose it is, so a thread of another tenant or user is simply
+not found (HTTP 404), never shown. It also holds
 each thread's committed checkpoint: a turn that ends well moves it forward in one statement,
 and a turn that fails never does, so a turn is all or nothing — a failed one leaves no
 question without its answer, and a new thread whose first turn failed (or was refused) is
