@@ -1,18 +1,26 @@
 """`orquestra catalog check`: the catalog against a live database, drift by drift.
 
-PostgreSQL itself canonicalises the catalog's types: the DDL is applied to a scratch schema
-inside a transaction that is always rolled back, and both sides are read from `pg_catalog`
-(`format_type`). Each drift names the catalog file and line to fix.
+PostgreSQL itself canonicalises the catalog's types: the DDL (the catalog's own enums,
+domains and composite types first, then its tables) is applied to a scratch schema inside a
+transaction that is always rolled back, and both sides are read from `pg_catalog`
+(`format_type`). Each side is read with its own schema first on the `search_path`, so a
+schema's own type prints unqualified on both; the scratch path keeps the catalog's schemas
+after the scratch one, so a type the catalog does not define still resolves. Beside columns
+and keys it compares enum labels, domain base types, and partitioning (a view or
+materialized view in the database matches a catalog table: it is read-only there).
+Each drift names the catalog file and line to fix.
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import asyncpg
 
-from ddl_catalog.model import Catalog, Location, Table
+from ddl_catalog.model import Catalog, CatalogType, Location, Table
 
 COLUMNS_SQL = """
 SELECT c.relname AS table_name, a.attname AS column_name,
@@ -34,6 +42,20 @@ JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
 WHERE i.indisprimary AND n.nspname = $1
 GROUP BY c.relname
 """
+RELKINDS_SQL = """
+SELECT c.relname AS table_name, c.relkind::text AS kind
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+"""
+USER_TYPES_SQL = """
+SELECT t.typname AS name, t.typtype::text AS kind,
+       (SELECT array_agg(e.enumlabel::text ORDER BY e.enumsortorder) FROM pg_enum e
+        WHERE e.enumtypid = t.oid) AS labels,
+       CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) END AS base
+FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+WHERE n.nspname = $1 AND t.typtype IN ('e', 'd', 'c')
+"""
+TYPE_KINDS = {"e": "enum", "d": "domain", "c": "composite"}
 TYPE_FAMILIES = (
     {"smallint", "integer", "bigint"},
     {"text", "character varying", "character"},
@@ -61,17 +83,39 @@ async def check_catalog(conn: asyncpg.Connection, catalog: Catalog) -> list[Drif
     tx = conn.transaction()
     await tx.start()
     try:
-        expected, expected_pk = await _catalog_shape(conn, catalog)
+        schemas = sorted({t.db_schema for t in catalog.tables.values()})
         live: dict[tuple[str, str], dict[str, tuple[str, bool]]] = {}
         live_pk: dict[tuple[str, str], tuple[str, ...]] = {}
-        for schema in sorted({t.db_schema for t in catalog.tables.values()}):
+        live_kinds: dict[tuple[str, str], str] = {}
+        live_types: dict[tuple[str, str], Any] = {}
+        for schema in schemas:
+            await _search_path(conn, [schema])
             shape, pks = await _shape(conn, schema)
             live.update({(schema, name): columns for name, columns in shape.items()})
             live_pk.update({(schema, name): pk for name, pk in pks.items()})
+            live_kinds.update({(schema, n): k for n, k in (await _kinds(conn, schema)).items()})
+            live_types.update({(schema, r["name"]): r for r in await _types(conn, schema)})
+        scratch = await _create_scratch(conn, catalog, schemas)
+        expected, expected_pk = await _shape(conn, scratch)
+        expected_kinds = await _kinds(conn, scratch)
+        expected_types = {r["name"]: r for r in await _types(conn, scratch)}
         drifts: list[Drift] = []
+        drifts += [
+            drift
+            for catalog_type in catalog.types.values()
+            for drift in _type_drifts(
+                catalog_type,
+                expected_types[catalog_type.name],
+                live_types.get((catalog_type.schema, catalog_type.name)),
+            )
+        ]
         for table in catalog.tables.values():
             key = (table.db_schema, table.name)
             drifts += _table_drifts(table, expected[table.name], live.get(key))
+            if key in live_kinds and (expected_kinds[table.name] == "p") != (
+                live_kinds[key] == "p"
+            ):
+                drifts.append(_partitioning_drift(table, expected_kinds[table.name]))
             want, have = expected_pk.get(table.name), live_pk.get(key)
             if key in live and want != have:
                 drifts.append(
@@ -88,14 +132,75 @@ async def check_catalog(conn: asyncpg.Connection, catalog: Catalog) -> list[Drif
     return drifts
 
 
-async def _catalog_shape(conn, catalog: Catalog) -> tuple[Shape, dict[str, tuple[str, ...]]]:
+async def _create_scratch(conn, catalog: Catalog, schemas: list[str]) -> str:
+    """The catalog's types and tables in a new scratch schema, first on the search path."""
     scratch = f"orquestra_catalog_check_{uuid.uuid4().hex[:12]}"
     await conn.execute(f'CREATE SCHEMA "{scratch}"')
-    await conn.execute(f'SET LOCAL search_path TO "{scratch}"')
+    await _search_path(conn, [scratch, *schemas])
+    for system in catalog.systems:
+        for catalog_type in system.types:
+            await conn.execute(catalog_type.ddl)
     for system in catalog.systems:
         for statement in system.table_ddl:
             await conn.execute(statement)
-    return await _shape(conn, scratch)
+    return scratch
+
+
+async def _search_path(conn, schemas: list[str]) -> None:
+    """`SET LOCAL search_path` to `schemas`, each quoted by PostgreSQL itself."""
+    await conn.execute(
+        "SELECT set_config('search_path', "
+        "(SELECT string_agg(quote_ident(s), ', ') FROM unnest($1::text[]) AS s), true)",
+        schemas,
+    )
+
+
+async def _kinds(conn, schema: str) -> dict[str, str]:
+    """Relation → `relkind` (r table, p partitioned, v view, m materialized view, f foreign)."""
+    return {r["table_name"]: r["kind"] for r in await conn.fetch(RELKINDS_SQL, schema)}
+
+
+async def _types(conn, schema: str) -> list[Any]:
+    return await conn.fetch(USER_TYPES_SQL, schema)
+
+
+def _type_drifts(catalog_type: CatalogType, expected: Any, live: Any) -> list[Drift]:
+    """The catalog's own type against the database's type of that name in its schema."""
+    where = catalog_type.where or Location(Path("?"), 0)
+    name = f"{catalog_type.schema}.{catalog_type.name}"
+    if live is None:
+        return [Drift("USER_TYPE_MISSING", where, f"type {name} is not in the database")]
+    if live["kind"] != expected["kind"]:
+        kinds = f"catalog {TYPE_KINDS[expected['kind']]}, database {TYPE_KINDS[live['kind']]}"
+        return [Drift("USER_TYPE_KIND_MISMATCH", where, f"type {name}: {kinds}")]
+    if (expected["labels"] or []) != (live["labels"] or []):
+        return [
+            Drift(
+                "ENUM_VALUES_MISMATCH",
+                where,
+                f"enum {name}: catalog {list(expected['labels'] or [])}, "
+                f"database {list(live['labels'] or [])}",
+            )
+        ]
+    if expected["base"] != live["base"]:
+        return [
+            Drift(
+                "DOMAIN_BASE_MISMATCH",
+                where,
+                f"domain {name}: catalog over {expected['base']}, database over {live['base']}",
+            )
+        ]
+    return []
+
+
+def _partitioning_drift(table: Table, expected_kind: str) -> Drift:
+    said = "partitioned" if expected_kind == "p" else "not partitioned"
+    other = "is not" if expected_kind == "p" else "is"
+    return Drift(
+        "PARTITIONING_MISMATCH",
+        table.where,
+        f"{table.name}: the catalog says {said}; in the database it {other} partitioned",
+    )
 
 
 async def _shape(conn, schema: str) -> tuple[Shape, dict[str, tuple[str, ...]]]:

@@ -1,15 +1,19 @@
-"""`orquestra catalog import`: catalog files from a live schema, metadata left to fill.
+"""`orquestra catalog import`: a catalog system file from a live schema, for a person to review.
 
-Real users start from an existing database. This reads a schema's tables, columns, primary
-keys, indexes, foreign keys and comments from `pg_catalog` and writes one system file whose
-DDL is what PostgreSQL reports and whose metadata is an outline for a person: descriptions
-empty (or the database comments), the tenant column guessed by name, joins from foreign
-keys. A table whose tenancy cannot be guessed gets `tenant_column: null`, which the loader
-rejects until someone declares it: the guard fails closed on an undecided table.
+The schema's tables, columns, primary keys, indexes, foreign keys, comments and its own
+types are read from `pg_catalog` (under `search_path = <schema>`, so the schema's own types
+come back unqualified and other schemas' qualified). The DDL written is what PostgreSQL
+reports: enums, domains and composite types first, then tables with generated columns and
+`PARTITION BY` kept; partitions are folded into their parent (skipped as tables, the
+parent's keys kept). Foreign keys become `joins:` and are not repeated as REFERENCES in the
+DDL, which stays creatable in any order. Views and materialized views are imported as
+read-only tables when asked for. Tenancy is proposed by `ddl_catalog.tenancy`: a table it
+cannot decide gets none, which the loader refuses until a person declares it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
@@ -17,146 +21,266 @@ import pglast
 import yaml
 from pglast.stream import RawStream
 
-from ddl_catalog.check import COLUMNS_SQL, PRIMARY_KEYS_SQL
+from ddl_catalog.importer_sql import (
+    COLUMNS_SQL,
+    FOREIGN_KEYS_SQL,
+    INDEXES_SQL,
+    PARTITIONS_SQL,
+    PRIMARY_KEYS_SQL,
+    RELATIONS_SQL,
+    TYPES_SQL,
+)
+from ddl_catalog.tenancy import Key, TenancyProposal, describe_via, propose_tenancy
 
-TABLES_SQL = """
-SELECT c.relname AS table_name, obj_description(c.oid, 'pg_class') AS comment
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')
-ORDER BY c.relname
-"""
-COMMENTS_SQL = """
-SELECT c.relname AS table_name, a.attname AS column_name,
-       col_description(c.oid, a.attnum) AS comment
-FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE n.nspname = $1 AND a.attnum > 0 AND NOT a.attisdropped
-"""
-INDEXES_SQL = """
-SELECT c.relname AS table_name, pg_get_indexdef(i.indexrelid) AS ddl
-FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
-JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE n.nspname = $1 AND NOT i.indisprimary
-ORDER BY c.relname, 2
-"""
-FOREIGN_KEYS_SQL = """
-SELECT src.relname AS table_name, dst.relname AS target,
-       array_agg(sa.attname ORDER BY k.ord) AS local, array_agg(da.attname ORDER BY k.ord) AS remote
-FROM pg_constraint f
-JOIN pg_class src ON src.oid = f.conrelid
-JOIN pg_class dst ON dst.oid = f.confrelid
-JOIN pg_namespace n ON n.oid = src.relnamespace
-CROSS JOIN LATERAL unnest(f.conkey, f.confkey) WITH ORDINALITY AS k(src_att, dst_att, ord)
-JOIN pg_attribute sa ON sa.attrelid = src.oid AND sa.attnum = k.src_att
-JOIN pg_attribute da ON da.attrelid = dst.oid AND da.attnum = k.dst_att
-WHERE f.contype = 'f' AND n.nspname = $1
-GROUP BY src.relname, dst.relname, f.conname
-ORDER BY 1, 2
-"""
+VIEW_KINDS = {"v": "view", "m": "materialized view"}
 
 
-class _Literal(str):
-    """A string YAML writes as a `|` block (the DDL)."""
+@dataclass(frozen=True)
+class SchemaImport:
+    """A system file's text and what a person must review in it."""
 
+    text: str
+    tables: tuple[str, ...]
+    tenancy: TenancyProposal
+    views: tuple[str, ...] = ()
+    partitions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Partitioned table → its partitions, folded into it."""
+    types: tuple[str, ...] = ()
+    undescribed: tuple[str, ...] = ()
+    """`table.column` without a description (no database comment)."""
 
-def _literal(dumper: yaml.SafeDumper, value: _Literal) -> yaml.ScalarNode:
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
-
-
-class _Dumper(yaml.SafeDumper):
-    pass
-
-
-_Dumper.add_representer(_Literal, _literal)
+    @property
+    def undecided(self) -> list[str]:
+        return list(self.tenancy.undecided)
 
 
 async def import_schema(
-    conn: asyncpg.Connection, schema: str, *, system: str, tenant_column: str
-) -> tuple[str, list[str]]:
-    """A system file for `schema` as YAML text, and the tables needing a tenancy decision."""
-    async with conn.transaction():
-        tables = await conn.fetch(TABLES_SQL, schema)
+    conn: asyncpg.Connection,
+    schema: str,
+    *,
+    system: str,
+    tenant_column: str,
+    views: bool = False,
+) -> SchemaImport:
+    """A system file for `schema` and the proposal's review items."""
+    async with conn.transaction(readonly=True):
+        await conn.execute("SELECT set_config('search_path', quote_ident($1), true)", schema)
+        relations = [
+            r for r in await conn.fetch(RELATIONS_SQL, schema) if views or r["kind"] not in "vm"
+        ]
         columns = await conn.fetch(COLUMNS_SQL, schema)
         primary_keys = {
             r["table_name"]: r["columns"] for r in await conn.fetch(PRIMARY_KEYS_SQL, schema)
         }
-        comments = {
-            (r["table_name"], r["column_name"]): r["comment"]
-            for r in await conn.fetch(COMMENTS_SQL, schema)
-        }
+        types = await conn.fetch(TYPES_SQL, schema)
         indexes = await conn.fetch(INDEXES_SQL, schema)
         foreign_keys = await conn.fetch(FOREIGN_KEYS_SQL, schema)
-        every_name = sorted({r["table_name"] for r in tables} | {r["column_name"] for r in columns})
-        quoted = dict(
-            await conn.fetch(
-                "SELECT name, quote_ident(name) FROM unnest($1::text[]) AS name", every_name
-            )
-        )
-    names = [t["table_name"] for t in tables]
+        partitions = await conn.fetch(PARTITIONS_SQL, schema)
+    names = [r["table_name"] for r in relations]
     by_table: dict[str, list[Any]] = {name: [] for name in names}
     for row in columns:
         if row["table_name"] in by_table:
             by_table[row["table_name"]].append(row)
-    ddl = [_create_table(name, by_table[name], primary_keys.get(name), quoted) for name in names]
+    ddl = [_type_ddl(t) for t in types]
+    ddl += [
+        _create_table(r, by_table[r["table_name"]], primary_keys.get(r["table_name"]))
+        for r in relations
+    ]
     ddl += [_unqualified_index(r["ddl"]) for r in indexes if r["table_name"] in by_table]
-    undecided = []
-    meta: dict[str, Any] = {}
-    for table in tables:
-        name = table["table_name"]
-        column_names = [c["column_name"] for c in by_table[name]]
-        entry: dict[str, Any] = {"description": table["comment"] or "", "description_en": ""}
-        if tenant_column in column_names:
-            entry["tenant_column"] = tenant_column
-        else:
-            entry["tenant_column"] = None
-            undecided.append(name)
-        entry["synonyms"] = {"pt": [], "en": []}
-        entry["columns"] = {
-            col: {
-                "description": comments.get((name, col)) or "",
-                "description_en": "",
-                "synonyms": {"pt": [], "en": []},
-            }
-            for col in column_names
-        }
-        joins = [
-            {"to": fk["target"], "on": dict(zip(fk["local"], fk["remote"], strict=True))}
-            for fk in foreign_keys
-            if fk["table_name"] == name
-        ]
-        if joins:
-            entry["joins"] = joins
-        meta[name] = entry
-    document = {
+    keys = [_key(fk, schema, by_table) for fk in foreign_keys if fk["table_name"] in by_table]
+    proposal = propose_tenancy(
+        {n: tuple(c["column_name"] for c in by_table[n]) for n in names},
+        keys,
+        tenant_column,
+        frozenset(r["table_name"] for r in relations if r["kind"] in "vm"),
+    )
+    header = {
         "system": system,
         "title": system,
         "purpose": "",
         "purpose_en": "",
         "schema": schema,
         "ddl": _Literal("\n".join(ddl) + "\n"),
-        "tables": meta,
     }
-    text = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
-    return text, undecided
+    text = _dump(header) + "tables:\n"
+    for relation in relations:
+        name = relation["table_name"]
+        entry = _table_entry(relation, by_table[name], keys, proposal, tenant_column)
+        text += _table_comments(relation, proposal) + _indent(_dump({name: entry}))
+    folded: dict[str, list[str]] = {}
+    for row in partitions:
+        folded.setdefault(row["parent"], []).append(row["partition"])
+    return SchemaImport(
+        text=text,
+        tables=tuple(names),
+        tenancy=proposal,
+        views=tuple(r["table_name"] for r in relations if r["kind"] in "vm"),
+        partitions={k: tuple(v) for k, v in folded.items()},
+        types=tuple(t["name"] for t in types),
+        undescribed=tuple(
+            f"{c['table_name']}.{c['column_name']}"
+            for n in names
+            for c in by_table[n]
+            if not c["comment"]
+        ),
+    )
+
+
+def _key(row: Any, schema: str, by_table: dict[str, list[Any]]) -> Key:
+    """A foreign key; a target in another schema keeps its qualified name (not imported)."""
+    target = (
+        row["target"]
+        if row["target_schema"] == schema
+        else f"{row['target_schema']}.{row['target']}"
+    )
+    not_null = {c["column_name"]: c["not_null"] for c in by_table[row["table_name"]]}
+    return Key(
+        row["table_name"],
+        tuple(row["local"]),
+        target,
+        tuple(row["remote"]),
+        all(not_null.get(c, False) for c in row["local"]),
+    )
+
+
+def _table_entry(
+    relation: Any,
+    columns: list[Any],
+    keys: list[Key],
+    proposal: TenancyProposal,
+    tenant_column: str,
+) -> dict[str, Any]:
+    name = relation["table_name"]
+    entry: dict[str, Any] = {"description": relation["comment"] or "", "description_en": ""}
+    if name in proposal.roots:
+        entry["tenant_column"] = tenant_column
+    elif name in proposal.via:
+        entry["tenant_via"] = {
+            "parent": proposal.via[name].key.target,
+            "columns": proposal.via[name].columns,
+        }
+    elif name in proposal.shared:
+        entry["shared"] = True
+    else:
+        entry["tenant_column"] = None  # undecided: the loader refuses it until declared
+    entry["synonyms"] = {"pt": [], "en": []}
+    entry["columns"] = {c["column_name"]: _column_entry(c) for c in columns}
+    joins = [
+        {"to": k.target, "on": dict(zip(k.columns, k.target_columns, strict=True))}
+        for k in keys
+        if k.table == name and "." not in k.target
+    ]
+    if joins:
+        entry["joins"] = joins
+    return entry
+
+
+def _column_entry(column: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "description": column["comment"] or "",
+        "description_en": "",
+        "synonyms": {"pt": [], "en": []},
+    }
+    if column["enum_values"]:
+        entry["values"] = dict.fromkeys(column["enum_values"], "")  # meanings left to a person
+    return entry
+
+
+def _table_comments(relation: Any, proposal: TenancyProposal) -> str:
+    """YAML comments above a table: what kind it is, and the tenancy a person must confirm."""
+    name = relation["table_name"]
+    lines = []
+    if relation["kind"] in VIEW_KINDS:
+        lines.append(f"a {VIEW_KINDS[relation['kind']]}, imported as a read-only table")
+    if relation["kind"] == "p":
+        lines.append(f"partitioned ({relation['partition_key']}); its partitions are folded in")
+    if name in proposal.via:
+        lines.append(f"REVIEW tenant_via: {describe_via(proposal.via[name])}")
+    elif name in proposal.shared:
+        lines.append("REVIEW shared: no foreign key of this table reaches tenant data")
+    elif name in proposal.undecided:
+        lines.append(
+            f"DECIDE: {proposal.undecided[name]}. Declare tenant_column, tenant_via "
+            "{parent, columns} or shared: true"
+        )
+    return "".join(f"  # {line}\n" for line in lines)
+
+
+def _type_ddl(row: Any) -> str:
+    """CREATE TYPE / CREATE DOMAIN for one of the schema's own types."""
+    if row["kind"] == "e":
+        labels = ", ".join("'" + label.replace("'", "''") + "'" for label in row["labels"])
+        return f"CREATE TYPE {row['quoted']} AS ENUM ({labels});"
+    if row["kind"] == "d":
+        parts = [f"CREATE DOMAIN {row['quoted']} AS {row['base']}"]
+        parts += ["NOT NULL"] if row["not_null"] else []
+        parts += list(row["checks"] or ())
+        return " ".join(parts) + ";"
+    return f"CREATE TYPE {row['quoted']} AS ({', '.join(row['attributes'])});"
+
+
+def _create_table(relation: Any, columns: list[Any], primary_key: list[str] | None) -> str:
+    """CREATE TABLE text for one relation, names quoted as PostgreSQL's `quote_ident` does."""
+    width = max(len(c["quoted"]) for c in columns)
+    lines = []
+    for c in columns:
+        line = f"    {c['quoted'].ljust(width)}  {c['type']}"
+        if c["generated"]:
+            line += f" GENERATED ALWAYS AS ({c['generated']}) STORED"
+        lines.append(line + (" NOT NULL" if c["not_null"] else ""))
+    if primary_key:
+        quoted = {c["column_name"]: c["quoted"] for c in columns}
+        lines.append(f"    PRIMARY KEY ({', '.join(quoted[k] for k in primary_key)})")
+    partition = f" PARTITION BY {relation['partition_key']}" if relation["kind"] == "p" else ""
+    return f"CREATE TABLE {relation['quoted']} (\n" + ",\n".join(lines) + f"\n){partition};"
 
 
 def _unqualified_index(definition: str) -> str:
-    """`pg_get_indexdef` output without the schema (the file's `schema:` places the table)."""
+    """`pg_get_indexdef` output without the schema (the file's `schema:` places the table);
+    a partitioned table's `ON ONLY` becomes a plain index on the (folded) table."""
     statement = pglast.parse_sql(definition)[0].stmt
     statement.relation.schemaname = None
+    statement.relation.inh = True
     return f"{RawStream()(statement)};"
 
 
-def _create_table(
-    name: str, columns: list[Any], primary_key: list[str] | None, quoted: dict[str, str]
-) -> str:
-    """CREATE TABLE text for one table, names quoted as PostgreSQL's `quote_ident` does."""
-    width = max(len(quoted[c["column_name"]]) for c in columns)
-    lines = [
-        f"    {quoted[c['column_name']].ljust(width)}  {c['type']}"
-        + (" NOT NULL" if c["not_null"] else "")
-        for c in columns
-    ]
-    if primary_key:
-        lines.append(f"    PRIMARY KEY ({', '.join(quoted[k] for k in primary_key)})")
-    return f"CREATE TABLE {quoted[name]} (\n" + ",\n".join(lines) + "\n);"
+class _Literal(str):
+    """A string YAML writes as a `|` block (the DDL)."""
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(
+    _Literal,
+    lambda dumper, value: dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|"),
+)
+
+
+def _dump(document: dict[str, Any]) -> str:
+    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def _indent(text: str) -> str:
+    return "".join(f"  {line}" if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def review_lines(result: SchemaImport) -> list[str]:
+    """What a person must review before using the catalog, one item a line."""
+    tenancy = result.tenancy
+    lines = [f"tables with the tenant column: {', '.join(tenancy.roots) or 'none'}"]
+    lines += [f"tenant_via (confirm the path): {describe_via(v)}" for v in tenancy.via.values()]
+    if tenancy.shared:
+        lines.append(f"shared by every tenant (confirm): {', '.join(tenancy.shared)}")
+    lines += [f"NO TENANCY, decide: {name}: {why}" for name, why in tenancy.undecided.items()]
+    for parent, parts in result.partitions.items():
+        lines.append(f"partitioned {parent}: folded {len(parts)} partition(s) ({', '.join(parts)})")
+    if result.views:
+        lines.append(f"views imported as read-only tables: {', '.join(result.views)}")
+    if result.undescribed:
+        lines.append(
+            f"{len(result.undescribed)} column(s) without a description (no COMMENT ON), e.g. "
+            + ", ".join(result.undescribed[:5])
+        )
+    return lines

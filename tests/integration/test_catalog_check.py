@@ -81,22 +81,19 @@ async def test_dropped_column_and_renamed_table_and_broken_join(
 async def test_imported_catalog_round_trips(
     demo_db, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
-    text, undecided = await import_schema(
-        conn, "public", system="public", tenant_column="cod_fornecedor"
-    )
-    assert undecided == ["transportadoras"]
-    document = yaml.safe_load(text)
-    document["tables"]["transportadoras"]["tenant_column"] = None
-    document["tables"]["transportadoras"]["shared"] = True
+    result = await import_schema(conn, "public", system="public", tenant_column="cod_fornecedor")
+    # the one table without the tenant column has no key into tenant data: proposed shared
+    assert result.tenancy.shared == ("transportadoras",)
+    assert result.undecided == []
     (tmp_path / "systems").mkdir()
-    (tmp_path / "systems" / "public.yaml").write_text(yaml.safe_dump(document, allow_unicode=True))
+    (tmp_path / "systems" / "public.yaml").write_text(result.text)
     imported = load_catalog(tmp_path)
     demo = load_catalog()
     assert set(imported.tables) == set(demo.tables)
     for name, table in demo.tables.items():
         assert imported.table(name).column_names == table.column_names
         assert imported.table(name).primary_key == table.primary_key
-        assert imported.table(name).tenant_column == table.tenant_column
+        assert imported.table(name).tenancy == table.tenancy
     assert sum(len(s.index_ddl) for s in imported.systems) == sum(
         len(s.index_ddl) for s in demo.systems
     )
@@ -114,12 +111,11 @@ async def test_import_keeps_comments_and_foreign_keys(db_url: str, tmp_path: Pat
                COMMENT ON TABLE erp.line IS 'Order lines';
                COMMENT ON COLUMN erp.line.qty IS 'Units ordered';"""
         )
-        text, undecided = await import_schema(
-            conn, "erp", system="erp", tenant_column="cod_fornecedor"
-        )
+        result = await import_schema(conn, "erp", system="erp", tenant_column="cod_fornecedor")
     finally:
         await conn.close()
-    assert undecided == []
+    assert result.undecided == []
+    text = result.text
     document = yaml.safe_load(text)
     assert 'CREATE TABLE "Order"' in document["ddl"]
     line = document["tables"]["line"]
