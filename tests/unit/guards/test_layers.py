@@ -134,3 +134,27 @@ def test_policy_file_format(tmp_path: Path) -> None:
     with pytest.raises(GuardRejection) as caught:
         GuardPolicy.from_file(path)
     assert caught.value.code == "GUARD_POLICY_INVALID"
+
+
+def test_policy_file_types(tmp_path: Path) -> None:
+    """`types:` lists the schema's own types; a bare name means `public`, as in PostgreSQL."""
+    path = tmp_path / "policy.yaml"
+    path.write_text(
+        "tables:\n  film: {shared: true}\n"
+        "types: [public.mpaa_rating, year, films.rating, public.regclass]\n"
+    )
+    policy = GuardPolicy.from_file(path)
+    assert policy.types == {
+        "public.mpaa_rating",
+        "mpaa_rating",
+        "public.year",
+        "year",
+        "films.rating",
+        "public.regclass",
+        "regclass",
+    }
+    guard_sql("SELECT 'PG'::mpaa_rating, 2006::year, 'R'::films.rating FROM film", policy, "a")
+    for cast in ("'R'::rating", "'film'::regclass", "'PG'::other.mpaa_rating"):
+        with pytest.raises(GuardRejection) as caught:
+            guard_sql(f"SELECT {cast} FROM film", policy, "a")
+        assert caught.value.code == "GUARD_TYPE_NOT_ALLOWED"
