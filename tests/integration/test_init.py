@@ -1,0 +1,80 @@
+"""`orquestra init` end to end: a separate process, a real database of its own, a folder
+that loads and checks, and never an overwrite."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from ddl_catalog import load_catalog
+from ddl_catalog.check import check_catalog
+from ddl_catalog.deployment import load_deployment
+from ddl_catalog.knowledge import load_examples
+from server.database import embedded_server
+from server.settings import Settings
+from tests.integration.rental_schema import create_rental_database
+
+ORQUESTRA = str(Path(sys.executable).parent / "orquestra")
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+async def rental_url(settings: Settings) -> str:
+    server_url = embedded_server(settings.data_dir).get_uri()  # type: ignore[attr-defined]
+    return await create_rental_database(server_url, "rental_init")
+
+
+def init(folder: Path, url: str, data_dir: Path, *options: str) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "DATABASE_URL": url, "ORQUESTRA_DATA_DIR": str(data_dir)}
+    command = [ORQUESTRA, "init", str(folder), "--schema", "public", *options]
+    return subprocess.run(
+        command, capture_output=True, text=True, env=environment, cwd=REPO, timeout=300
+    )
+
+
+async def test_init_writes_a_folder_that_loads_and_checks(
+    rental_url: str, data_dir: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "rental"
+    result = init(folder, rental_url, data_dir, "--tenant-column", "store_id")
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "tenant_via (confirm the path): payment → rental → inventory" in out
+    assert "shared by every tenant (confirm): film, language" in out
+    assert "partitioned payment: folded 2 partition(s)" in out
+    assert "without a description" in out
+    assert "catalog check clean" in out
+    deployment = load_deployment(folder)
+    assert deployment.profile.tenant_label("en") == "store"
+    catalog = load_catalog(deployment.catalog_dir)
+    assert catalog.glossary == ()
+    assert load_examples(deployment.catalog_dir) == []
+    assert deployment.docs_dir.is_dir()
+    assert catalog.table("payment").tenancy == "via"
+    conn = await asyncpg.connect(rental_url)
+    try:
+        assert await check_catalog(conn, catalog) == []
+    finally:
+        await conn.close()
+    before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    again = init(folder, rental_url, data_dir, "--tenant-column", "store_id")
+    assert again.returncode == 2
+    assert "error [INIT_DIR_NOT_EMPTY]" in again.stderr
+    assert "Traceback" not in again.stdout + again.stderr
+    assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
+
+
+def test_init_says_what_to_decide_when_tenancy_is_open(
+    rental_url: str, data_dir: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "with-views"
+    result = init(folder, rental_url, data_dir, "--tenant-column", "store_id", "--views")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "NO TENANCY, decide: film_list" in result.stdout
+    assert "the catalog does not load yet" in result.stdout
+    assert (folder / "catalog" / "systems" / "public.yaml").is_file()
