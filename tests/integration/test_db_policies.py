@@ -1,0 +1,300 @@
+"""`orquestra db policies` on a company's database: least intrusive, idempotent, no superuser.
+
+Each test gets its own database on the session's embedded server, filled with the rental
+chain (tenant = store; payments through rentals through inventory; supply lines on a
+composite key) by a NON-superuser owner, with a company application role that reads and
+writes, and a table of its own whose key defaults to `nextval`. Policies are applied as that
+owner, the way a managed PostgreSQL allows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from ddl_catalog import Catalog, load_catalog
+from guards.executor import run_as_tenant
+from guards.policies import least_intrusive_statements
+from server.database import admin_url, with_database, with_user
+from server.db_policies import PolicyError, apply_policies
+from server.settings import Settings
+from tests.integration.guards.via.conftest import CATALOG_DIR, LIMITS
+from tests.integration.guards.via.rental_data import rental_chain_rows
+
+APP_ROLE = "company_app"
+"""The company's own application: reads and writes the tables, owns nothing."""
+
+
+@dataclass
+class CompanyDb:
+    owner_url: str
+    """As the tables' owner (not a superuser)."""
+    super_url: str
+    """As the embedded server's superuser, to observe and to stage ownership."""
+    agent: str
+
+    def url_as(self, role: str) -> str:
+        return with_user(self.owner_url, role)
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog(CATALOG_DIR)
+
+
+@pytest.fixture
+async def company_db(
+    settings: Settings, catalog: Catalog, request: pytest.FixtureRequest
+) -> AsyncIterator[Callable]:
+    """A factory: `await company_db(owner_attributes)` → a fresh company database."""
+    server = admin_url(settings)
+    made: list[str] = []
+
+    async def make(owner_attributes: str = "CREATEROLE", agent: str = "") -> CompanyDb:
+        name = f"company_{request.node.name[5:30].lower()}_{len(made)}"
+        owner, agent = f"{name}_owner", agent or f"{name}_agent"
+        root = await asyncpg.connect(with_database(server, "postgres"))
+        try:
+            await root.execute(f"CREATE ROLE {owner} LOGIN {owner_attributes}")
+            await root.execute(
+                f"DO $$ BEGIN CREATE ROLE {APP_ROLE} LOGIN; EXCEPTION WHEN duplicate_object"
+                " THEN NULL; END $$"
+            )
+            await root.execute(f"CREATE DATABASE {name} OWNER {owner}")
+        finally:
+            await root.close()
+        made.append(name)
+        db = CompanyDb(
+            with_user(with_database(server, name), owner), with_database(server, name), agent
+        )
+        await _load(db.owner_url, catalog)
+        return db
+
+    yield make
+    root = await asyncpg.connect(with_database(server, "postgres"))
+    try:
+        for name in made:
+            await root.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await root.close()
+
+
+async def _load(url: str, catalog: Catalog) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        rows = rental_chain_rows()
+        for system in catalog.systems:
+            for statement in system.table_ddl:
+                await conn.execute(statement)
+        for name, table in catalog.tables.items():
+            await conn.copy_records_to_table(
+                name, records=rows[name], columns=list(table.column_names)
+            )
+            await conn.execute(f"GRANT SELECT, INSERT ON public.{name} TO {APP_ROLE}")
+        await conn.execute(
+            "CREATE TABLE public.audit_log (id bigserial PRIMARY KEY, note text NOT NULL)"
+        )
+        await conn.execute(f"GRANT SELECT, INSERT ON public.audit_log TO {APP_ROLE}")
+        await conn.execute(f"GRANT USAGE ON SEQUENCE public.audit_log_id_seq TO {APP_ROLE}")
+    finally:
+        await conn.close()
+
+
+async def _apply(db: CompanyDb, catalog: Catalog):
+    conn = await asyncpg.connect(db.owner_url)
+    try:
+        return await apply_policies(
+            conn, catalog, least_intrusive_statements(catalog, role=db.agent), db.agent
+        )
+    finally:
+        await conn.close()
+
+
+OUTSIDE_STATE = """
+SELECT json_build_object(
+  'database_acl', (SELECT datacl::text FROM pg_database WHERE datname = current_database()),
+  'schemas', (SELECT json_agg(json_build_array(nspname, nspacl::text) ORDER BY nspname)
+              FROM pg_namespace),
+  'extensions', (SELECT json_agg(extname ORDER BY extname) FROM pg_extension),
+  'function_acls', (SELECT json_agg(json_build_array(oid::regprocedure::text, proacl::text)
+                    ORDER BY oid) FROM pg_proc WHERE proacl IS NOT NULL),
+  'functions', (SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                WHERE nspname NOT IN ('pg_catalog', 'information_schema')),
+  'public_privileges', json_build_array(
+      has_database_privilege('public', current_database(), 'TEMP'),
+      has_database_privilege('public', current_database(), 'CONNECT'),
+      has_function_privilege('public', 'nextval(regclass)', 'EXECUTE'),
+      has_function_privilege('public', 'set_config(text,text,boolean)', 'EXECUTE')),
+  'audit_log', (SELECT json_build_array(relacl::text, relrowsecurity) FROM pg_class
+                WHERE oid = 'public.audit_log'::regclass)
+)::text
+"""
+"""Everything outside the catalog's tables and the agent role that db policies must not touch."""
+
+CATALOG_STATE = """
+SELECT json_build_object(
+  'tables', (SELECT json_agg(json_build_array(relname, relacl::text, relrowsecurity,
+             relforcerowsecurity) ORDER BY relname) FROM pg_class
+             WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'),
+  'policies', (SELECT json_agg(json_build_array(tablename, policyname, permissive, roles::text,
+               cmd, qual) ORDER BY tablename, policyname) FROM pg_policies),
+  'role', (SELECT json_agg(json_build_array(rolname, rolsuper, rolbypassrls, rolinherit))
+           FROM pg_roles WHERE rolname = $1),
+  'settings', (SELECT json_agg(setconfig) FROM pg_db_role_setting WHERE setrole = $1::regrole)
+)::text
+"""
+
+
+async def _state(url: str, sql: str, *args: object) -> str:
+    conn = await asyncpg.connect(url)
+    try:
+        return await conn.fetchval(sql, *args)
+    finally:
+        await conn.close()
+
+
+async def test_apply_touches_only_the_catalog_and_is_idempotent(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    db = await company_db()
+    outside = await _state(db.super_url, OUTSIDE_STATE)
+    first = await _apply(db, catalog)
+    assert any("created role" in c for c in first.changes)
+    assert any("public.payment: row-level security enabled" in c for c in first.changes)
+    assert await _state(db.super_url, OUTSIDE_STATE) == outside
+    applied = await _state(db.super_url, CATALOG_STATE, db.agent)
+    second = await _apply(db, catalog)
+    assert second.changes == []
+    assert await _state(db.super_url, CATALOG_STATE, db.agent) == applied
+    assert await _state(db.super_url, OUTSIDE_STATE) == outside
+    codes = {f.code for f in second.findings}
+    assert {"PUBLIC_EXECUTES_DANGEROUS_FUNCTIONS", "PUBLIC_HAS_TEMP"} <= codes
+    assert "AGENT_READS_TABLES_OUTSIDE_CATALOG" not in codes  # audit_log is not PUBLIC's
+
+
+async def test_the_company_keeps_its_rows_and_the_agent_gets_its_tenant(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    db = await company_db()
+    await _apply(db, catalog)
+    app = await asyncpg.connect(db.url_as(APP_ROLE))
+    owner = await asyncpg.connect(db.owner_url)
+    agent = await asyncpg.connect(db.url_as(db.agent))
+    try:
+        total = await owner.fetchval("SELECT count(*) FROM payment")
+        assert await app.fetchval("SELECT count(*) FROM payment") == total  # as before
+        assert await app.fetchval("INSERT INTO audit_log (note) VALUES ('x') RETURNING id") > 0
+        await app.execute("INSERT INTO supply_order VALUES (9, 9001, '2026-01-01', 's', 'OPEN')")
+        mine = await owner.fetchval(
+            "SELECT count(*) FROM payment p JOIN rental r ON r.rental_id = p.rental_id"
+            " JOIN inventory i ON i.inventory_id = r.inventory_id WHERE i.store_id = 2"
+        )
+        result = await run_as_tenant(
+            agent, "SELECT count(*) FROM payment", [], tenant="2", limits=LIMITS
+        )
+        assert 0 < result.rows[0][0] == mine < total
+        assert await agent.fetchval("SELECT count(*) FROM payment") == 0  # no tenant set
+    finally:
+        for conn in (app, owner, agent):
+            await conn.close()
+
+
+async def test_a_table_the_role_does_not_own_fails_clearly_and_nothing_is_applied(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    db = await company_db()
+    root = await asyncpg.connect(db.super_url)
+    try:
+        await root.execute("CREATE ROLE someone_else_owner")
+        await root.execute("ALTER TABLE public.payment OWNER TO someone_else_owner")
+    finally:
+        await root.close()
+    with pytest.raises(PolicyError) as refused:
+        await _apply(db, catalog)
+    assert refused.value.code == "POLICY_PRIVILEGE_MISSING"
+    assert "ownership of public.payment" in refused.value.message
+    conn = await asyncpg.connect(db.super_url)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM pg_policy") == 0
+        assert not await conn.fetchval("SELECT bool_or(relrowsecurity) FROM pg_class")
+        assert not await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", db.agent)
+    finally:
+        await conn.close()
+
+
+async def test_without_createrole_the_missing_agent_role_is_named(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    db = await company_db(owner_attributes="NOCREATEROLE")
+    with pytest.raises(PolicyError) as refused:
+        await _apply(db, catalog)
+    assert refused.value.code == "POLICY_PRIVILEGE_MISSING"
+    assert f"CREATEROLE to create role {db.agent}" in refused.value.message
+
+
+async def test_a_pre_created_agent_role_needs_no_createrole(
+    company_db: Callable, catalog: Catalog, settings: Settings
+) -> None:
+    """The managed-PostgreSQL path: a DBA created the role as the README says, once."""
+    agent = "company_precreated_agent"
+    root = await asyncpg.connect(with_database(admin_url(settings), "postgres"))
+    try:
+        await root.execute(
+            f"CREATE ROLE {agent} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE"
+            " NOREPLICATION NOINHERIT"
+        )
+        for setting in (
+            "default_transaction_read_only = on",
+            "statement_timeout = '30s'",
+            "idle_in_transaction_session_timeout = '60s'",
+        ):
+            await root.execute(f"ALTER ROLE {agent} SET {setting}")
+    finally:
+        await root.close()
+    db = await company_db(owner_attributes="NOCREATEROLE", agent=agent)
+    report = await _apply(db, catalog)
+    assert not any("role" in c.split(":")[0] for c in report.changes)
+    assert (await _apply(db, catalog)).changes == []
+
+
+def test_the_printed_sql_stays_inside_the_catalog(catalog: Catalog) -> None:
+    sql = "\n".join(s.sql for s in least_intrusive_statements(catalog, role="agent"))
+    for intrusion in (
+        "FROM PUBLIC",
+        "CREATE SCHEMA",
+        "CREATE EXTENSION",
+        "FUNCTION",
+        "REVOKE EXECUTE",
+    ):
+        assert intrusion not in sql
+    assert "REVOKE ALL ON DATABASE" not in sql and "ON SCHEMA" not in sql.replace(
+        "GRANT USAGE ON SCHEMA", ""
+    )
+
+
+async def test_cli_print_then_apply_twice(company_db: Callable, data_dir: Path) -> None:
+    """`orquestra db policies` as a user runs it, in its own process."""
+    from tests.integration.test_cli import run
+
+    db = await company_db()
+    env = {
+        "DATABASE_URL": db.owner_url,
+        "ORQUESTRA_CATALOG_DIR": str(CATALOG_DIR),
+        "ORQUESTRA_AGENT_ROLE": db.agent,
+    }
+
+    def cli(action: str) -> str:
+        done = run("db", "policies", action, data_dir=data_dir, **env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    printed = await asyncio.to_thread(cli, "--print")
+    assert "least intrusive" in printed and "-- public.payment: " in printed
+    first = await asyncio.to_thread(cli, "--apply")
+    assert "changed (" in first and "[PUBLIC_EXECUTES_DANGEROUS_FUNCTIONS]" in first
+    assert "already in place: no change" in await asyncio.to_thread(cli, "--apply")
