@@ -153,6 +153,26 @@ def test_chat_in_a_browser(
     assert first_thread not in listed
 
 
+def test_labels_come_from_the_profile(
+    page: Page, demo_server: Server, refused: Callable[[], list[str]]
+) -> None:
+    from ddl_catalog.deployment import load_deployment
+
+    profile = load_deployment("logistics").profile
+    page.goto(demo_server.url)
+    page.evaluate("localStorage.setItem('lang', 'en')")
+    page.reload()
+    expect(page.locator("#login-intro")).to_contain_text(profile.tenant_label("en"))
+    expect(page.locator("#tenant option").first).to_contain_text("Supplier 101 · ")
+    page.click("#login-form button")
+    page.wait_for_selector("#app:not([hidden])")
+    expect(page.locator("#examples .example")).to_have_text(profile.example_questions("en"))
+    topics = ", ".join(profile.topic_phrases("en"))
+    assert page.get_attribute("#question", "placeholder") == f"Ask about {topics}…"
+    assert page.inner_text("#switch") == f"Switch {profile.tenant_label('en')}"
+    assert page.title() == profile.assistant_name
+
+
 def test_phone_sized_screen(
     page: Page, demo_server: Server, refused: Callable[[], list[str]]
 ) -> None:
