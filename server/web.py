@@ -5,10 +5,15 @@ Every response here carries `SECURITY_HEADERS` (through `WebRoute`). The policy 
 inline script and no `eval`: the page's code is `app.js`, and Vega evaluates its expressions
 with the AST interpreter that the bundled vega-embed ships (`ast: true` in `app.js`) instead
 of compiling them with `new Function`.
+
+Every business word the page shows (the assistant's name, what a tenant is called, the
+example questions, the input's placeholder topics) comes from the deployment's profile,
+served at `GET /v1/profile`: the page's own files carry none.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from functools import cache
 from pathlib import Path
@@ -16,8 +21,15 @@ from pathlib import Path
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
+
+from ddl_catalog.deployment import Language, Profile, TenantLabel
+
+log = logging.getLogger("orquestra.web")
 
 HERE = Path(__file__).parent / "web"
+MAX_PICKER_TENANTS = 200
+"""Tenants the demo's sign-in picker lists at most (a longer list is typed in instead)."""
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -73,7 +85,86 @@ def vega_bundle() -> str:
     return vl_convert.javascript_bundle()
 
 
+class DemoTenant(BaseModel):
+    code: str
+    name: str
+
+
+class PublicProfile(BaseModel):
+    """What the web chat shows of the deployment: public, no secrets, no data."""
+
+    name: str
+    assistant_name: str
+    languages: list[Language]
+    default_language: Language
+    tenant: dict[Language, TenantLabel]
+    locale: dict[Language, str]
+    currency: str
+    timezone: str
+    examples: dict[Language, list[str]]
+    topics: dict[Language, list[str]]
+    tenants: list[DemoTenant] | None = None
+    """The demo's sign-in picker (dev login only); `None` everywhere else."""
+
+    @classmethod
+    def of(cls, profile: Profile, tenants: list[DemoTenant] | None) -> PublicProfile:
+        # Every language gets an entry, falling back to the default language's text.
+        def each(field: str) -> dict:
+            return {lang: profile.text(field, lang) for lang in profile.languages}
+
+        return cls(
+            name=profile.name,
+            assistant_name=profile.assistant_name,
+            languages=profile.languages,
+            default_language=profile.default_language,
+            tenant=each("tenant"),
+            locale={lang: profile.locale_for(lang) for lang in profile.languages},
+            currency=profile.currency,
+            timezone=profile.timezone,
+            examples={lang: profile.example_questions(lang) for lang in profile.languages},
+            topics={lang: profile.topic_phrases(lang) for lang in profile.languages},
+            tenants=tenants,
+        )
+
+
+async def demo_tenants(app: FastAPI) -> list[DemoTenant]:
+    """The tenants the demo's picker offers: the catalog's tenant table, read as the owner.
+
+    Only a dev-login process asks (it mints a token for any tenant anyway); empty when the
+    catalog names no tenant table or the database cannot say, and the page asks for a code.
+    """
+    resources = getattr(app.state, "resources", None)
+    table = resources.catalog.tenant_directory() if resources is not None else None
+    if table is None or table.tenant_column is None:
+        return []
+    try:
+        rows = await resources.admin_pool.fetch(
+            f'SELECT "{table.tenant_column}"::text AS code,'
+            f' "{table.meta.tenant_name_column}"::text AS name'
+            f' FROM "{table.db_schema}"."{table.name}" ORDER BY "{table.tenant_column}"'
+            f" LIMIT {MAX_PICKER_TENANTS + 1}"
+        )
+    except Exception as exc:  # the picker degrades to a typed code; the log says why
+        log.warning("demo tenants unavailable: %s", type(exc).__name__)
+        return []
+    if len(rows) > MAX_PICKER_TENANTS:
+        return []
+    return [DemoTenant(code=r["code"], name=r["name"] or "") for r in rows]
+
+
 def mount(app: FastAPI) -> None:
+    @app.get(
+        "/v1/profile",
+        tags=["web"],
+        summary="The deployment's public profile: assistant name, tenant label, examples",
+        response_model=PublicProfile,
+        response_model_exclude_none=True,
+    )
+    async def public_profile() -> PublicProfile:
+        profile = app.state.settings.active_deployment.profile
+        tenants = await demo_tenants(app) if app.state.dev_login else None
+        return PublicProfile.of(profile, tenants)
+
     web = APIRouter(route_class=WebRoute, include_in_schema=False)
 
     @web.get("/")

@@ -1,39 +1,94 @@
-// Orquestra web chat: sign-in (a token, or the demo's supplier picker), threads, SSE
+// Orquestra web chat: sign-in (a token, or the demo's tenant picker), threads, SSE
 // streaming with a live stage timeline, cards, a sortable table and an interactive Vega-Lite
 // chart. No framework, no CDN, and
 // nothing the page's Content-Security-Policy refuses: no inline script, style or handler, no eval.
+// Every business word (assistant name, what a tenant is called, examples, topics, currency)
+// comes from the deployment's profile (GET /v1/profile); the texts below hold only placeholders.
 "use strict";
 (() => {  // one scope: the Vega bundle defines globals of its own
 
+// {tenant}: what a tenant is called ({Tenant} capitalised); {topics}: what one can ask about.
 const TEXT = {
-  pt: { loginIntro: "Escolha o fornecedor para entrar na demonstração.", enter: "Entrar",
+  pt: { loginIntro: "Entrar na demonstração como {tenant}:", enter: "Entrar",
         tokenIntro: "Cole o token de acesso emitido pelo seu provedor de identidade "
-          + "(ou pelo comando orquestra token --tenant T).", signOut: "Sair", supplier: "Fornecedor",
-        newThread: "+ Nova conversa", newThreadTitle: "Nova conversa", switchTenant: "Trocar fornecedor",
-        send: "Enviar", placeholder: "Pergunte sobre notas, pedidos, cargas, títulos…",
+          + "(ou pelo comando orquestra token --tenant T).", signOut: "Sair",
+        newThread: "+ Nova conversa", newThreadTitle: "Nova conversa", switchTenant: "Trocar {tenant}",
+        send: "Enviar", placeholder: "Pergunte sobre {topics}…", placeholderAny: "Pergunte sobre os seus dados…",
+        examples: "Experimente perguntar:",
         sql: "SQL executado", rows: "linhas", truncated: "mostrando as primeiras linhas",
         error: "Erro", vs: "vs. período anterior", clarify: "Preciso de um detalhe:" },
-  en: { loginIntro: "Choose a supplier to enter the demo.", enter: "Enter",
+  en: { loginIntro: "Choose the {tenant} to enter the demo as:", enter: "Enter",
         tokenIntro: "Paste the access token your identity provider issued "
-          + "(or by the command orquestra token --tenant T).", signOut: "Sign out", supplier: "Supplier",
-        newThread: "+ New conversation", newThreadTitle: "New conversation", switchTenant: "Switch supplier",
-        send: "Send", placeholder: "Ask about invoices, orders, shipments, bills…",
+          + "(or by the command orquestra token --tenant T).", signOut: "Sign out",
+        newThread: "+ New conversation", newThreadTitle: "New conversation", switchTenant: "Switch {tenant}",
+        send: "Send", placeholder: "Ask about {topics}…", placeholderAny: "Ask about your data…",
+        examples: "Try asking:",
         sql: "SQL that ran", rows: "rows", truncated: "showing the first rows",
         error: "Error", vs: "vs. previous period", clarify: "I need one detail:" },
 };
-const state = { lang: localStorage.getItem("lang") || "pt", token: null, tenant: null, thread: null,
-                devLogin: false };
+// Until /v1/profile answers (or if it cannot): business-neutral words only.
+const NEUTRAL_PROFILE = { assistant_name: "Orquestra", languages: ["pt", "en"], default_language: "pt",
+  tenant: { pt: { singular: "tenant", plural: "tenants" }, en: { singular: "tenant", plural: "tenants" } },
+  locale: { pt: "pt-BR", en: "en-US" }, currency: "USD", examples: {}, topics: {} };
+const state = { lang: localStorage.getItem("lang") || null, token: null, tenant: null, thread: null,
+                devLogin: false, profile: NEUTRAL_PROFILE };
 const $ = (id) => document.getElementById(id);
-const t = (key) => TEXT[state.lang][key];
+const capitalise = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+const tenantWord = () => (state.profile.tenant[state.lang] || state.profile.tenant[state.profile.default_language]).singular;
+const topics = () => state.profile.topics[state.lang] || [];
+const locale = () => state.profile.locale[state.lang] || state.lang;
+function t(key) {
+  if (key === "placeholder" && !topics().length) key = "placeholderAny";
+  return TEXT[state.lang][key].replace("{tenant}", tenantWord()).replace("{Tenant}", capitalise(tenantWord()))
+    .replace("{topics}", topics().join(", "));
+}
+const tenantLabel = (code) => `${capitalise(tenantWord())} ${code}`;
+
+async function loadProfile() {
+  try {
+    const response = await fetch("/v1/profile");
+    if (response.ok) state.profile = { ...NEUTRAL_PROFILE, ...(await response.json()) };
+  } catch { /* the neutral words stay */ }
+  const { languages, default_language: fallback } = state.profile;
+  if (!languages.includes(state.lang)) state.lang = languages.includes(fallback) ? fallback : languages[0];
+  document.title = state.profile.assistant_name;
+  document.querySelectorAll(".brand-name").forEach((el) => { el.textContent = state.profile.assistant_name; });
+  // One language: nothing to switch to.
+  document.querySelectorAll(".lang").forEach((el) => { el.hidden = languages.length < 2; });
+}
+
+function otherLanguage() {
+  const { languages } = state.profile;
+  return languages[(languages.indexOf(state.lang) + 1) % languages.length];
+}
 
 function applyLanguage() {
-  document.documentElement.lang = state.lang === "pt" ? "pt-BR" : "en";
+  document.documentElement.lang = locale();
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach((el) => {
     el.placeholder = t(el.dataset.i18nPlaceholder); });
-  document.querySelectorAll(".lang").forEach((el) => { el.textContent = state.lang === "pt" ? "EN" : "PT"; });
-  for (const option of $("tenant").options) option.text = `${t("supplier")} ${option.value}`;
-  if (state.tenant) $("who").textContent = `${t("supplier")} ${state.tenant}`;
+  document.querySelectorAll(".lang").forEach((el) => { el.textContent = otherLanguage().toUpperCase(); });
+  for (const option of $("tenant").options) option.text = pickerLabel(option.value);
+  if (state.tenant) $("who").textContent = tenantLabel(state.tenant);
+  showExamples();
+}
+
+function pickerLabel(code) {
+  const known = (state.profile.tenants || []).find((tenant) => tenant.code === code);
+  return known && known.name ? `${tenantLabel(code)} · ${known.name}` : tenantLabel(code);
+}
+
+// The profile's example questions, on an empty conversation; a click asks one.
+function showExamples() {
+  const box = $("examples"); const questions = state.profile.examples[state.lang] || [];
+  box.innerHTML = "";
+  box.hidden = !questions.length || $("messages").childElementCount > 0;
+  if (box.hidden) return;
+  const title = document.createElement("span"); title.textContent = t("examples"); box.append(title);
+  for (const question of questions) {
+    const button = document.createElement("button"); button.type = "button"; button.className = "example";
+    button.textContent = question; button.onclick = () => ask(question); box.append(button);
+  }
 }
 
 async function api(path, options = {}, token = state.token) {
@@ -64,10 +119,11 @@ function showLogin(reason) {
     const error = $("token-error"); error.textContent = reason || ""; error.hidden = !reason;
     $("bearer").focus(); return;
   }
+  // The tenants the server lists; none listed (too many, or no tenant table): a typed code.
   const select = $("tenant"); select.innerHTML = "";
-  for (const code of ["101", "102", "103", "104", "105"]) {
-    select.append(new Option(`${t("supplier")} ${code}`, code));
-  }
+  const tenants = state.profile.tenants || [];
+  for (const { code } of tenants) select.append(new Option(pickerLabel(code), code));
+  select.hidden = !tenants.length; $("tenant-code").hidden = Boolean(tenants.length);
 }
 
 async function login(tenant) {
@@ -109,7 +165,7 @@ function signOut(reason) {
 
 async function showApp() {
   $("login").hidden = true; $("app").hidden = false;
-  $("who").textContent = `${t("supplier")} ${state.tenant}`;
+  $("who").textContent = tenantLabel(state.tenant);
   newThread();
   await loadThreads();
 }
@@ -128,11 +184,13 @@ async function loadThreads() {
 
 function newThread() {
   state.thread = null; $("messages").innerHTML = ""; $("title").textContent = t("newThreadTitle");
+  showExamples();
 }
 
 async function openThread(id, title) {
   const data = await (await api(`/v1/threads/${id}`)).json();
   state.thread = id; $("title").textContent = title; $("messages").innerHTML = "";
+  $("examples").hidden = true;
   for (const message of data.messages) {
     if (message.role === "user") addUser(message.content);
     else addBot().answer.textContent = message.content;
@@ -179,6 +237,7 @@ async function* sse(response) {
 }
 
 async function ask(question) {
+  $("examples").hidden = true;
   addUser(question); const bot = addBot(); scrollDown();
   $("send").disabled = true;
   try {
@@ -242,11 +301,12 @@ function result(bot, data) {
 const VEGA_OPTIONS = { actions: false, ast: true, defaultStyle: false,
                        tooltip: { disableDefaultStyle: true } };
 
+// A card's unit: "money" (the profile's currency), an ISO 4217 code, or anything else as a number.
 function format(value, unit) {
   if (typeof value !== "number") return String(value ?? "—");
-  const locale = state.lang === "pt" ? "pt-BR" : "en-US";
-  return unit === "BRL" ? value.toLocaleString(locale, { style: "currency", currency: "BRL" })
-                        : value.toLocaleString(locale, { maximumFractionDigits: 2 });
+  const currency = unit === "money" ? state.profile.currency : /^[A-Z]{3}$/.test(unit || "") ? unit : null;
+  return currency ? value.toLocaleString(locale(), { style: "currency", currency })
+                  : value.toLocaleString(locale(), { maximumFractionDigits: 2 });
 }
 
 function cards(items) {
@@ -266,10 +326,9 @@ function cards(items) {
 function cell(value) {
   // Dates and times as people read them, in their own time zone; everything else as sent.
   if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
-    const locale = state.lang === "pt" ? "pt-BR" : "en-US";
     const moment = new Date(value);
-    return moment.getHours() || moment.getMinutes() ? moment.toLocaleString(locale)
-                                                     : moment.toLocaleDateString(locale);
+    return moment.getHours() || moment.getMinutes() ? moment.toLocaleString(locale())
+                                                     : moment.toLocaleDateString(locale());
   }
   return value ?? "";
 }
@@ -297,10 +356,12 @@ function table(data) {
 }
 
 async function start() {
-  state.devLogin = await signInOptions();
+  [state.devLogin] = await Promise.all([signInOptions(), loadProfile()]);
   $("switch").dataset.i18n = state.devLogin ? "switchTenant" : "signOut";
   applyLanguage();
-  $("login-form").onsubmit = (e) => { e.preventDefault(); login($("tenant").value); };
+  $("login-form").onsubmit = (e) => {
+    e.preventDefault(); login($("tenant").hidden ? $("tenant-code").value.trim() : $("tenant").value);
+  };
   $("token-form").onsubmit = (e) => { e.preventDefault(); loginWithToken($("bearer").value); };
   $("ask").onsubmit = (e) => {
     e.preventDefault(); const q = $("question").value.trim();
@@ -309,7 +370,7 @@ async function start() {
   $("new-thread").onclick = () => { newThread(); loadThreads(); };
   $("switch").onclick = () => signOut();
   document.querySelectorAll(".lang").forEach((button) => { button.onclick = () => {
-    state.lang = state.lang === "pt" ? "en" : "pt"; localStorage.setItem("lang", state.lang); applyLanguage();
+    state.lang = otherLanguage(); localStorage.setItem("lang", state.lang); applyLanguage();
   }; });
   $("menu").onclick = () => $("sidebar").classList.toggle("open");
   const saved = JSON.parse(sessionStorage.getItem("session") || "null");
