@@ -21,7 +21,8 @@ from pydantic import ValidationError
 
 from ddl_catalog import CatalogError, load_catalog
 from ddl_catalog.demo import SampleDataError
-from ddl_catalog.deployment import DeploymentError
+from ddl_catalog.deployment import DeploymentError, packaged_deployments
+from deployments import DEFAULT_DEPLOYMENT
 from evals.dataset import DatasetError
 from guards.rails import Guardrails, GuardrailsError, Toolkit
 from server.auth import TokenRefused
@@ -43,15 +44,19 @@ USER_ERRORS = (
     SampleDataError,
     TokenRefused,
 )
-DEPLOYMENT_HELP = (
-    "deployment: a packaged name (logistics, clinics) or a folder"
-    " (default: ORQUESTRA_DEPLOYMENT, else logistics)"
-)
+
+
+def _deployment_help() -> str:
+    names = ", ".join(packaged_deployments())
+    return (
+        f"deployment: a packaged name ({names}) or a folder"
+        f" (default: ORQUESTRA_DEPLOYMENT, else {DEFAULT_DEPLOYMENT})"
+    )
 
 
 def _deployment_option(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """`--deployment` on a command; SUPPRESS so it never hides the one given before it."""
-    parser.add_argument("--deployment", default=argparse.SUPPRESS, help=DEPLOYMENT_HELP)
+    parser.add_argument("--deployment", default=argparse.SUPPRESS, help=_deployment_help())
     return parser
 
 
@@ -60,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="orquestra", description="Orchestrated text-to-SQL agent for multi-tenant PostgreSQL."
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
-    parser.add_argument("--deployment", default=None, help=DEPLOYMENT_HELP)
+    parser.add_argument("--deployment", default=None, help=_deployment_help())
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = _deployment_option(

@@ -164,7 +164,7 @@ class Settings(BaseSettings):
     data_dir: Path = Path(".orquestra")
     """Where the embedded PostgreSQL and caches live."""
     deployment: str = DEFAULT_DEPLOYMENT
-    """The deployment: a packaged name (`logistics`, `clinics`) or a folder (see README)."""
+    """The deployment: a packaged deployment's name or a folder (see README, "Deployments")."""
     database_name: str = Field("orquestra", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
     """Database created inside the embedded server; unset, `orquestra` for the default
     deployment and `orquestra_<name>` for another, so deployments never share one."""
