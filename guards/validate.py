@@ -148,8 +148,9 @@ def _castable(names: list[str], arg: ast.Node | None, policy: GuardPolicy) -> bo
     """Whether a cast to the type spelled `names` may stand around `arg`.
 
     Allowlisted built-ins (bare or `pg_catalog.`), `regconfig` around a string literal only,
-    and the policy's own types: `public.mpaa_rating` always, bare `mpaa_rating` unless a
-    built-in type has that name (written bare, it would mean the built-in).
+    and the policy's own types: `schema.name` always, a bare `name` only when the policy
+    lists it bare and no built-in type has that name (written bare, it would mean the
+    built-in: `regclass`).
     """
     builtin = len(names) == 1 or (len(names) == 2 and names[0] == "pg_catalog")
     if builtin and names[-1].lower() in allowlist.TYPES:
