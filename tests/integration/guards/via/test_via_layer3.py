@@ -66,3 +66,11 @@ async def test_attack_with_only_the_database(
     except asyncpg.PostgresError:
         expected = []
     assert multiset(result.rows) == multiset(expected)
+
+
+@pytest.mark.parametrize("table", VIA_TABLES)
+async def test_a_store_that_does_not_exist_sees_no_children(
+    table: str, via_agent: asyncpg.Connection
+) -> None:
+    raw = await run_as_tenant(via_agent, f"SELECT * FROM {table}", [], tenant="4", limits=LIMITS)
+    assert raw.rows == []
