@@ -115,7 +115,7 @@ async def _build(settings: Settings) -> Resources:
     # in a thread so the event loop keeps serving.
     catalog = await asyncio.to_thread(load_catalog, folder)
     # Before any pool opens: an invalid guardrails file stops start-up with a clear error.
-    toolkit = Toolkit(catalog, settings.limits.max_message_chars)
+    toolkit = Toolkit(catalog, settings.limits.max_message_chars, deployment.profile)
     guardrails = await asyncio.to_thread(
         Guardrails.load, toolkit, settings.guardrails_file, settings.observability_mapping_file
     )

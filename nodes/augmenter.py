@@ -20,6 +20,7 @@ from graph.resources import open_resources
 from graph.stage import stage
 from nodes.prompts import prompt, sections
 from nodes.short_circuit import latest_user_message
+from nodes.wording import voice_of
 
 HISTORY_MESSAGES = 8
 
@@ -64,7 +65,8 @@ async def augmenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
         clarifications="\n".join(state.get("clarifications") or []),
         message=state.get("turn_message") or latest_user_message(state),
     )
-    system = prompt("augmenter", can_ask="yes" if can_ask else "no")
+    words = voice_of(resources).prompt_values(state.get("lang"))
+    system = prompt("augmenter", can_ask="yes" if can_ask else "no", **words)
     model = model_for("augmenter", context, resources.settings)
     out = await meter.structured(model, "augmenter", Augmented, chat(system, user))
     update: dict[str, Any] = {**meter.update(), "question": out.question.strip(), "lang": out.lang}

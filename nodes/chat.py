@@ -13,6 +13,7 @@ from graph.rails import AnswerStream, rail_check
 from graph.resources import open_resources
 from graph.stage import stage
 from nodes.prompts import prompt
+from nodes.wording import voice_of
 
 
 @stage("chat", summary=lambda u: f"{len(u.get('answer') or '')} chars")
@@ -20,9 +21,8 @@ async def chat_node(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
     resources = await open_resources()
     meter = Meter.of(state, runtime.context.max_model_calls)
     model = model_for("chat", runtime.context, resources.settings)
-    lang = "Portuguese" if state.get("lang", "pt") == "pt" else "English"
     stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
-    system = prompt("chat", lang=lang)
+    system = prompt("chat", **voice_of(resources).prompt_values(state.get("lang")))
     await meter.text(model, "chat", chat(system, state["question"]), on_text=stream.push)
     text = await stream.close()
     return {**meter.update(), "answer": text.strip(), "answer_streamed": True}

@@ -16,6 +16,7 @@ from graph.models import model_for
 from graph.resources import open_resources
 from graph.stage import stage
 from nodes.prompts import prompt, sections
+from nodes.wording import voice_of
 
 
 class FixedSql(BaseModel):
@@ -34,9 +35,9 @@ async def fixer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str
     user = sections(
         question=state["question"], failing_sql=state["draft_sql"], error=state.get("last_error")
     )
-    fixed = await meter.structured(
-        model, "fixer", FixedSql, chat(prompt("fixer", schema=state["schema_text"]), user)
-    )
+    words = voice_of(resources).prompt_values(state.get("lang"))
+    system = prompt("fixer", schema=state["schema_text"], **words)
+    fixed = await meter.structured(model, "fixer", FixedSql, chat(system, user))
     return {
         **meter.update(),
         "draft_sql": fixed.sql.strip().rstrip(";").strip(),

@@ -20,6 +20,7 @@ from graph.resources import open_resources
 from graph.stage import stage
 from guards.rails import RailResult
 from nodes.short_circuit import latest_user_message
+from nodes.wording import Voice, voice_of
 
 log = logging.getLogger("orquestra.audit")
 TEXTS = {
@@ -30,16 +31,16 @@ TEXTS = {
     },
     "PINJ": {
         "pt": "Não posso mudar minhas instruções nem os filtros dos dados, e só consulto os "
-        "dados do seu próprio fornecedor ({tenant}). Faça a pergunta sobre os seus dados, por "
+        "seus próprios dados ({label} {tenant}). Faça a pergunta sobre os seus dados, por "
         "favor.",
         "en": "I cannot change my instructions or the data filters, and I only read your own "
-        "supplier's data ({tenant}). Please ask about your own data.",
+        "data ({label} {tenant}). Please ask about your own data.",
     },
     "OOS": {
         "pt": "Essa pergunta está fora do que sei responder. Consulto os seus dados de {topics}, "
-        'e explico termos do negócio. Por exemplo: "status da nota 40908".',
+        "e explico termos do negócio.{examples}",
         "en": "That question is outside what I can answer. I read your data on {topics}, and "
-        'explain business terms. For example: "status of invoice 40908".',
+        "explain business terms.{examples}",
     },
     "UNCHECKED": {
         "pt": "Não consegui verificar sua mensagem agora ({code}), então ela não foi processada. "
@@ -54,14 +55,25 @@ TEXTS = {
 }
 
 
-def blocked_text(result: RailResult, code: str, lang: str, tenant: str, topics: str) -> str:
-    """The polite answer for a message the rail `result` blocked."""
+FOR_EXAMPLE = {"pt": " Por exemplo: {examples}.", "en": " For example: {examples}."}
+
+
+def blocked_text(result: RailResult, code: str, lang: str, tenant: str, voice: Voice) -> str:
+    """The polite answer for a message the rail `result` blocked, in the deployment's words."""
     if result.outcome in ("error", "timeout"):
         key = "UNCHECKED"
     else:
         key = result.code.upper() if result.code.upper() in TEXTS else "OTHER"
-    template = TEXTS[key].get(lang, TEXTS[key]["en"])
-    return template.format(reason=result.reason, tenant=tenant, topics=topics, code=code)
+    lang = lang if lang in FOR_EXAMPLE else "en"
+    examples = voice.quoted_examples(lang, count=1)
+    return TEXTS[key][lang].format(
+        reason=result.reason,
+        label=voice.tenant(lang),
+        tenant=tenant,
+        topics=voice.topics(lang),
+        examples=FOR_EXAMPLE[lang].format(examples=examples) if examples else "",
+        code=code,
+    )
 
 
 def _summary(update: dict[str, Any]) -> str:
@@ -107,10 +119,10 @@ async def input_rails(state: dict[str, Any], runtime: Runtime[RunContext]) -> di
         return {**meter.update(), **named}
     result = decision.blocked_by
     code = rails.rail_code(result.code)
-    topics = ", ".join(system.title.lower() for system in resources.catalog.systems)
+    voice = voice_of(resources)
     return {
         **meter.update(),
-        "answer": blocked_text(result, code, check.lang, context.tenant, topics),
+        "answer": blocked_text(result, code, check.lang, context.tenant, voice),
         "blocked_by": {"rail": result.code, "code": code, "reason": result.reason},
         "route": None,
     }

@@ -1,7 +1,15 @@
-"""Which language a message is in (Portuguese or English), from function words."""
+"""Which language a message is in (Portuguese or English), from function words.
+
+The lists below hold only words of the languages themselves; the business's own words
+(tables and columns as people name them) come from the catalog's synonyms per language
+(`language_words`), so a deployment's vocabulary helps without the code knowing it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from ddl_catalog.model import Catalog
 from ddl_catalog.text import words
 
 PORTUGUESE = {
@@ -40,8 +48,6 @@ PORTUGUESE = {
     "mês",
     "ano",
     "status",
-    "nota",
-    "notas",
     "oi",
     "ola",
     "obrigado",
@@ -77,12 +83,6 @@ ENGLISH = {
     "show",
     "me",
     "top",
-    "invoice",
-    "invoices",
-    "shipment",
-    "shipments",
-    "order",
-    "orders",
     "hello",
     "hi",
     "thanks",
@@ -90,11 +90,38 @@ ENGLISH = {
 }
 
 
-def detect_language(text: str, default: str = "pt") -> str:
-    """`pt` or `en`; ties keep `default`."""
+_catalog_words: dict[int, tuple[Catalog, dict[str, frozenset[str]]]] = {}
+
+
+def language_words(catalog: Catalog) -> dict[str, frozenset[str]]:
+    """Single words of the catalog's synonyms that belong to one language only, per language.
+
+    Built once per catalog object.
+    """
+    cached = _catalog_words.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1]
+    found: dict[str, set[str]] = {"pt": set(), "en": set()}
+    for table in catalog.tables.values():
+        metas = [table.meta, *(column.meta for column in table.columns)]
+        for meta in metas:
+            for lang in found:
+                for phrase in getattr(meta.synonyms, lang):
+                    found[lang].update(w for w in words(phrase) if len(w) > 2)
+    both = found["pt"] & found["en"]
+    result = {lang: frozenset(found[lang] - both) for lang in found}
+    _catalog_words[id(catalog)] = (catalog, result)
+    return result
+
+
+def detect_language(
+    text: str, default: str = "pt", vocabulary: Mapping[str, frozenset[str]] | None = None
+) -> str:
+    """`pt` or `en`; ties keep `default`. `vocabulary` adds a deployment's words per language."""
     tokens = words(text)
-    pt = sum(t in PORTUGUESE for t in tokens)
-    en = sum(t in ENGLISH for t in tokens)
+    extra = vocabulary or {}
+    pt = sum(t in PORTUGUESE or t in extra.get("pt", ()) for t in tokens)
+    en = sum(t in ENGLISH or t in extra.get("en", ()) for t in tokens)
     if en > pt:
         return "en"
     if pt > en:

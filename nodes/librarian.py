@@ -19,6 +19,7 @@ from graph.models import model_for
 from graph.resources import Resources, open_resources
 from graph.stage import stage
 from nodes.prompts import prompt, sections
+from nodes.wording import voice_of
 
 GLOSSARY_INLINE_CHARS = 24_000
 TERMS_WHEN_LARGE = 8
@@ -59,9 +60,9 @@ async def librarian(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
     documents = "\n\n".join(f"[{c.source}] {c.title}\n{c.text}" for c in chunks)
     system = prompt(
         "librarian",
-        lang="Portuguese" if lang == "pt" else "English",
         glossary=glossary_text(terms, lang),
         documents=documents or "(none)",
+        **voice_of(resources).prompt_values(lang),
     )
     feedback = state.get("judge_feedback")
     user = sections(

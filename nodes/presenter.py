@@ -19,20 +19,24 @@ from langgraph.runtime import Runtime
 from ddl_catalog.text import fold
 from graph.analysis import column_kinds, jsonable_rows
 from graph.context import RunContext
+from graph.resources import open_resources
 from graph.stage import stage
+from nodes.units import column_units
 
 CHART_ROWS = 500
 MAX_BARS = 30
 SHARE = re.compile(r"(participa|share|propor|percentual|distribui|fatia|breakdown)")
-MONEY = re.compile(r"(valor|faturamento|frete|total|ticket|receita|vencido|preco|custo|vend)")
 
 
-def unit_of(name: str) -> str | None:
-    return "BRL" if MONEY.search(fold(name)) else None
+def cards_for(
+    result: dict[str, Any], analysis: dict[str, Any] | None, units: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The figures worth a card: a single row's numbers, or a series' latest value.
 
-
-def cards_for(result: dict[str, Any], analysis: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The figures worth a card: a single row's numbers, or a series' latest value."""
+    `units` (result column → unit, from the catalog) labels each card; a column without one
+    has no unit, whatever its name.
+    """
+    units = units or {}
     columns, rows = result["columns"], jsonable_rows(result["rows"][:CHART_ROWS])
     kinds = column_kinds(columns, rows)
     trend = (analysis or {}).get("trend") or {}
@@ -42,7 +46,7 @@ def cards_for(result: dict[str, Any], analysis: dict[str, Any] | None) -> list[d
             {
                 "label": trend["measure"],
                 "value": trend["last"]["value"],
-                "unit": unit_of(trend["measure"]),
+                "unit": units.get(trend["measure"]),
                 "period": trend["last"]["period"],
                 "delta_pct": trend.get("last_growth_pct"),
                 "previous": previous["value"] if previous else None,
@@ -50,7 +54,7 @@ def cards_for(result: dict[str, Any], analysis: dict[str, Any] | None) -> list[d
         ]
     if len(rows) == 1:
         return [
-            {"label": name, "value": rows[0][i], "unit": unit_of(name), "delta_pct": None}
+            {"label": name, "value": rows[0][i], "unit": units.get(name), "delta_pct": None}
             for i, name in enumerate(columns)
             if kinds[name] == "number"
         ]
@@ -60,7 +64,7 @@ def cards_for(result: dict[str, Any], analysis: dict[str, Any] | None) -> list[d
             {
                 "label": f"total {top['measure']}",
                 "value": top["total"],
-                "unit": unit_of(top["measure"]),
+                "unit": units.get(top["measure"]),
                 "delta_pct": None,
             }
         ]
@@ -136,8 +140,11 @@ def _summary(update: dict[str, Any]) -> str:
 
 @stage("presenter", summary=_summary)
 async def presenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    resources = await open_resources()
     result, analysis = state["result"], state.get("analysis")
+    sql = state.get("draft_sql") or state.get("sql")
+    units = column_units(sql, result["columns"], resources.catalog)
     return {
-        "cards": cards_for(result, analysis),
+        "cards": cards_for(result, analysis, units),
         "chart": chart_for(state.get("question", ""), result),
     }

@@ -1,11 +1,18 @@
-"""Prompt files beside the stages: `nodes/<name>.md`, with `{{placeholders}}`."""
+"""Prompt files beside the stages: `nodes/<name>.md`, with `{{placeholders}}`.
+
+The templates name no business: the deployment's words (assistant, business, tenant label,
+topics, example questions, currency) fill their placeholders (see `nodes.wording`);
+`placeholders(name)` lists what a template needs, so a test can check none is left unfilled.
+"""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 HERE = Path(__file__).parent
+PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
 
 @cache
@@ -13,10 +20,16 @@ def _template(name: str) -> str:
     return (HERE / f"{name}.md").read_text(encoding="utf-8")
 
 
+@cache
+def placeholders(name: str) -> frozenset[str]:
+    """The `{{keys}}` the prompt `name` needs."""
+    return frozenset(PLACEHOLDER.findall(_template(name)))
+
+
 def preload_prompts() -> None:
     """Read every prompt file now (at start-up) rather than inside a run."""
     for path in HERE.glob("*.md"):
-        _template(path.stem)
+        placeholders(path.stem)
 
 
 def prompt(name: str, **values: object) -> str:

@@ -13,6 +13,7 @@ from graph.models import model_for
 from graph.resources import open_resources
 from graph.stage import stage
 from nodes.prompts import prompt, sections
+from nodes.wording import voice_of
 
 
 class RouteDecision(BaseModel):
@@ -34,7 +35,8 @@ async def router(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[st
     meter = Meter.of(state, runtime.context.max_model_calls)
     model = model_for("router", runtime.context, resources.settings)
     user = sections(question=state["question"])
-    decision = await meter.structured(model, "router", RouteDecision, chat(prompt("router"), user))
+    system = prompt("router", **voice_of(resources).prompt_values(state.get("lang")))
+    decision = await meter.structured(model, "router", RouteDecision, chat(system, user))
     data = decision.route in ("TRACKING", "ANALYTICS")
     return {
         **meter.update(),

@@ -13,8 +13,10 @@ from langgraph.runtime import Runtime
 
 from ddl_catalog.text import fold
 from graph.context import RunContext
+from graph.resources import open_resources
 from graph.stage import stage
-from nodes.language import detect_language
+from nodes.language import detect_language, language_words
+from nodes.wording import Voice, voice_of
 
 GREETING = re.compile(
     r"^(oi+|ola|ol[aá]|e ai|opa|bom dia|boa tarde|boa noite|hello|hi|hey|good (morning|afternoon|"
@@ -24,18 +26,20 @@ THANKS = re.compile(
     r"^(obrigad[oa]|valeu|brigad[oa]|thanks|thank you|thx|tchau|bye|ate mais)"
     r"[\s!.,]*(muito|a lot|so much)?[\s!.,]*$"
 )
+GREETINGS = {
+    "pt": "Olá, eu sou {assistant}! Posso consultar {topics} nos seus dados, ou explicar um "
+    "termo do negócio.",
+    "en": "Hello, I'm {assistant}! I can look up {topics} in your data, or explain a business "
+    "term.",
+}
+FOR_EXAMPLE = {"pt": " Por exemplo: {examples}.", "en": " For example: {examples}."}
 REPLIES = {
-    ("greeting", "pt"): "Olá! Posso consultar notas fiscais, pedidos, cargas, rastreamento e "
-    'títulos dos seus dados, ou explicar um termo do negócio. Por exemplo: "status da nota '
-    '40908" ou "faturamento por mês em 2026".',
-    ("greeting", "en"): "Hello! I can look up your invoices, orders, shipments, tracking and "
-    'receivables, or explain a business term. For example: "status of invoice 40908" or '
-    '"revenue by month in 2026".',
     ("thanks", "pt"): "Por nada! Se precisar de mais alguma consulta, é só perguntar.",
     ("thanks", "en"): "You're welcome! Ask me anything else about your data.",
     ("empty", "pt"): "Não recebi nenhuma pergunta. O que você gostaria de saber?",
     ("empty", "en"): "I did not get a question. What would you like to know?",
 }
+"""Replies with no business in them; the greeting is made from the deployment's words."""
 
 TURN_RESET: dict[str, Any] = {
     "question": "",
@@ -92,6 +96,19 @@ def classify(message: str) -> str | None:
     return None
 
 
+def greeting(voice: Voice, lang: str) -> str:
+    """The greeting in `lang`: who the assistant is, its topics and example questions."""
+    text = GREETINGS[lang].format(assistant=voice.profile.assistant_name, topics=voice.topics(lang))
+    examples = voice.quoted_examples(lang)
+    return text + (FOR_EXAMPLE[lang].format(examples=examples) if examples else "")
+
+
+def reply(kind: str, lang: str, voice: Voice) -> str:
+    """The static reply of `kind` (greeting, thanks, empty) in `lang`."""
+    lang = lang if lang in GREETINGS else "en"
+    return greeting(voice, lang) if kind == "greeting" else REPLIES[(kind, lang)]
+
+
 def latest_user_message(state: dict[str, Any]) -> str:
     for message in reversed(state.get("messages", [])):
         if isinstance(message, HumanMessage):
@@ -101,11 +118,14 @@ def latest_user_message(state: dict[str, Any]) -> str:
 
 @stage("short_circuit", summary=lambda u: "static reply" if u.get("answer") else "continue")
 async def short_circuit(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+    resources = await open_resources()
+    voice = voice_of(resources)
     message = latest_user_message(state)
-    lang = detect_language(message, default=state.get("lang", "pt"))
+    default = state.get("lang") or voice.profile.default_language
+    lang = detect_language(message, default=default, vocabulary=language_words(resources.catalog))
     kind = classify(message)
     update = {**TURN_RESET, "lang": lang, "turn_message": message}
     if kind is not None:
-        update["answer"] = REPLIES[(kind, lang)]
+        update["answer"] = reply(kind, lang, voice)
         update["route"] = "CHAT"
     return update

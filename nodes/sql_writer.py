@@ -18,6 +18,7 @@ from graph.models import model_for
 from graph.resources import open_resources
 from graph.stage import stage
 from nodes.prompts import prompt, sections
+from nodes.wording import voice_of
 
 CODE_MODE = (
     "Also write `analysis_code`: pandas code over the DataFrame `df` (the query's rows, your "
@@ -68,6 +69,7 @@ async def sql_writer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dic
         schema=state["schema_text"],
         examples=shown or "(none)",
         today=context.today_date().isoformat(),
+        **voice_of(resources).prompt_values(state.get("lang")),
     )
     if context.analysis_code_mode:
         system += "\n\n" + CODE_MODE

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from ddl_catalog.model import Catalog
 from graph.context import RunContext
 from graph.llm import Meter, chat
 from graph.models import model_for
@@ -27,6 +28,8 @@ from graph.resources import open_resources
 from graph.stage import stage
 from nodes.honest import stop_answer
 from nodes.prompts import prompt, sections
+from nodes.units import column_units
+from nodes.wording import voice_of
 
 PREVIEW_ROWS = 20
 NOT_YOURS = {
@@ -54,7 +57,7 @@ def local_time(value: Any, zone: str) -> Any:
     return value
 
 
-def preview(result: dict[str, Any], zone: str = "America/Sao_Paulo") -> str:
+def preview(result: dict[str, Any], zone: str = "UTC") -> str:
     """Columns and the first rows as JSON lines (times local), with the totals."""
     rows = [[local_time(v, zone) for v in row] for row in result.get("rows", [])[:PREVIEW_ROWS]]
     lines = [
@@ -72,7 +75,6 @@ async def _data_answer(
     resources = await open_resources()
     meter = Meter.of(state, runtime.context.max_model_calls)
     model = model_for("answer", runtime.context, resources.settings)
-    lang = "Portuguese" if state.get("lang", "pt") == "pt" else "English"
     feedback = state.get("judge_feedback")
     user = sections(
         question=state["question"],
@@ -80,16 +82,20 @@ async def _data_answer(
         concept_explanation=state.get("knowledge"),
         analysis=json.dumps(state["analysis"], ensure_ascii=False) if state.get("analysis") else "",
         result=preview(state["result"], runtime.context.timezone),
+        units=units_text(state, resources.catalog),
         previous_answer=state.get("answer") if feedback else "",
         reviewer_feedback=feedback,
     )
-    system = prompt("answer", lang=lang)
+    system = prompt("answer", **voice_of(resources).prompt_values(state.get("lang")))
     await meter.text(model, "answer", chat(system, user), on_text=stream.push)
     return meter.update()
 
 
-def _topics(resources: Any) -> str:
-    return ", ".join(system.title for system in resources.catalog.systems)
+def units_text(state: dict[str, Any], catalog: Catalog) -> str:
+    """`column: unit` per result column the catalog gives a unit (money, kg…), one a line."""
+    sql = state.get("draft_sql") or state.get("sql")
+    units = column_units(sql, state["result"]["columns"], catalog)
+    return "\n".join(f"{column}: {unit}" for column, unit in units.items())
 
 
 @stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")
@@ -120,7 +126,7 @@ async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
     elif any(a.get("outcome") == "zero_rows" for a in state.get("attempts") or []):
         answer = stop_answer(state, "MAX_SQL_ATTEMPTS")  # every reading tried came back empty
     else:
-        answer = stop_answer(state, "NO_SQL", _topics(resources))
+        answer = stop_answer(state, "NO_SQL", voice_of(resources).topics(state.get("lang")))
     if not (update.get("answer_streamed") or state.get("answer_streamed")):
         answer = await stream.say(answer + not_yours(state))
     last = (state.get("messages") or [None])[-1]

@@ -211,7 +211,8 @@ def _settings(args: argparse.Namespace) -> Settings:
 def check_guardrails(settings: Settings) -> None:
     """Load the guardrails file once, so that any error in it is reported before serving."""
     catalog = load_catalog(settings.catalog_dir)
-    toolkit = Toolkit(catalog, settings.limits.max_message_chars)
+    profile = settings.active_deployment.profile
+    toolkit = Toolkit(catalog, settings.limits.max_message_chars, profile)
     Guardrails.load(toolkit, settings.guardrails_file, settings.observability_mapping_file)
 
 

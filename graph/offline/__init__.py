@@ -10,12 +10,14 @@ way is understood without changing this code.
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
+from ddl_catalog.knowledge import load_examples
 from graph.local_model import LocalChatModel
 from graph.offline import answers
 from graph.offline.conversation import augment, route
@@ -24,8 +26,10 @@ from graph.offline.lexicon import lexicon_for
 from graph.offline.parser import parse
 from graph.offline.reading import language_in, system_text, today_in, user_sections
 from graph.offline.sql import Unmappable, build_sql
+from nodes.wording import Voice, voice_for
 
 _catalogs: dict[str, Catalog] = {}
+_voices: dict[str, Voice] = {}
 
 
 def catalog_in_use() -> Catalog:
@@ -36,6 +40,19 @@ def catalog_in_use() -> Catalog:
     if folder not in _catalogs:
         _catalogs[folder] = load_catalog(folder)
     return _catalogs[folder]
+
+
+def voice_in_use() -> Voice:
+    """The deployment's words (profile, catalog, examples) the graph runs with."""
+    from server.settings import Settings
+
+    settings = Settings()
+    deployment = settings.active_deployment
+    folder = str(settings.catalog_dir or deployment.catalog_dir)
+    if folder not in _voices:
+        examples = load_examples(Path(folder))
+        _voices[folder] = voice_for(deployment.profile, catalog_in_use(), examples)
+    return _voices[folder]
 
 
 class OfflineChatModel(LocalChatModel):
@@ -67,7 +84,7 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "judge":
             return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
         if self.role == "chat":
-            return answers.chat(language_in(system))
+            return answers.chat(language_in(system), voice_in_use())
         return answers.answer(sections, language_in(system))
 
 

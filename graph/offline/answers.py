@@ -2,7 +2,8 @@
 
 The final answer is composed only from the rows in the prompt (never a computed or guessed
 number): one value is stated, a few rows are listed, money and dates are formatted for
-people, truncation and assumptions are said.
+people, truncation and assumptions are said. A column is money or a measure only when the
+prompt's "Units" section says so (the catalog's column metadata), never from its name.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from ddl_catalog.text import fold, words
+from ddl_catalog.text import words
+from nodes.wording import Voice
 
-MONEY = re.compile(r"(valor|faturamento|frete|total|ticket|receita|vencido|preco|custo|vend)")
+SYMBOLS = {"BRL": "R$", "USD": "US$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+"""How a currency code is written before an amount; other codes are written as they are."""
 STOP = {
     "o",
     "a",
@@ -91,23 +94,31 @@ def judge(question: str, answer: str, kind: str = "") -> dict[str, Any]:
     return {"addresses_question": addresses, "feedback": feedback}
 
 
-def chat(lang: str) -> str:
-    if lang == "en":
-        return (
-            "I'm Orquestra, your logistics data assistant. I can look up your invoices, "
-            "orders, shipments, tracking and receivables, compute totals and rankings, and "
-            'explain business terms. Try: "revenue by month in 2026" or "status of '
-            'invoice 40908".'
-        )
-    return (
-        "Sou o Orquestra, seu assistente de dados logísticos. Consulto suas notas fiscais, "
-        "pedidos, cargas, rastreamento e títulos, calculo totais e rankings e explico "
-        'termos do negócio. Experimente: "faturamento por mês em 2026" ou "status da '
-        'nota 40908".'
-    )
+CHAT = {
+    "pt": "Eu sou {assistant}, seu assistente de dados. Consulto {topics} nos seus dados, "
+    "calculo totais e rankings e explico termos do negócio.",
+    "en": "I'm {assistant}, your data assistant. I can look up {topics} in your data, compute "
+    "totals and rankings, and explain business terms.",
+}
+TRY = {"pt": " Experimente: {examples}.", "en": " Try: {examples}."}
+
+
+def chat(lang: str, voice: Voice) -> str:
+    """Who the assistant is and what it can do, in the deployment's words."""
+    lang = lang if lang in CHAT else "en"
+    text = CHAT[lang].format(assistant=voice.profile.assistant_name, topics=voice.topics(lang))
+    examples = voice.quoted_examples(lang)
+    return text + (TRY[lang].format(examples=examples) if examples else "")
+
+
+def units_in(text: str) -> dict[str, str]:
+    """The "Units" section's `column: unit` lines."""
+    found = (line.split(":", 1) for line in text.splitlines() if ":" in line)
+    return {name.strip(): unit.strip() for name, unit in found if name.strip() and unit.strip()}
 
 
 def answer(sections: dict[str, str], lang: str) -> str:
+    units = units_in(sections.get("units", ""))
     lines = sections.get("result", "").splitlines()
     header, rows = (lines[0] if lines else ""), [json.loads(line) for line in lines[1:] if line]
     parts = []
@@ -120,17 +131,18 @@ def answer(sections: dict[str, str], lang: str) -> str:
     truncated = "truncated" in header
     if len(rows) == 1 and len(rows[0]) == 1:
         name, value = next(iter(rows[0].items()))
-        parts.append(f"{_label(name)}: {_format(name, value, lang)}.")
+        parts.append(f"{_label(name)}: {_format(name, value, lang, units)}.")
     elif len(rows) == 1:
         parts.append(
-            "; ".join(f"{_label(k)}: {_format(k, v, lang)}" for k, v in rows[0].items()) + "."
+            "; ".join(f"{_label(k)}: {_format(k, v, lang, units)}" for k, v in rows[0].items())
+            + "."
         )
     else:
         count = total.group(1) if total else str(len(rows))
         intro = f"Encontrei {count} linhas" if lang == "pt" else f"I found {count} rows"
         parts.append(intro + (":" if rows else "."))
         for row in rows[:10]:
-            parts.append("- " + " · ".join(_format(k, v, lang) for k, v in row.items()))
+            parts.append("- " + " · ".join(_format(k, v, lang, units) for k, v in row.items()))
         if len(rows) > 10 or truncated:
             parts.append(
                 "(mostrando as primeiras linhas)" if lang == "pt" else "(first rows shown)"
@@ -171,11 +183,16 @@ def _findings(text: str, lang: str) -> list[str]:
     return out
 
 
+def _localised(text: str, lang: str) -> str:
+    """`1,234.56` as the language writes it (`1.234,56` in Portuguese)."""
+    return text.replace(",", "X").replace(".", ",").replace("X", ".") if lang == "pt" else text
+
+
 def _label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def _format(name: str, value: Any, lang: str) -> str:
+def _format(name: str, value: Any, lang: str, units: dict[str, str] | None = None) -> str:
     if value is None:
         return "—"
     if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}", value):
@@ -189,15 +206,12 @@ def _format(name: str, value: Any, lang: str) -> str:
         isinstance(value, str) and re.fullmatch(r"-?\d+\.\d+", value)
     ):
         number = float(value)
-        if MONEY.search(fold(name)):
-            text = f"{number:,.2f}"
-            return (
-                f"R$ {text.replace(',', 'X').replace('.', ',').replace('X', '.')}"
-                if lang == "pt"
-                else f"R$ {text}"
-            )
+        unit = (units or {}).get(name)
+        if unit and len(unit) == 3 and unit.isalpha() and unit.isupper():  # a currency code
+            return f"{SYMBOLS.get(unit, unit)} {_localised(f'{number:,.2f}', lang)}"
         if isinstance(value, int) or number.is_integer():
-            return str(int(number))
-        text = f"{number:,.2f}"
-        return text.replace(",", "X").replace(".", ",").replace("X", ".") if lang == "pt" else text
+            text = str(int(number))
+        else:
+            text = _localised(f"{number:,.2f}", lang)
+        return f"{text} {unit}" if unit else text
     return str(value)

@@ -16,7 +16,7 @@ from ddl_catalog.model import Catalog
 from ddl_catalog.text import fold
 from graph.offline.lexicon import Lexicon, key_column
 from graph.offline.parser import Intent, parse
-from nodes.language import detect_language
+from nodes.language import detect_language, language_words
 
 REFERENCE = re.compile(
     r"\b(dela|dele|dessa|desse|desta|deste|nela|nele|ela|ele|its|it|that one|"
@@ -35,7 +35,7 @@ CHAT = re.compile(
 
 
 def entity_phrase(intent: Intent, question: str) -> str:
-    """How the previous question named its entity, with its preposition: "da nota 40908"."""
+    """How the previous question named its entity, with its preposition: "do pedido 40908"."""
     number = str(intent.entity[2]) if intent.entity else ""
     found = re.search(
         rf"(?:\b(?:d[aeo]s?|of)\s+)?(?:the\s+)?\w+\s+(?:n[ºo°.]?\s*)?{number}\b",
@@ -57,7 +57,7 @@ def resolve(message: str, previous: str, catalog: Catalog, lexicon: Lexicon, tod
     body = FOLLOW_UP.sub("", message.strip().rstrip("?")).strip(" ,")
     own_subject = now.metric or now.measure or now.aggregate
     if not own_subject and (now.groups or now.filters or now.periods):
-        # "e por transportadora?", "e só do canal EDI?", "break it down by mode": a modifier
+        # "e por canal?", "e só do canal EDI?", "break it down by mode": a modifier
         base = previous.rstrip("?")
         for period in before.periods if now.periods else []:
             base = re.sub(re.escape(period.phrase), "", fold(base))
@@ -82,7 +82,7 @@ def augment(
 ) -> dict[str, Any]:
     message = sections.get("message", "")
     previous = sections.get("previous question", "")
-    lang = detect_language(message)
+    lang = detect_language(message, vocabulary=language_words(catalog))
     answers = re.findall(r"(?m)^A: (.*)$", sections.get("clarifications", ""))
     question = resolve(message, previous, catalog, lexicon, today)
     if answers:
@@ -135,7 +135,7 @@ def _with_answer(question: str, answer: str, catalog, lexicon, today) -> str:
 
 
 def _missing_entity(intent: Intent, catalog: Catalog) -> str | None:
-    """ "status da nota?" with no number: the table whose number is missing."""
+    """ "status do pedido?" with no number: the table whose number is missing."""
     summarised = intent.groups or intent.metric or intent.aggregate or intent.top
     if intent.entity or summarised or intent.filters or intent.periods or intent.listing:
         return None

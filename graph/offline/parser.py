@@ -1,8 +1,8 @@
 """Question → intent: a small semantic parser over the catalog's vocabulary.
 
-It finds the entity ("nota 40908"), the period ("em maio"), the measure (a glossary metric,
-or an aggregate word with a numeric column), the groupings ("por mês", "por transportadora"),
-filters from enumerated values ("bloqueadas", "vencido"), a ranking ("top 5"), and whether
+It finds the entity ("pedido 40908"), the period ("em maio"), the measure (a glossary metric,
+or an aggregate word with a numeric column), the groupings ("por mês", "por canal"),
+filters from enumerated values ("cancelados", "vencido"), a ranking ("top 5"), and whether
 the question asks for a current status or what a concept means.
 """
 
@@ -113,7 +113,7 @@ class Intent:
     question: str
     entity: tuple[str, str, int] | None = None
     tenant_value: int | None = None
-    """A tenant named in the question ("fornecedor 102"): filtered like any column."""
+    """A tenant named in the question ("loja 2", "store 2"): filtered like any column."""
     period: Period | None = None
     periods: list[Period] = field(default_factory=list)
     metric: GlossaryTerm | None = None
@@ -199,7 +199,7 @@ def _ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
 def _entity(
     intent: Intent, tokens: list[str], lexicon: Lexicon, catalog: Catalog, used: set[int]
 ) -> None:
-    """ "nota 40908", "NF nº 40908", "carga 7001": a table phrase, then a number."""
+    """ "pedido 40908", "pedido nº 40908", "order 7001": a table phrase, then a number."""
     for position, token in enumerate(tokens):
         if not token.isdigit():
             continue
@@ -212,7 +212,7 @@ def _entity(
             if column is not None:
                 intent.entity = (table, column.name, int(token))
             elif described.primary_key == (described.tenant_column,):
-                intent.tenant_value = int(token)  # "fornecedor 102": the tenant itself
+                intent.tenant_value = int(token)  # "store 2": the tenant itself
             else:
                 continue
             used.update(range(end - 1, position + 1))
@@ -226,7 +226,7 @@ def _top(intent: Intent, text: str) -> None:
     elif re.search(r"\b(maiores|principais|ranking|biggest|largest)\b", text):
         intent.top = 10
     elif re.search(r"\b(maior|largest|biggest|highest)\b", text):
-        intent.top = 1  # "qual foi a maior nota": the single largest
+        intent.top = 1  # "qual foi o maior pedido": the single largest
     elif re.search(r"\b(most|mais)\b", text):
         intent.top = 1 if re.match(r"(qual|which|quem|who)\b", text) else 10
 
@@ -285,7 +285,7 @@ def _note(intent: Intent, meanings: list[Meaning]) -> None:
 
 
 def _concepts(intent: Intent, lexicon: Lexicon) -> None:
-    """A concept mentioned by a synonym ("blocked invoices") brings what its name means."""
+    """A concept mentioned by a synonym ("late orders") brings what its name means."""
     for term in intent.terms:
         if term.metric is None:
             for _start, _end, meanings in lexicon.match(words(term.term)):

@@ -1,6 +1,6 @@
 """Time expressions in Portuguese and English, resolved against "today".
 
-`find_period("faturamento em maio", today)` → `Period(2026-05-01, 2026-06-01, "em maio")`.
+`find_period("vendas em maio", today)` → `Period(2026-05-01, 2026-06-01, "em maio")`.
 Supported: named months (with or without a year), years, this/last month, year, quarter,
 week, today, yesterday, and "last N days/weeks/months".
 """

@@ -106,7 +106,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     selects, groups = [], []
     if len(intent.periods) > 1 and not intent.groups:
         intent.groups = [Group("", "", "month")]  # a comparison of periods, side by side
-    if intent.aggregate == "avg":  # "média por carga" is the average over loads, not per load
+    if intent.aggregate == "avg":  # "média por pedido" is the average over orders, not per order
         intent.groups = [g for g in intent.groups if g.table != base]
     for group in intent.groups:
         if group.grain:
@@ -204,7 +204,7 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]
     key = key_column(base)
-    if intent.top and amounts and key is not None:  # "a maior nota": ranked by its amount
+    if intent.top and amounts and key is not None:  # "o maior pedido": ranked by its amount
         shown = ", ".join(f"{alias}.{c}" for c in (key.name, amounts[0]))
         sql = f"SELECT {shown} FROM {joins.sql()}"
         sql += f" WHERE {' AND '.join(where)}" if where else ""
@@ -217,7 +217,7 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
 
 
 def _related(intent: Intent, catalog: Catalog, other: str) -> str:
-    """Rows of another table tied to the entity ("which invoices are in load 7001")."""
+    """Rows of another table tied to the entity ("which items are in order 7001")."""
     table = catalog.table(other)
     joins = Joins(catalog, other)
     alias = joins.alias(other)
@@ -242,7 +242,7 @@ def _entity_details(intent: Intent, catalog: Catalog) -> str:
 def _visible_columns(table: Table, intent: Intent) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     asked = [c for t, c in intent.columns if t == table.name and c not in keys]
-    if intent.wants_status and intent.entity and not asked:  # "onde está a carga 7001?"
+    if intent.wants_status and intent.entity and not asked:  # "onde está o pedido 7001?"
         asked = [c.name for c in table.columns if c.meta.values]
     if asked:
         key = key_column(table)

@@ -8,17 +8,19 @@ slips past PINJ still meets the SQL guard and row-level security.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ddl_catalog.deployment import Profile
 from ddl_catalog.model import Catalog
 from ddl_catalog.text import fold, phrase_key, stem, words
 from guards.rails.config import Entry
 from guards.rails.contracts import RailCheck, RailResult
 
-INSTRUCTIONS = re.compile(
+INSTRUCTIONS = (
     r"\b(ignor\w*|esquec\w*|desconsider\w*|disregard|forget|override|bypass|burl\w*|contorn\w*)"
-    r"\b.{0,40}\b(instruc\w*|instruct\w*|regras?|rules?|prompt|restric\w*|"
-    r"polic\w*|politica\w*|seguranca|security|guard\w*|tenant|fornecedor\w*)"
+    r"\b.{{0,40}}\b(instruc\w*|instruct\w*|regras?|rules?|prompt|restric\w*|"
+    r"polic\w*|politica\w*|seguranca|security|guard\w*|tenant\w*|{tenant})"
     r"|\b(system prompt|prompt do sistema|suas instrucoes|your instructions|novas instrucoes|"
     r"new instructions|developer mode|modo desenvolvedor|jailbreak|you are now|voce agora e|"
     r"a partir de agora voce|from now on you|act as|aja como|finja (que|ser)|pretend (to be|you)|"
@@ -26,58 +28,85 @@ INSTRUCTIONS = re.compile(
     r"como (admin|administrador|superusuario)|as (an? )?(admin|administrator|superuser))\b"
 )
 # Only the filters that keep tenants apart: "sem filtro de data" is an ordinary request.
-FILTERS = re.compile(
+FILTERS = (
     r"\b(sem (nenhum|qualquer) filtro|without any filters?|"
     r"(sem|without|remov\w*|tir\w*|drop|remove|disable|desativ\w*|desligu\w*|turn off|"
     r"ignor\w*|bypass|burl\w*) (o |os |a |as |the |any )?(filtros? |filters? )?"
     r"(de |do |da |of |by )?"
-    r"(fornecedor\w*|suppliers?|tenants?|seguranca|security|rls|row level security)\b|"
+    r"({tenant}|tenants?|seguranca|security|rls|row level security)\b|"
     r"row level security|"
-    r"set (local )?role|set app\.|app\.tenant|current_setting|cod_fornecedor\s*(=|<>|!=|in\b)|"
+    r"set (local )?role|set app\.|app\.tenant|current_setting|({columns})\s*(=|<>|!=|in\b)|"
     r"tenant_id|or 1\s*=\s*1|or true\b|;\s*(drop|delete|update|insert|alter|truncate)\b|"
     r"\b(drop|truncate|alter) table\b|\bdelete from\b|\binsert into\b)"
 )
-OTHER_TENANTS = re.compile(
-    r"\b(todos os fornecedores|outros? fornecedor\w*|demais fornecedores|qualquer fornecedor|"
-    r"all (the )?(suppliers|tenants|customers of every supplier)|other (suppliers?|tenants?)|"
-    r"every (supplier|tenant)|another (supplier|tenant))\b"
+OTHER_TENANTS = (
+    r"\b(tod[oa]s (?:[oa]s )?(?:{tenant})|outr[oa]s? (?:{tenant})|demais (?:{tenant})|"
+    r"qualquer (?:{tenant})|all (?:the )?(?:{tenant})|other (?:{tenant})|every (?:{tenant})|"
+    r"another (?:{tenant}))\b"
 )
-# A supplier code right after the word ("fornecedor 102", "supplier #103", "tenants 101 and
-# 103"), never any number later in the sentence ("o fornecedor emitiu em 2026").
-TENANT_CODE = re.compile(
-    r"\b(?:fornecedor(?:es)?|suppliers?|tenants?|cod_fornecedor)\s*:?\s*(?:n[o.]?\s*|#|codigo\s*|"
-    r"code\s*|cod\.?\s*|id\s*|=\s*)?(\d{1,9}(?:\s*(?:,|e|and|ou|or|&)\s*\d{1,9})*)\b(?!\s*(?:%|dias|days))"
+# A tenant's code right after the word ("loja 2", "store #3", "tenants 101 and 103"), never
+# any number later in the sentence ("a loja vendeu em 2026").
+TENANT_CODE = (
+    r"\b(?:{tenant}|{columns})\s*:?\s*(?:n[o.]?\s*|#|codigo\s*|"
+    r"code\s*|cod\.?\s*|id\s*|=\s*)?(\d{{1,9}}(?:\s*(?:,|e|and|ou|or|&)\s*\d{{1,9}})*)\b"
+    r"(?!\s*(?:%|dias|days))"
 )
+GENERIC_TENANT_WORDS = ("tenant", "tenants")
+"""What a tenant is called in any deployment; the profile adds the business's own words."""
+
+
+def _alternation(names: Iterable[str]) -> str:
+    """`a|b|c` of the folded, escaped names, longest first (so "stores" wins over "store")."""
+    folded = {fold(name).strip() for name in names if name and name.strip()}
+    return "|".join(re.escape(name) for name in sorted(folded, key=lambda n: (-len(n), n)))
 
 
 @dataclass(frozen=True)
 class Toolkit:
-    """What native rails may read from the framework: the catalog and the limits."""
+    """What native rails may read from the framework: the catalog, the profile, the limits."""
 
     catalog: Catalog
     max_message_chars: int = 4_000
+    profile: Profile | None = None
+    """The deployment's profile: what a tenant is called, the assistant's name, the business."""
+
+    def tenant_words(self) -> tuple[str, ...]:
+        """Every name of a tenant: the generic ones and the profile's labels in each language."""
+        labels = self.profile.tenant.values() if self.profile else ()
+        named = [word for label in labels for word in (label.singular, label.plural)]
+        return (*GENERIC_TENANT_WORDS, *named)
+
+    def tenant_columns(self) -> tuple[str, ...]:
+        """The columns that carry the tenant in the catalog."""
+        return tuple(sorted(set(self.catalog.tenant_tables().values())))
 
 
 class PromptInjection:
     """PINJ: attempts to change the instructions, the tenant, or the data filters."""
 
     def __init__(self, entry: Entry, toolkit: Toolkit) -> None:
-        del entry, toolkit
+        del entry
+        # The patterns name tenants as the deployment does ("loja", "store", its column).
+        words = {"tenant": _alternation(toolkit.tenant_words())}
+        columns = _alternation(toolkit.tenant_columns()) or "tenant_id"
+        self.patterns = (
+            ("asks to change the assistant's instructions or role", INSTRUCTIONS.format(**words)),
+            ("asks to remove or change the data filters", FILTERS.format(columns=columns, **words)),
+            ("asks for other tenants' data", OTHER_TENANTS.format(**words)),
+        )
+        self.compiled = tuple((reason, re.compile(pattern)) for reason, pattern in self.patterns)
+        self.tenant_code = re.compile(TENANT_CODE.format(columns=columns, **words))
 
     async def evaluate(self, check: RailCheck) -> RailResult:
         text = fold(check.text)
-        for reason, pattern in (
-            ("asks to change the assistant's instructions or role", INSTRUCTIONS),
-            ("asks to remove or change the data filters", FILTERS),
-            ("asks for other suppliers' data", OTHER_TENANTS),
-        ):
+        for reason, pattern in self.compiled:
             if pattern.search(text):
                 return RailResult(allowed=False, reason=reason, score=1.0)
-        for match in TENANT_CODE.finditer(text):
+        for match in self.tenant_code.finditer(text):
             for code in re.findall(r"\d+", match.group(1)):
                 if code != check.tenant.strip():
                     return RailResult(
-                        allowed=False, reason=f"asks for supplier {code}'s data", score=1.0
+                        allowed=False, reason=f"asks for tenant {code}'s data", score=1.0
                     )
         return RailResult(allowed=True, score=0.0)
 
@@ -142,7 +171,7 @@ class OutOfScope:
         self.vocabulary, self.phrases = _vocabulary(toolkit.catalog)
         extra = entry.setting("extra_terms", []) or []
         self.vocabulary |= {stem(w) for term in extra for w in words(term)}
-        # Inflected forms share the first letters ("faturei" / faturamento, "deliveries" /
+        # Inflected forms share the first letters ("vendemos" / vendas, "deliveries" /
         # delivery): five letters in common with a catalog word of five or more count.
         self.prefixes = {w[:PREFIX] for w in self.vocabulary if len(w) >= PREFIX}
 

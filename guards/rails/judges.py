@@ -60,6 +60,19 @@ class Relevance(BaseModel):
     feedback: str = ""
 
 
+def relevance_prompt(toolkit: Toolkit) -> str:
+    """The judge's instructions, naming the deployment's assistant and business."""
+    profile = toolkit.profile
+    words = {
+        "assistant": profile.assistant_name if profile else "Orquestra",
+        "business": " ".join(profile.text("business", None).split()) if profile else "",
+    }
+    text = RELEVANCE_PROMPT.read_text(encoding="utf-8")
+    for key, value in words.items():
+        text = text.replace("{{" + key + "}}", value)
+    return text
+
+
 class RelevanceJudge:
     """The answer addresses the question asked (the judge model decides).
 
@@ -68,9 +81,8 @@ class RelevanceJudge:
     """
 
     def __init__(self, entry: Entry, toolkit: Toolkit) -> None:
-        del toolkit
         self.threshold = float(entry.setting("threshold", 0.5))
-        self.system = RELEVANCE_PROMPT.read_text(encoding="utf-8")
+        self.system = relevance_prompt(toolkit)
 
     async def evaluate(self, case: JudgeCase) -> JudgeResult:
         if case.model is None:

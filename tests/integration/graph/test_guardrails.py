@@ -40,7 +40,9 @@ async def deployment(tmp_path: Path, graph_resources: None) -> Iterator:
     def use(text: str) -> Guardrails:
         path = tmp_path / "guardrails.yaml"
         path.write_text(textwrap.dedent(text), encoding="utf-8")
-        resources.guardrails = Guardrails.load(Toolkit(resources.catalog), path)
+        resources.guardrails = Guardrails.load(
+            Toolkit(resources.catalog, profile=resources.profile), path
+        )
         return resources.guardrails
 
     yield use
@@ -60,7 +62,9 @@ async def test_prompt_injection_is_stopped_before_any_model(harness: Harness) ->
     assert event["blocked_by"] == "PINJ" and event["code"] == "GRL.002"
     assert event["summary"] == "blocked by PINJ (GRL.002)"
     assert turn.result["blocked_by"]["rail"] == "PINJ" and "rows" not in turn.result
-    assert "seu próprio fornecedor (101)" in turn.text and turn.result["answer"] == turn.text
+    assert (
+        "seus próprios dados (fornecedor 101)" in turn.text and turn.result["answer"] == turn.text
+    )
 
 
 async def test_out_of_scope_gets_a_polite_pointer_to_what_is_served(harness: Harness) -> None:
@@ -68,7 +72,9 @@ async def test_out_of_scope_gets_a_polite_pointer_to_what_is_served(harness: Har
     turn = await harness.ask("what's the capital of France?")
     assert turn.result["blocked_by"]["code"] == "GRL.003"
     assert turn.text.startswith("That question is outside what I can answer")
-    assert "fiscal" in turn.text
+    # What is served, in the deployment profile's words, with one of its example questions.
+    assert "invoices, orders, shipments, tracking and receivables" in turn.text
+    assert '"status of invoice 40908"' in turn.text
 
 
 async def test_a_clarification_answer_is_checked_too(harness: Harness) -> None:

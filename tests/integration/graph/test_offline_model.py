@@ -63,10 +63,14 @@ def test_answer_numbers_come_only_from_the_rows() -> None:
             '{"canal": "PORTAL", "faturamento": 7.25}',
         ]
     )
-    text = answer({"question": "faturamento por canal", "result": result}, "pt")
+    sections = {"question": "faturamento por canal", "result": result, "units": "faturamento: BRL"}
+    text = answer(sections, "pt")
     numbers = {n.replace(".", "").replace(",", ".") for n in re.findall(r"\d[\d.,]*", text)}
     assert numbers <= {"3", "1234.50", "99.00", "7.25"}
     assert "R$ 1.234,50" in text
+    # Money only where the units say so (the catalog), never from a column's name.
+    plain = answer({"question": "faturamento por canal", "result": result}, "pt")
+    assert "R$" not in plain and "1.234,50" in plain
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ async def test_greeting_answers_at_once_without_a_model(harness: Harness) -> Non
     turn = await harness.ask("Bom dia!")
     assert turn.nodes() == ["short_circuit", "streamer"]
     assert turn.result["route"] == "CHAT"
-    assert turn.text.startswith("Olá!") and turn.result["answer"] == turn.text
+    assert turn.text.startswith("Olá, eu sou Orquestra!") and turn.result["answer"] == turn.text
+    assert '"status da nota 40908"' in turn.text  # the deployment profile's first example
     assert (await harness.state())["model_calls"] == 0
     english = await harness.ask("thanks!", thread="t2")
     assert english.result["answer"].startswith("You're welcome")

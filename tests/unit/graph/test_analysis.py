@@ -83,7 +83,7 @@ def test_no_chart_for_a_single_value() -> None:
 
 
 def test_cards() -> None:
-    series = cards_for(SERIES, analyze(SERIES))
+    series = cards_for(SERIES, analyze(SERIES), {"faturamento": "BRL"})
     assert series == [
         {
             "label": "faturamento",
@@ -94,5 +94,12 @@ def test_cards() -> None:
             "previous": None,
         }
     ]
-    single = cards_for({"columns": ["quantidade", "valor_total"], "rows": [[3, 10.5]]}, None)
+    single = cards_for(
+        {"columns": ["quantidade", "valor_total"], "rows": [[3, 10.5]]},
+        None,
+        {"valor_total": "BRL"},
+    )
     assert [c["unit"] for c in single] == [None, "BRL"]
+    # Units come from the catalog only: a name that sounds like money is not money.
+    unnamed = cards_for({"columns": ["customer_id", "valor_total"], "rows": [[3, 10.5]]}, None)
+    assert [c["unit"] for c in unnamed] == [None, None]

@@ -1,0 +1,172 @@
+"""Units of a result's columns, from the catalog's column metadata and the query that ran.
+
+A column is money (or kilograms, or days) because the catalog says so (`unit:` on a column,
+or on a glossary metric), never because of its name: `customer_id` is never money. The
+query carries the unit from the catalog's columns to the result's columns through aliases,
+CTEs and subqueries:
+
+>>> column_units("SELECT date_trunc('month', d) AS mes, SUM(amount) AS sales, "
+...              "COUNT(*) AS n FROM t GROUP BY 1", ["mes", "sales", "n"], catalog)
+{'sales': 'BRL'}                       # when the catalog says `amount` has `unit: BRL`
+
+Sums, averages, minimums, maximums, rounding, casts, COALESCE and CASE keep their argument's
+unit; counts have none; a product keeps the one factor that has a unit; a quotient keeps the
+numerator's unit when the denominator has none, and loses it otherwise (a share, a rate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from pglast import ast, enums, parse_sql
+from pglast.parser import ParseError
+
+from ddl_catalog.model import Catalog
+from ddl_catalog.text import fold
+from guards.tree import iter_nodes
+
+KEEPS_UNIT = {
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "round",
+    "trunc",
+    "abs",
+    "ceil",
+    "ceiling",
+    "floor",
+    "coalesce",
+    "greatest",
+    "least",
+    "nullif",
+    "first_value",
+    "last_value",
+    "nth_value",
+    "lag",
+    "lead",
+    "percentile_cont",
+    "percentile_disc",
+    "mode",
+}
+"""Functions whose result is in the unit of their (numeric) argument."""
+MONEY_CODE_LENGTH = 3
+_catalog_units: dict[int, tuple[Catalog, dict[str, str]]] = {}
+
+
+def catalog_units(catalog: Catalog) -> dict[str, str]:
+    """Column name → unit over the whole catalog (a name whose tables disagree is left out),
+    and each glossary metric's name → its unit. Built once per catalog object."""
+    cached = _catalog_units.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1]
+    seen: dict[str, set[str | None]] = {}
+    for table in catalog.tables.values():
+        for column in table.columns:
+            seen.setdefault(column.name, set()).add(column.meta.unit)
+    units = {name: next(iter(found)) for name, found in seen.items() if len(found) == 1}
+    for term in catalog.glossary:
+        if term.metric is not None and term.metric.unit:
+            units.setdefault(_name_key(term.term), term.metric.unit)
+    result = {name: unit for name, unit in units.items() if unit}
+    _catalog_units[id(catalog)] = (catalog, result)
+    return result
+
+
+def is_money(unit: str | None) -> bool:
+    """An ISO 4217 currency code (`BRL`, `USD`) rather than a measure (`kg`, `dias`)."""
+    return bool(unit) and len(unit) == MONEY_CODE_LENGTH and unit.isalpha() and unit.isupper()
+
+
+def column_units(sql: str | None, columns: Sequence[str], catalog: Catalog) -> dict[str, str]:
+    """The unit of each of `columns` (a result's names) that has one."""
+    known = catalog_units(catalog)
+    named: dict[str, str | None] = {}
+    targets = _targets(sql)
+    # Twice: an outer query may be read before the subquery it selects from.
+    for target in targets + targets:
+        name = _output_name(target)
+        if name is not None:
+            named[name] = _unit(target.val, {**known, **named})
+    units = {}
+    for column in columns:
+        unit = named[column] if column in named else known.get(_name_key(column))
+        if unit:
+            units[column] = unit
+    return units
+
+
+def _targets(sql: str | None) -> list[ast.ResTarget]:
+    """Every select-list item of the query, inner queries (CTEs, subqueries) first."""
+    if not sql:
+        return []
+    try:
+        statements = parse_sql(sql)
+    except ParseError:
+        return []
+    found = [n for n in iter_nodes(statements) if isinstance(n, ast.ResTarget) and n.val]
+    return list(reversed(found))
+
+
+def _output_name(target: ast.ResTarget) -> str | None:
+    """The name PostgreSQL gives the item: its alias, a column's name or a function's name."""
+    if target.name:
+        return target.name
+    value = target.val
+    if isinstance(value, ast.ColumnRef) and isinstance(value.fields[-1], ast.String):
+        return value.fields[-1].sval
+    if isinstance(value, ast.FuncCall):
+        return value.funcname[-1].sval
+    return None
+
+
+def _unit(node: object, units: Mapping[str, str | None]) -> str | None:
+    """The unit of an expression, given the units of the names it may read."""
+    if isinstance(node, ast.ColumnRef):
+        last = node.fields[-1]
+        return units.get(last.sval) if isinstance(last, ast.String) else None
+    if isinstance(node, ast.TypeCast):
+        return _unit(node.arg, units)
+    if isinstance(node, ast.FuncCall):
+        name = node.funcname[-1].sval.lower()
+        if name not in KEEPS_UNIT or node.agg_star:
+            return None
+        return _same(_unit(arg, units) for arg in node.args or ())
+    if isinstance(node, ast.CoalesceExpr | ast.MinMaxExpr):
+        return _same(_unit(arg, units) for arg in node.args or ())
+    if isinstance(node, ast.CaseExpr):
+        results = [when.result for when in node.args or ()]
+        if node.defresult is not None:
+            results.append(node.defresult)
+        return _same(_unit(result, units) for result in results)
+    if isinstance(node, ast.A_Expr):
+        return _operator_unit(node, units)
+    return None
+
+
+def _operator_unit(node: ast.A_Expr, units: Mapping[str, str | None]) -> str | None:
+    left = _unit(node.lexpr, units) if node.lexpr is not None else None
+    right = _unit(node.rexpr, units) if isinstance(node.rexpr, ast.Node) else None
+    if node.kind == enums.A_Expr_Kind.AEXPR_NULLIF:
+        return left
+    if node.kind != enums.A_Expr_Kind.AEXPR_OP:
+        return None
+    operator = node.name[-1].sval
+    if operator in ("+", "-"):
+        return _same([left, right])
+    if operator == "*":
+        return left if right is None else (right if left is None else None)
+    if operator == "/":
+        return left if right is None else None
+    return None
+
+
+def _same(units: object) -> str | None:
+    """The one unit the parts share (parts without a unit, like literals, do not count)."""
+    found = {unit for unit in units if unit}  # type: ignore[attr-defined]
+    return found.pop() if len(found) == 1 else None
+
+
+def _name_key(name: str) -> str:
+    """A name as a column alias would spell it: "ticket médio" → "ticket_medio"."""
+    return "_".join(fold(name).split())
