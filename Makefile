@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/analyzer.py
 	$(BIN)/python bench/http_server.py
 	$(BIN)/python bench/schema_scale.py
+	$(BIN)/python bench/init_scale.py
 	$(BIN)/python bench/guardrails.py
 	$(BIN)/python bench/hardening.py
 

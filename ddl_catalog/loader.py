@@ -176,8 +176,10 @@ def load_glossary(
 def _parse_yaml(path: Path, text: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
     """YAML content plus the 1-based line of every mapping key and sequence item."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        # libyaml's loader when built in: a 100-table system file parses ~10x faster
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        node = yaml.compose(text, Loader=loader)
+        data = yaml.load(text, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
