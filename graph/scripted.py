@@ -8,7 +8,7 @@ repeat: [sql_writer]        # roles whose last response repeats once the list is
 roles:
   router:     [{route: ANALYTICS, wants_knowledge: false}]
   sql_writer: [{thought_process: "...", sql: "SELECT ...", missing_info: null, confidence: 0.9}]
-  answer:     ["O faturamento de maio foi R$ 1.234,00."]
+  answer:     ["May sales were $1,234.00."]
 ```
 
 A dict answers a structured-output call (it must match the schema the stage asks for), a

@@ -6,10 +6,10 @@ must not pass silently: the answer says the name was not used, in the asker's ow
 (never the directory's spelling, which would tell more than the user typed). The names come
 from the catalog's tenant directory (`tenant_name_column`), read once when resources open.
 
->>> names = TenantNames({"101": "Acme Alimentos Ltda", "102": "Boreal Bebidas Ltda"})
->>> names.named_others("faturamento da boreal  Bebidas em 2026", tenant="101")
-['boreal  Bebidas']
->>> names.named_others("faturamento da Acme Alimentos", tenant="101")
+>>> names = TenantNames({"1": "Acme Video Store", "2": "Boreal Video Store"})
+>>> names.named_others("sales of boreal  Video in 2026", tenant="1")
+['boreal  Video']
+>>> names.named_others("sales of Acme Video", tenant="1")
 []
 """
 

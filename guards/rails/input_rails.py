@@ -245,7 +245,7 @@ def _vocabulary(catalog: Catalog) -> tuple[set[str], list[tuple[str, ...]]]:
             single.add(key[0])
         elif len(key) > 1:
             phrases.append(key)
-            # Parts of longer names count too ("valor" of valor_nota): letting an
+            # Parts of longer names count too ("amount" of total_amount): letting an
             # off-topic message through costs an honest "I cannot map that"; blocking a real
             # question costs the answer.
             single.update(w for w in key if len(w) > 3)

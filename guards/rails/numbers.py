@@ -6,7 +6,7 @@ grounded when some evidence value rounds to it at the precision it was written w
 percentage may also be a ratio ×100). A separator that could be either thousands or
 decimals is read both ways.
 
->>> [n.value for n in written_numbers("Faturamento: R$ 1.234,56 (12,5%)")]
+>>> [n.value for n in written_numbers("Vendas: R$ 1.234,56 (12,5%)")]
 [1234.56, 12.5]
 """
 

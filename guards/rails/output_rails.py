@@ -23,7 +23,7 @@ KINDS = ("cpf", "email", "phone")
 
 
 def valid_cpf(digits: str) -> bool:
-    """The two check digits of a CPF (so nota or pedido numbers are never masked as CPFs)."""
+    """The two check digits of a CPF (so order or document numbers are never masked as CPFs)."""
     if len(digits) != 11 or len(set(digits)) == 1:
         return False
     for size in (9, 10):
