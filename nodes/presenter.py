@@ -21,7 +21,7 @@ from graph.analysis import column_kinds, jsonable_rows
 from graph.context import RunContext
 from graph.resources import open_resources
 from graph.stage import stage
-from nodes.units import column_units
+from nodes.units import column_units, is_code_name
 
 CHART_ROWS = 500
 MAX_BARS = 30
@@ -77,7 +77,7 @@ def chart_for(question: str, result: dict[str, Any]) -> dict[str, Any] | None:
     if len(rows) < 2:
         return None
     kinds = column_kinds(columns, rows)
-    numbers = [c for c in columns if kinds[c] == "number" and not c.startswith(("cod_", "num_"))]
+    numbers = [c for c in columns if kinds[c] == "number" and not is_code_name(c)]
     times = [c for c in columns if kinds[c] == "time"]
     categories = [c for c in columns if kinds[c] == "category"]
     data = alt.Data(values=[])  # rows are attached after building: Altair copies them slowly

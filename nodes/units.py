@@ -51,6 +51,8 @@ KEEPS_UNIT = {
 }
 """Functions whose result is in the unit of their (numeric) argument."""
 MONEY_CODE_LENGTH = 3
+CODE_PREFIXES = ("num_", "cod_", "id")
+CODE_SUFFIXES = ("_id", "_code", "_no")
 _catalog_units: dict[int, tuple[Catalog, dict[str, str]]] = {}
 
 
@@ -71,6 +73,12 @@ def catalog_units(catalog: Catalog) -> dict[str, str]:
     result = {name: unit for name, unit in units.items() if unit}
     _catalog_units[id(catalog)] = (catalog, result)
     return result
+
+
+def is_code_name(name: str) -> bool:
+    """A name that says "identifier" by the usual conventions (`cod_x`, `num_x`, `id`, `x_id`):
+    a number to show as it is, never to add up or chart."""
+    return name.startswith(CODE_PREFIXES) or name.endswith(CODE_SUFFIXES)
 
 
 def is_money(unit: str | None) -> bool:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
 from ddl_catalog.text import phrase_key, stem
+from nodes.units import is_code_name
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
@@ -120,7 +121,7 @@ def key_column(table: Table) -> Column | None:
     """The column a person means by "<table> 123": the numeric, non-tenant key column."""
     candidates = [table.column(c) for c in table.primary_key if c != table.tenant_column]
     numeric = [c for c in candidates if any(t in c.type_sql for t in ("int", "numeric"))]
-    named = [c for c in numeric if c.name.startswith(("num_", "cod_", "id"))]
+    named = [c for c in numeric if is_code_name(c.name)]
     return (named or numeric or [None])[-1]
 
 
@@ -146,7 +147,7 @@ def is_measure(table: Table, name: str) -> bool:
     """A numeric column worth adding up: not a key, a code or a join column."""
     column = table.column(name)
     keys = set(table.primary_key) | {c for j in table.meta.joins for c in j.on}
-    return is_numeric(column) and name not in keys and not name.startswith(("cod_", "num_", "id"))
+    return is_numeric(column) and name not in keys and not is_code_name(name)
 
 
 _lexicons: dict[int, tuple[Catalog, Lexicon]] = {}

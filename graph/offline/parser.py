@@ -186,7 +186,7 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
 
 
 def _ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
-    """ "top 5 clientes por valor vencido": rank the first table named by the measure."""
+    """ "top 5 clientes por valor": rank the first table named by the measure."""
     if not intent.top or intent.groups or intent.entity or not (intent.metric or intent.measure):
         return
     for _start, _end, meanings in matches:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ddl_catalog import Catalog
-from nodes.units import catalog_units, column_units, is_money
+from nodes.units import catalog_units, column_units, is_code_name, is_money
 
 
 def test_catalog_units_are_the_declared_ones(rental: Catalog) -> None:
@@ -48,3 +48,8 @@ def test_plain_columns_and_metric_names_without_sql(rental: Catalog) -> None:
 def test_money_is_a_currency_code() -> None:
     assert is_money("USD") and is_money("BRL")
     assert not is_money("kg") and not is_money("dias") and not is_money(None)
+
+
+def test_identifier_names_are_codes_not_measures() -> None:
+    assert all(is_code_name(n) for n in ("customer_id", "cod_cliente", "num_pedido", "id"))
+    assert not any(is_code_name(n) for n in ("amount", "weight", "valor_total"))
