@@ -14,13 +14,15 @@ Each drift names the catalog file and line to fix.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import asyncpg
 
-from ddl_catalog.model import Catalog, CatalogType, Location, Table
+from ddl_catalog.check_types import partitioning_drift, relkinds, type_drifts, user_types
+from ddl_catalog.drift import Drift
+from ddl_catalog.model import Catalog, Table
+
+__all__ = ["COLUMNS_SQL", "PRIMARY_KEYS_SQL", "Drift", "check_catalog"]
 
 COLUMNS_SQL = """
 SELECT c.relname AS table_name, a.attname AS column_name,
@@ -42,36 +44,10 @@ JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = k.attnum
 WHERE i.indisprimary AND n.nspname = $1
 GROUP BY c.relname
 """
-RELKINDS_SQL = """
-SELECT c.relname AS table_name, c.relkind::text AS kind
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-"""
-USER_TYPES_SQL = """
-SELECT t.typname AS name, t.typtype::text AS kind,
-       (SELECT array_agg(e.enumlabel::text ORDER BY e.enumsortorder) FROM pg_enum e
-        WHERE e.enumtypid = t.oid) AS labels,
-       CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) END AS base
-FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
-WHERE n.nspname = $1 AND t.typtype IN ('e', 'd', 'c')
-"""
-TYPE_KINDS = {"e": "enum", "d": "domain", "c": "composite"}
 TYPE_FAMILIES = (
     {"smallint", "integer", "bigint"},
     {"text", "character varying", "character"},
 )
-
-
-@dataclass(frozen=True)
-class Drift:
-    """One difference between the catalog and the database."""
-
-    code: str
-    where: Location
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.code}: {self.message}"
 
 
 Shape = dict[str, dict[str, tuple[str, bool]]]
@@ -93,17 +69,17 @@ async def check_catalog(conn: asyncpg.Connection, catalog: Catalog) -> list[Drif
             shape, pks = await _shape(conn, schema)
             live.update({(schema, name): columns for name, columns in shape.items()})
             live_pk.update({(schema, name): pk for name, pk in pks.items()})
-            live_kinds.update({(schema, n): k for n, k in (await _kinds(conn, schema)).items()})
-            live_types.update({(schema, r["name"]): r for r in await _types(conn, schema)})
+            live_kinds.update({(schema, n): k for n, k in (await relkinds(conn, schema)).items()})
+            live_types.update({(schema, r["name"]): r for r in await user_types(conn, schema)})
         scratch = await _create_scratch(conn, catalog, schemas)
         expected, expected_pk = await _shape(conn, scratch)
-        expected_kinds = await _kinds(conn, scratch)
-        expected_types = {r["name"]: r for r in await _types(conn, scratch)}
+        expected_kinds = await relkinds(conn, scratch)
+        expected_types = {r["name"]: r for r in await user_types(conn, scratch)}
         drifts: list[Drift] = []
         drifts += [
             drift
             for catalog_type in catalog.types.values()
-            for drift in _type_drifts(
+            for drift in type_drifts(
                 catalog_type,
                 expected_types[catalog_type.name],
                 live_types.get((catalog_type.schema, catalog_type.name)),
@@ -115,7 +91,7 @@ async def check_catalog(conn: asyncpg.Connection, catalog: Catalog) -> list[Drif
             if key in live_kinds and (expected_kinds[table.name] == "p") != (
                 live_kinds[key] == "p"
             ):
-                drifts.append(_partitioning_drift(table, expected_kinds[table.name]))
+                drifts.append(partitioning_drift(table, expected_kinds[table.name]))
             want, have = expected_pk.get(table.name), live_pk.get(key)
             if key in live and want != have:
                 drifts.append(
@@ -150,54 +126,6 @@ async def _search_path(conn, schemas: list[str]) -> None:
         "SELECT set_config('search_path', "
         "(SELECT string_agg(quote_ident(s), ', ') FROM unnest($1::text[]) AS s), true)",
         schemas,
-    )
-
-
-async def _kinds(conn, schema: str) -> dict[str, str]:
-    """Relation → `relkind` (r table, p partitioned, v view, m materialized view, f foreign)."""
-    return {r["table_name"]: r["kind"] for r in await conn.fetch(RELKINDS_SQL, schema)}
-
-
-async def _types(conn, schema: str) -> list[Any]:
-    return await conn.fetch(USER_TYPES_SQL, schema)
-
-
-def _type_drifts(catalog_type: CatalogType, expected: Any, live: Any) -> list[Drift]:
-    """The catalog's own type against the database's type of that name in its schema."""
-    where = catalog_type.where or Location(Path("?"), 0)
-    name = f"{catalog_type.schema}.{catalog_type.name}"
-    if live is None:
-        return [Drift("USER_TYPE_MISSING", where, f"type {name} is not in the database")]
-    if live["kind"] != expected["kind"]:
-        kinds = f"catalog {TYPE_KINDS[expected['kind']]}, database {TYPE_KINDS[live['kind']]}"
-        return [Drift("USER_TYPE_KIND_MISMATCH", where, f"type {name}: {kinds}")]
-    if (expected["labels"] or []) != (live["labels"] or []):
-        return [
-            Drift(
-                "ENUM_VALUES_MISMATCH",
-                where,
-                f"enum {name}: catalog {list(expected['labels'] or [])}, "
-                f"database {list(live['labels'] or [])}",
-            )
-        ]
-    if expected["base"] != live["base"]:
-        return [
-            Drift(
-                "DOMAIN_BASE_MISMATCH",
-                where,
-                f"domain {name}: catalog over {expected['base']}, database over {live['base']}",
-            )
-        ]
-    return []
-
-
-def _partitioning_drift(table: Table, expected_kind: str) -> Drift:
-    said = "partitioned" if expected_kind == "p" else "not partitioned"
-    other = "is not" if expected_kind == "p" else "is"
-    return Drift(
-        "PARTITIONING_MISMATCH",
-        table.where,
-        f"{table.name}: the catalog says {said}; in the database it {other} partitioned",
     )
 
 

@@ -277,7 +277,11 @@ def review_lines(result: SchemaImport) -> list[str]:
     for parent, parts in result.partitions.items():
         lines.append(f"partitioned {parent}: folded {len(parts)} partition(s) ({', '.join(parts)})")
     if result.views:
-        lines.append(f"views imported as read-only tables: {', '.join(result.views)}")
+        lines.append(
+            f"views imported as read-only tables: {', '.join(result.views)}; row-level security"
+            " cannot hold on a view (it reads as its owner unless security_invoker is set),"
+            " so for them the guard's rewrite is the tenant filter"
+        )
     if result.undescribed:
         lines.append(
             f"{len(result.undescribed)} column(s) without a description (no COMMENT ON), e.g. "
