@@ -29,12 +29,15 @@ async def rental_url(settings: Settings) -> str:
     return await create_rental_database(server_url, "rental_init")
 
 
-def init(folder: Path, url: str, data_dir: Path, *options: str) -> subprocess.CompletedProcess:
+def orquestra(url: str, data_dir: Path, *args: str) -> subprocess.CompletedProcess:
     environment = {**os.environ, "DATABASE_URL": url, "ORQUESTRA_DATA_DIR": str(data_dir)}
-    command = [ORQUESTRA, "init", str(folder), "--schema", "public", *options]
     return subprocess.run(
-        command, capture_output=True, text=True, env=environment, cwd=REPO, timeout=300
+        [ORQUESTRA, *args], capture_output=True, text=True, env=environment, cwd=REPO, timeout=300
     )
+
+
+def init(folder: Path, url: str, data_dir: Path, *options: str) -> subprocess.CompletedProcess:
+    return orquestra(url, data_dir, "init", str(folder), "--schema", "public", *options)
 
 
 async def test_init_writes_a_folder_that_loads_and_checks(
@@ -78,3 +81,15 @@ def test_init_says_what_to_decide_when_tenancy_is_open(
     assert "NO TENANCY, decide: film_list" in result.stdout
     assert "the catalog does not load yet" in result.stdout
     assert (folder / "catalog" / "systems" / "public.yaml").is_file()
+
+
+def test_catalog_import_writes_the_file_and_prints_the_review(
+    rental_url: str, data_dir: Path, tmp_path: Path
+) -> None:
+    args = ("catalog", "import", "--schema", "public", "--tenant-column", "store_id")
+    result = orquestra(rental_url, data_dir, *args, "--out", str(tmp_path / "systems"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "tenant_via (confirm the path): rental → inventory" in result.stdout
+    assert load_catalog(tmp_path).table("rental").tenant_via.parent == "inventory"
+    again = orquestra(rental_url, data_dir, *args, "--out", str(tmp_path / "systems"))
+    assert again.returncode == 2 and "error [FILE_EXISTS]" in again.stderr
