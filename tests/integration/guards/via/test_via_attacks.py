@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from guards import GuardPolicy, GuardRejection
+from guards.executor import QueryError
 from tests.integration.guards.via.conftest import (
     TENANTS,
     multiset,
@@ -41,6 +42,11 @@ async def test_attack_through_all_layers(
     via_agent: asyncpg.Connection,
     owner: asyncpg.Connection,
 ) -> None:
+    if attack["expect"] == "QUERY_ERROR":
+        with pytest.raises(QueryError) as failed:
+            await run_guarded(via_agent, attack["sql"], via_policy, tenant)
+        assert failed.value.code == "QUERY_ERROR"
+        return
     if attack["expect"] != "filtered":
         with pytest.raises(GuardRejection) as caught:
             await run_guarded(via_agent, attack["sql"], via_policy, tenant)
