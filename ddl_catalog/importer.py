@@ -87,7 +87,11 @@ async def import_schema(
         for r in relations
     ]
     ddl += [_unqualified_index(r["ddl"]) for r in indexes if r["table_name"] in by_table]
-    keys = [_key(fk, schema, by_table) for fk in foreign_keys if fk["table_name"] in by_table]
+    keys = list(  # the same key declared on every partition is one key of the parent
+        dict.fromkeys(
+            _key(fk, schema, by_table) for fk in foreign_keys if fk["table_name"] in by_table
+        )
+    )
     proposal = propose_tenancy(
         {n: tuple(c["column_name"] for c in by_table[n]) for n in names},
         keys,

@@ -3,7 +3,8 @@
 The tenant is the store (`store_id`). It holds what real schemas hold: an enum
 (`mpaa_rating`), a domain (`year`), a `text[]`, a `tsvector`, a generated column, comments,
 foreign keys along store → inventory → rental → payment and customer → store, a payment table
-partitioned by range of `payment_date` (with partitions), a view and a materialized view,
+partitioned by range of `payment_date` whose key to rental is declared on each partition only
+(as pg_dump writes the pagila sample), a view and a materialized view,
 a table that references tenant data and shared data (`note`, never proposed shared), and
 one with two paths to the tenant (`feedback`: customer, one hop; rental, two).
 """
@@ -53,7 +54,7 @@ CREATE TABLE rental (
 );
 CREATE TABLE payment (
     payment_id serial,
-    rental_id integer NOT NULL REFERENCES rental,
+    rental_id integer NOT NULL,
     amount numeric(5,2) NOT NULL,
     payment_date timestamptz NOT NULL,
     PRIMARY KEY (payment_date, payment_id)
@@ -63,6 +64,9 @@ CREATE TABLE payment_p2022_01 PARTITION OF payment
 CREATE TABLE payment_p2022_02 PARTITION OF payment
     FOR VALUES FROM ('2022-02-01') TO ('2022-03-01');
 CREATE INDEX payment_rental_idx ON payment (rental_id);
+-- as in pg_dump's pagila: the key lives on each partition, not on the partitioned table
+ALTER TABLE ONLY payment_p2022_01 ADD FOREIGN KEY (rental_id) REFERENCES rental;
+ALTER TABLE ONLY payment_p2022_02 ADD FOREIGN KEY (rental_id) REFERENCES rental;
 CREATE TABLE note (
     note_id serial PRIMARY KEY,
     rental_id integer REFERENCES rental,
