@@ -21,8 +21,8 @@ from ddl_catalog import Catalog, load_catalog
 from ddl_catalog.demo import DemoData, SampleDataError, generate_sample
 from ddl_catalog.deployment import Deployment
 from deployments import DEFAULT_DEPLOYMENT
-from guards.policies import policy_statements
 from server.database import connect, ensure_database
+from server.db_policies import statements_for
 from server.settings import Settings
 
 INIT_LOCK_KEY = 7_460_001
@@ -196,12 +196,12 @@ async def _create_and_load(conn: asyncpg.Connection, catalog: Catalog, data: Dem
 
 
 async def _apply_policies(conn: asyncpg.Connection, catalog: Catalog, settings: Settings) -> None:
-    """Layer 3 of the guard for a database Orquestra owns entirely (the embedded one): agent
-    role, grants, row-level security, and the database-wide hardening (guards/policies.py);
-    a company's database gets `orquestra db policies` instead (least intrusive)."""
+    """Layer 3 of the guard: in the embedded database (Orquestra owns it) agent role, grants,
+    row-level security and the database-wide hardening; on `DATABASE_URL` the least-intrusive
+    statements of `orquestra db policies` (server/db_policies.py)."""
     database = await conn.fetchval("SELECT current_database()")
-    for statement in policy_statements(catalog, role=settings.agent_role, database=database):
-        await conn.execute(statement)
+    for statement in statements_for(catalog, settings, database):
+        await conn.execute(statement.sql)
 
 
 def _report(settings: Settings, catalog: Catalog, scale: float, data: DemoData) -> InitReport:
