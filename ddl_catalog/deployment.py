@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -27,6 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it."""
 Language = Literal["pt", "en"]
 """Languages a deployment can speak (the stages' prompts exist in these)."""
 PROFILE_FILE = "profile.yaml"
@@ -225,8 +228,15 @@ def load_profile(path: Path) -> Profile:
     """Read and validate a `profile.yaml`; errors name the file and the field."""
     if not path.is_file():
         raise DeploymentError("DEPLOYMENT_NOT_FOUND", f"{path}: no profile.yaml in the folder")
+    stat = path.stat()
+    return _parsed_profile(path.resolve(), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _parsed_profile(path: Path, mtime_ns: int, size: int) -> Profile:
+    # Settings are read often (each reads the profile); a file changed on disk is read again.
     try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        document = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise DeploymentError("DEPLOYMENT_PROFILE_INVALID", f"{path}: {exc}") from None
     if not isinstance(document, dict):

@@ -110,3 +110,11 @@ def test_a_profile_that_is_not_yaml_is_invalid(tmp_path: Path) -> None:
     with pytest.raises(DeploymentError) as caught:
         load_deployment(tmp_path)
     assert caught.value.code == "DEPLOYMENT_PROFILE_INVALID"
+
+
+def test_a_profile_changed_on_disk_is_read_again(tmp_path: Path) -> None:
+    folder = profile_folder(tmp_path)
+    assert load_deployment(folder).profile.assistant_name == "Orquestra"
+    path = folder / "profile.yaml"
+    path.write_text(path.read_text().replace("assistant_name: Orquestra", "assistant_name: Ana"))
+    assert load_deployment(folder).profile.assistant_name == "Ana"
