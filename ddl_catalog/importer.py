@@ -30,6 +30,7 @@ from ddl_catalog.importer_sql import (
     RELATIONS_SQL,
     TYPES_SQL,
 )
+from ddl_catalog.path_agreement import PathAgreement, measure_agreement
 from ddl_catalog.tenancy import Key, TenancyProposal, describe_via, propose_tenancy
 
 VIEW_KINDS = {"v": "view", "m": "materialized view"}
@@ -48,6 +49,8 @@ class SchemaImport:
     types: tuple[str, ...] = ()
     undescribed: tuple[str, ...] = ()
     """`table.column` without a description (no database comment)."""
+    agreement: dict[str, list[PathAgreement]] = field(default_factory=dict)
+    """Per `tenant_via` table with several paths: do the others name the same tenant?"""
 
     @property
     def undecided(self) -> list[str]:
@@ -98,6 +101,7 @@ async def import_schema(
         tenant_column,
         frozenset(r["table_name"] for r in relations if r["kind"] in "vm"),
     )
+    agreement = await measure_agreement(conn, schema, proposal, tenant_column)
     header = {
         "system": system,
         "title": system,
@@ -110,7 +114,8 @@ async def import_schema(
     for relation in relations:
         name = relation["table_name"]
         entry = _table_entry(relation, by_table[name], keys, proposal, tenant_column)
-        text += _table_comments(relation, proposal) + _indent(_dump({name: entry}))
+        comments = _table_comments(relation, proposal, agreement.get(name, []))
+        text += comments + _indent(_dump({name: entry}))
     folded: dict[str, list[str]] = {}
     for row in partitions:
         folded.setdefault(row["parent"], []).append(row["partition"])
@@ -127,6 +132,7 @@ async def import_schema(
             for c in by_table[n]
             if not c["comment"]
         ),
+        agreement=agreement,
     )
 
 
@@ -190,7 +196,9 @@ def _column_entry(column: Any) -> dict[str, Any]:
     return entry
 
 
-def _table_comments(relation: Any, proposal: TenancyProposal) -> str:
+def _table_comments(
+    relation: Any, proposal: TenancyProposal, agreement: list[PathAgreement]
+) -> str:
     """YAML comments above a table: what kind it is, and the tenancy a person must confirm."""
     name = relation["table_name"]
     lines = []
@@ -200,6 +208,7 @@ def _table_comments(relation: Any, proposal: TenancyProposal) -> str:
         lines.append(f"partitioned ({relation['partition_key']}); its partitions are folded in")
     if name in proposal.via:
         lines.append(f"REVIEW tenant_via: {describe_via(proposal.via[name])}")
+        lines += [f"  not chosen, {a.describe()}" for a in agreement]
     elif name in proposal.shared:
         lines.append("REVIEW shared: no foreign key of this table reaches tenant data")
     elif name in proposal.undecided:
@@ -274,7 +283,9 @@ def review_lines(result: SchemaImport) -> list[str]:
     """What a person must review before using the catalog, one item a line."""
     tenancy = result.tenancy
     lines = [f"tables with the tenant column: {', '.join(tenancy.roots) or 'none'}"]
-    lines += [f"tenant_via (confirm the path): {describe_via(v)}" for v in tenancy.via.values()]
+    for name, via in tenancy.via.items():
+        lines.append(f"tenant_via (confirm the path): {describe_via(via)}")
+        lines += [f"  not chosen, {a.describe()}" for a in result.agreement.get(name, [])]
     if tenancy.shared:
         lines.append(f"shared by every tenant (confirm): {', '.join(tenancy.shared)}")
     lines += [f"NO TENANCY, decide: {name}: {why}" for name, why in tenancy.undecided.items()]

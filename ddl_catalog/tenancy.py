@@ -36,6 +36,8 @@ class ViaProposal:
     """The table, its parent, … up to the root holding the tenant column."""
     alternatives: tuple[tuple[str, ...], ...] = ()
     """Paths through the keys not chosen (each starts at the table)."""
+    alternative_keys: tuple[Key, ...] = ()
+    """The first key of each alternative path, in the same order."""
 
     @property
     def columns(self) -> dict[str, str]:
@@ -113,6 +115,7 @@ def _via(name: str, by_table: dict[str, list[Key]], hops: dict[str, int]) -> Via
         chosen,
         (name, *_path(chosen.target, by_table, hops)),
         tuple((name, *_path(k.target, by_table, hops)) for k in others),
+        tuple(others),
     )
 
 

@@ -79,6 +79,16 @@ CREATE TABLE feedback (
     rental_id integer REFERENCES rental,
     stars smallint NOT NULL
 );
+-- two feedback rows: one whose paths (customer; rental → inventory) name the same store, one
+-- whose customer belongs to store 1 but rented a copy of store 2
+INSERT INTO store VALUES (1, 'Ana'), (2, 'Bo');
+INSERT INTO language VALUES (1, 'English');
+INSERT INTO film (film_id, title, language_id, fulltext)
+    VALUES (1, 'Alien', 1, to_tsvector('alien'));
+INSERT INTO customer (customer_id, store_id, first_name) VALUES (1, 1, 'Cy');
+INSERT INTO inventory VALUES (1, 1, 1), (2, 1, 2);
+INSERT INTO rental (rental_id, rental_date, inventory_id) VALUES (1, now(), 1), (2, now(), 2);
+INSERT INTO feedback (customer_id, rental_id, stars) VALUES (1, 1, 5), (1, 2, 3);
 COMMENT ON TABLE film IS 'Films the chain rents out';
 COMMENT ON COLUMN film.rating IS 'Age rating';
 COMMENT ON COLUMN rental.return_date IS 'When the copy came back; null while out';

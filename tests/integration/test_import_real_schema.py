@@ -69,6 +69,12 @@ async def test_tenancy_follows_foreign_keys(rental, tmp_path: Path) -> None:
         "\n".join(review_lines(result))
     )
     assert "not chosen: feedback → rental → inventory" in result.text
+    # and whether the choice matters, measured on the rows
+    disagreement = (
+        "not chosen, feedback → rental → inventory: ANOTHER tenant on 1 of 2 sampled rows"
+    )
+    assert f"  {disagreement}" in review_lines(result)
+    assert f"  #   {disagreement}" in result.text
 
 
 async def test_no_table_keyed_into_tenant_data_is_proposed_shared(rental, tmp_path: Path) -> None:
