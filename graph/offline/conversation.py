@@ -142,7 +142,9 @@ def _missing_entity(intent: Intent, catalog: Catalog) -> str | None:
     if not intent.wants_status:
         return None
 
-    return next((t for t in intent.tables if key_column(catalog.table(t)) is not None), None)
+    return next(
+        (t for t in intent.tables if key_column(catalog.table(t), catalog) is not None), None
+    )
 
 
 def _which_one(table: str, lang: str) -> str:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pglast import ast, parse_sql
+from pglast.parser import ParseError
+
 from ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
 from ddl_catalog.text import phrase_key, stem
 from nodes.units import is_code_name
@@ -117,12 +120,50 @@ class Lexicon:
         return found
 
 
-def key_column(table: Table) -> Column | None:
-    """The column a person means by "<table> 123": the numeric, non-tenant key column."""
+def key_column(table: Table, catalog: Catalog | None = None) -> Column | None:
+    """The column a person means by "<table> 123": the number unique within the tenant when
+    the catalog declares one (`UNIQUE (tenant, number)` beside a surrogate key), else the
+    numeric, non-tenant primary key column."""
+    natural = natural_keys(catalog).get(table.name) if catalog is not None else None
+    if natural is not None:
+        return table.column(natural)
     candidates = [table.column(c) for c in table.primary_key if c != table.tenant_column]
     numeric = [c for c in candidates if any(t in c.type_sql for t in ("int", "numeric"))]
     named = [c for c in numeric if is_code_name(c.name)]
     return (named or numeric or [None])[-1]
+
+
+_natural: dict[int, tuple[Catalog, dict[str, str]]] = {}
+
+
+def natural_keys(catalog: Catalog) -> dict[str, str]:
+    """Table → the numeric column a unique index pairs with the tenant column: the number
+    people use when the primary key is an internal one. Read once per catalog object."""
+    cached = _natural.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1]
+    found: dict[str, str] = {}
+    for system in catalog.systems:
+        for source in system.index_ddl:
+            try:
+                statements = parse_sql(source)
+            except ParseError:
+                continue
+            for raw in statements:
+                index = raw.stmt
+                if not isinstance(index, ast.IndexStmt) or not index.unique:
+                    continue
+                table = catalog.tables.get(index.relation.relname)
+                columns = [p.name for p in index.indexParams or () if p.name]
+                if table is None or table.tenant_column is None or len(columns) != 2:
+                    continue
+                others = [c for c in columns if c != table.tenant_column]
+                if len(others) == 1 and others[0] in table.column_names:
+                    column = table.column(others[0])
+                    if any(t in column.type_sql for t in ("int", "numeric")):
+                        found[table.name] = column.name
+    _natural[id(catalog)] = (catalog, found)
+    return found
 
 
 def date_column(table: Table) -> Column | None:

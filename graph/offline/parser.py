@@ -208,7 +208,7 @@ def _entity(
             end -= 1
         for table in lexicon.tables_ending_at(tokens, end):
             described = catalog.table(table)
-            column = key_column(described)
+            column = key_column(described, catalog)
             if column is not None:
                 intent.entity = (table, column.name, int(token))
             elif described.primary_key == (described.tenant_column,):

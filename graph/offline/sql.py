@@ -37,7 +37,7 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     plain = intent.entity and not intent.metric and not intent.aggregate and not intent.groups
     if plain and (intent.wants_status or intent.history):
         series = _series_for(catalog, intent.entity[0])
-        if series is not None:
+        if series is not None and _joined_on(series, intent.entity[0], intent.entity[1]):
             return _events(intent, catalog, series)
     if plain:
         related = [t for t in intent.tables if t != intent.entity[0]]
@@ -200,10 +200,10 @@ def _metric_date(intent: Intent) -> str | None:
 def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -> str:
     base = catalog.table(_base(intent))
     alias = joins.alias(base.name)
-    columns = _visible_columns(base, intent)
+    columns = _visible_columns(base, intent, catalog)
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]
-    key = key_column(base)
+    key = key_column(base, catalog)
     if intent.top and amounts and key is not None:  # "o maior pedido": ranked by its amount
         shown = ", ".join(f"{alias}.{c}" for c in (key.name, amounts[0]))
         sql = f"SELECT {shown} FROM {joins.sql()}"
@@ -232,20 +232,20 @@ def _related(intent: Intent, catalog: Catalog, other: str) -> str:
 
 def _entity_details(intent: Intent, catalog: Catalog) -> str:
     table = catalog.table(intent.entity[0])
-    columns = _visible_columns(table, intent)
+    columns = _visible_columns(table, intent, catalog)
     return (
         f"SELECT {', '.join(columns)} FROM {table.name} "
         f"WHERE {intent.entity[1]} = {intent.entity[2]}"
     )
 
 
-def _visible_columns(table: Table, intent: Intent) -> list[str]:
+def _visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     asked = [c for t, c in intent.columns if t == table.name and c not in keys]
     if intent.wants_status and intent.entity and not asked:  # "onde está o pedido 7001?"
         asked = [c.name for c in table.columns if c.meta.values]
     if asked:
-        key = key_column(table)
+        key = key_column(table, catalog)
         return list(dict.fromkeys([*([key.name] if key else keys), *asked]))
     return [c.name for c in table.columns if c.name != table.tenant_column]
 
@@ -269,11 +269,20 @@ def _series_for(catalog: Catalog, entity_table: str) -> Table | None:
             if any(not table.column(c).not_null for c in join.on):
                 continue  # an optional link: the series is about something else
             many = set(table.primary_key) - {table.tenant_column} != set(join.on)
-            stamps = [c for c in table.columns if c.type_sql.startswith(("timestamp",))]
+            # Every event happens at a time: a nullable timestamp marks something else (a
+            # detail that may be dated later), not a series of events.
+            stamps = [
+                c for c in table.columns if c.type_sql.startswith(("timestamp",)) and c.not_null
+            ]
             states = [c for c in table.columns if c.meta.values]
             if many and stamps and states and entity is not table:
                 return table
     return None
+
+
+def _joined_on(series: Table, entity_table: str, key: str) -> bool:
+    """The series' join to the entity goes through the entity's key column."""
+    return any(j.to == entity_table and key in j.on.values() for j in series.meta.joins)
 
 
 def _events(intent: Intent, catalog: Catalog, series: Table) -> str:
@@ -282,7 +291,7 @@ def _events(intent: Intent, catalog: Catalog, series: Table) -> str:
     entity_table, key, number = intent.entity
     join = next(j for j in series.meta.joins if j.to == entity_table)
     local = [a for a, b in join.on.items() if b != catalog.table(entity_table).tenant_column]
-    stamp = [c for c in series.columns if c.type_sql.startswith("timestamp")][-1]
+    stamp = [c for c in series.columns if c.type_sql.startswith("timestamp") and c.not_null][-1]
     remote_key = next(a for a, b in join.on.items() if b == key)
     states = [c.name for c in series.columns if c.meta.values]
     if intent.history:

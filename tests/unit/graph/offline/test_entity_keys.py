@@ -1,0 +1,87 @@
+"""Which number a person means by "<entity> 123", and which tables are series of events.
+
+Checked on a small catalog of another business, so the rules stand on the catalog's shape
+(keys, unique indexes, nullable timestamps), not on the demo's names.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ddl_catalog import Catalog, load_catalog
+from graph.offline.lexicon import key_column, lexicon_for, natural_keys
+from graph.offline.parser import parse
+from graph.offline.sql import _series_for, build_sql
+
+SYSTEM = """\
+system: imaging
+title: Imaging
+purpose: Exam reports of each clinic, their findings and status changes.
+ddl: |
+  CREATE TABLE report (
+      report_id   bigint       NOT NULL,
+      clinic_id   integer      NOT NULL,
+      report_no   integer      NOT NULL,
+      status      text         NOT NULL,
+      PRIMARY KEY (report_id)
+  );
+  CREATE TABLE finding (
+      report_id   bigint       NOT NULL,
+      item        integer      NOT NULL,
+      severity    text         NOT NULL,
+      told_at     timestamptz,
+      PRIMARY KEY (report_id, item)
+  );
+  CREATE UNIQUE INDEX report_clinic_no_idx ON report (clinic_id, report_no);
+tables:
+  report:
+    tenant_column: clinic_id
+    synonyms: {en: [report, reports]}
+    columns:
+      status:
+        values: {OPEN: open, SIGNED: signed}
+  finding:
+    tenant_via: {parent: report, columns: {report_id: report_id}}
+    synonyms: {en: [finding, findings]}
+    joins:
+      - {to: report, "on": {report_id: report_id}}
+    columns:
+      severity:
+        values: {NORMAL: normal, CRITICAL: critical}
+"""
+
+
+@pytest.fixture(scope="module")
+def imaging(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    folder: Path = tmp_path_factory.mktemp("imaging")
+    (folder / "systems").mkdir()
+    (folder / "systems" / "imaging.yaml").write_text(SYSTEM, encoding="utf-8")
+    return load_catalog(folder)
+
+
+def test_the_number_unique_within_the_tenant_is_the_one_people_use(imaging: Catalog) -> None:
+    assert natural_keys(imaging) == {"report": "report_no"}
+    report = imaging.table("report")
+    assert key_column(report, imaging).name == "report_no"
+    assert key_column(report).name == "report_id"  # without the catalog: the primary key
+
+
+def test_a_status_is_the_entitys_own_when_no_table_is_a_series_of_events(
+    imaging: Catalog,
+) -> None:
+    # Findings have a nullable timestamp: details dated later, not events about the report.
+    assert _series_for(imaging, "report") is None
+    intent = parse("status of report 5012", imaging, lexicon_for(imaging), date(2026, 6, 30))
+    sql = build_sql(intent, imaging, "2026-06-30")
+    assert sql == "SELECT report_no, status FROM report WHERE report_no = 5012"
+
+
+def test_a_table_of_timed_states_is_a_series(tmp_path: Path) -> None:
+    (tmp_path / "systems").mkdir()
+    timed = SYSTEM.replace("told_at     timestamptz,", "told_at     timestamptz  NOT NULL,")
+    (tmp_path / "systems" / "imaging.yaml").write_text(timed, encoding="utf-8")
+    catalog = load_catalog(tmp_path)
+    assert _series_for(catalog, "report").name == "finding"
