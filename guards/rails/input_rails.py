@@ -125,7 +125,8 @@ META = re.compile(
 SOCIAL = re.compile(
     r"\b(obrigad[oa]|valeu|brigad[oa]|thanks|thank you|tchau|bye|ate mais|ate logo|bom dia|"
     r"boa tarde|boa noite|ola|oi|hello|hi|hey|e ai|tudo bem|tudo bom|how are (you|things)|"
-    r"como (vai|vao|andam|estao|esta)|how is (it|business) going|what'?s up)\b"
+    r"how are we doing|como (vai|vao|andam|estao|esta|estamos)|how is (it|business) going|"
+    r"what'?s up)\b"
 )
 DATA_NOUNS = re.compile(
     r"\b(relatorios?|reports?|dashboards?|paineis|painel|resumo|summary|indicador\w*|"

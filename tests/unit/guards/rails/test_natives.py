@@ -232,7 +232,10 @@ async def test_oos_allows_catalog_and_glossary_questions(text: str, toolkit: Too
     assert result == RailResult(allowed=True, score=1.0)
 
 
-@pytest.mark.parametrize("text", ["quem é você?", "what can you do?", "ajuda", "help"])
+@pytest.mark.parametrize(
+    "text",
+    ["quem é você?", "what can you do?", "ajuda", "help", "how are we doing?", "como estamos?"],
+)
 async def test_oos_allows_questions_to_the_assistant(text: str, toolkit: Toolkit) -> None:
     assert (await OutOfScope(Entry(code="OOS"), toolkit).evaluate(ask(text))).allowed
 
