@@ -1,10 +1,10 @@
 """Propose each imported table's tenancy from the schema's foreign keys, fail-closed.
 
 A table holding the tenant column is a root (`tenant_column`). A table that reaches a root
-along foreign keys gets `tenant_via` along the first key of the shortest such path; when
-several keys lead to tenant data the choice is deterministic (fewest hops, then keys whose
-columns are all NOT NULL — a NULL key hides the row from every tenant —, then the parent's
-name) and the keys not chosen are named for a person to confirm. A table is proposed
+along foreign keys gets `tenant_via` along the first key of the best such path; when several
+keys lead to tenant data the choice is deterministic (paths whose keys are all NOT NULL
+first — a NULL key hides the row from every tenant —, then the fewest hops, then the
+parent's name) and the keys not chosen are named for a person to confirm. A table is proposed
 `shared` only when none of its keys can reach tenant data; a key into a table this import
 cannot see (another schema, a view) leaves the table undecided, and so does a view without
 the tenant column: the loader then refuses it until a person decides.
@@ -70,15 +70,15 @@ def propose_tenancy(
     for key in keys:
         if key.table in by_table and key.target != key.table:
             by_table[key.table].append(key)
-    hops = _hops_to_roots(by_table, roots)
+    cost = _cost_to_roots(by_table, roots)
     via: dict[str, ViaProposal] = {}
     shared: list[str] = []
     undecided: dict[str, str] = {}
     for name in sorted(tables):
         if name in roots:
             continue
-        if name in hops:
-            via[name] = _via(name, by_table, hops)
+        if name in cost:
+            via[name] = _via(name, by_table, cost)
         elif name in views:
             undecided[name] = (
                 f"a view without {tenant_column}: its rows may come from tenant tables"
@@ -92,45 +92,55 @@ def propose_tenancy(
     return TenancyProposal(roots, via, tuple(shared), undecided)
 
 
-def _hops_to_roots(by_table: dict[str, list[Key]], roots: tuple[str, ...]) -> dict[str, int]:
-    """Fewest foreign-key hops from each table to a root (absent: no path)."""
-    hops = dict.fromkeys(roots, 0)
+Cost = tuple[bool, int]
+"""A path's cost: does any key along it allow NULL, then its number of hops."""
+
+
+def _cost_to_roots(by_table: dict[str, list[Key]], roots: tuple[str, ...]) -> dict[str, Cost]:
+    """The best path's cost from each table to a root (absent: no path). A path of NOT NULL
+    keys beats a shorter one through a nullable key, whose NULL rows would belong to nobody."""
+    cost: dict[str, Cost] = dict.fromkeys(roots, (False, 0))
     changed = True
-    while changed:  # relax until stable: at most one pass per table, schemas are small
+    while changed:  # relax until stable: a cycle only adds hops, so this ends
         changed = False
         for name, table_keys in by_table.items():
-            reachable = [hops[k.target] + 1 for k in table_keys if k.target in hops]
-            if reachable and min(reachable) < hops.get(name, len(by_table) + 1):
-                hops[name] = min(reachable)
+            offers = [_through(k, cost) for k in table_keys if k.target in cost]
+            if offers and (name not in cost or min(offers) < cost[name]):
+                cost[name] = min(offers)
                 changed = True
-    return hops
+    return cost
 
 
-def _via(name: str, by_table: dict[str, list[Key]], hops: dict[str, int]) -> ViaProposal:
+def _through(key: Key, cost: dict[str, Cost]) -> Cost:
+    nullable, hops = cost[key.target]
+    return (nullable or not key.not_null, hops + 1)
+
+
+def _via(name: str, by_table: dict[str, list[Key]], cost: dict[str, Cost]) -> ViaProposal:
     candidates = sorted(
-        (k for k in by_table[name] if k.target in hops), key=lambda k: _rank(k, hops)
+        (k for k in by_table[name] if k.target in cost), key=lambda k: _rank(k, cost)
     )
     chosen, others = candidates[0], candidates[1:]
     return ViaProposal(
         chosen,
-        (name, *_path(chosen.target, by_table, hops)),
-        tuple((name, *_path(k.target, by_table, hops)) for k in others),
+        (name, *_path(chosen.target, by_table, cost)),
+        tuple((name, *_path(k.target, by_table, cost)) for k in others),
         tuple(others),
     )
 
 
-def _path(start: str, by_table: dict[str, list[Key]], hops: dict[str, int]) -> tuple[str, ...]:
+def _path(start: str, by_table: dict[str, list[Key]], cost: dict[str, Cost]) -> tuple[str, ...]:
     """`start`, then the parent each table along the way chose, up to a root."""
     path = [start]
-    while hops[path[-1]] > 0:
-        nxt = min((k for k in by_table[path[-1]] if k.target in hops), key=lambda k: _rank(k, hops))
-        path.append(nxt.target)
+    while cost[path[-1]][1] > 0:
+        keys = (k for k in by_table[path[-1]] if k.target in cost)
+        path.append(min(keys, key=lambda k: _rank(k, cost)).target)
     return tuple(path)
 
 
-def _rank(key: Key, hops: dict[str, int]) -> tuple[int, bool, str, tuple[str, ...]]:
-    """Fewest hops, then NOT NULL keys, then names: the same choice on every run."""
-    return (hops[key.target], not key.not_null, key.target, key.columns)
+def _rank(key: Key, cost: dict[str, Cost]) -> tuple[bool, int, str, tuple[str, ...]]:
+    """NOT NULL paths first, then fewest hops, then names: the same choice on every run."""
+    return (*_through(key, cost), key.target, key.columns)
 
 
 def describe_via(proposal: ViaProposal) -> str:

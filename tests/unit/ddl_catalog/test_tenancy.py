@@ -47,6 +47,17 @@ def test_a_nullable_key_loses_a_tie() -> None:
     assert proposal.via["rental"].key.target == "inventory"
 
 
+def test_a_not_null_path_beats_a_shorter_nullable_one() -> None:
+    keys = [
+        key("payment", "customer", "customer_id", not_null=False),
+        key("payment", "rental", "rental_id"),
+        key("rental", "inventory", "inventory_id"),
+    ]
+    proposal = propose_tenancy(TABLES, keys, "store_id")
+    assert proposal.via["payment"].path == ("payment", "rental", "inventory")
+    assert proposal.via["payment"].alternatives == (("payment", "customer"),)
+
+
 def test_key_outside_the_import_leaves_a_table_undecided() -> None:
     tables = {**TABLES, "log": ("log_id", "user_id")}
     proposal = propose_tenancy(tables, [key("log", "auth.users", "user_id")], "store_id")
