@@ -336,9 +336,9 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
         return _apply_db_policies(catalog, statements, settings)
     kind = "least intrusive: a company's database" if settings.database_url else "owned"
     print(f"-- Orquestra layer-3 policies for database {database}, role {settings.agent_role}")
-    print(f"-- ({kind}). Apply as the tables' owner, in one transaction. Idempotent: each")
-    print("-- block acts only when the state differs, and then raises an `orquestra:` NOTICE.\n")
-    print(render(statements))
+    print(f"-- ({kind}). Apply as the tables' owner; one transaction, idempotent: each block")
+    print("-- acts only when the state differs, and then raises an `orquestra:` NOTICE.\n")
+    print(f"BEGIN;\n\n{render(statements)}\nCOMMIT;")
     return 0
 
 
