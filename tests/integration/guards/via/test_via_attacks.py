@@ -1,4 +1,5 @@
-"""Attacks aimed at the parent chain (attacks.yaml), through all three layers, for every store.
+"""Attacks aimed at the parent chain (attacks.yaml), for every store, with layer 2 alone and
+with all three layers.
 
 An attack is either refused by the guard with the expected code, or it returns exactly what
 it returns on the attacking store's own copy: never a row of another store. A control shows
@@ -33,26 +34,30 @@ def test_corpus_is_large_and_unique() -> None:
     assert {a["expect"] for a in ATTACKS} >= {"filtered", "GUARD_TABLE_NOT_ALLOWED"}
 
 
+@pytest.mark.parametrize("layers", ["layer2-alone", "all-layers"])
 @pytest.mark.parametrize("tenant", TENANTS)
 @pytest.mark.parametrize("attack", ATTACKS, ids=lambda a: a["id"])
-async def test_attack_through_all_layers(
+async def test_attack_through_the_guard(
     attack: dict,
     tenant: str,
+    layers: str,
     via_policy: GuardPolicy,
-    via_agent: asyncpg.Connection,
     owner: asyncpg.Connection,
+    via_agent: asyncpg.Connection,
 ) -> None:
+    """Layer 2 alone runs as the owner (no row-level security); all layers as the agent."""
+    conn = owner if layers == "layer2-alone" else via_agent
     if attack["expect"] == "QUERY_ERROR":
         with pytest.raises(QueryError) as failed:
-            await run_guarded(via_agent, attack["sql"], via_policy, tenant)
+            await run_guarded(conn, attack["sql"], via_policy, tenant)
         assert failed.value.code == "QUERY_ERROR"
         return
     if attack["expect"] != "filtered":
         with pytest.raises(GuardRejection) as caught:
-            await run_guarded(via_agent, attack["sql"], via_policy, tenant)
+            await run_guarded(conn, attack["sql"], via_policy, tenant)
         assert caught.value.code == attack["expect"]
         return
-    result = await run_guarded(via_agent, attack["sql"], via_policy, tenant)
+    result = await run_guarded(conn, attack["sql"], via_policy, tenant)
     assert multiset(result.rows) == multiset(await run_on_copy(owner, attack["sql"], tenant))
 
 
