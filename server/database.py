@@ -172,8 +172,17 @@ def state_url(settings: Settings) -> str:
 async def ensure_state_database(settings: Settings) -> str:
     """`state_url(settings)`, creating the default `orquestra_state` database if missing."""
     url = state_url(settings)
-    if settings.state_url or not settings.database_url:
-        return url  # chosen by the operator, or the embedded database: it exists
+    if not settings.database_url and not settings.state_url:
+        return url  # the embedded database: it exists
+    if settings.state_url:
+        try:
+            await (await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)).close()
+        except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
+            raise DatabaseUnavailable(
+                f"cannot use ORQUESTRA_STATE_URL ({describe(url)}): {type(exc).__name__}: {exc}."
+                " It names the database for Orquestra's own state; create it, or fix the URL."
+            ) from exc
+        return url  # chosen by the operator
     try:
         await (await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)).close()
         return url

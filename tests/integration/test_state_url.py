@@ -7,6 +7,7 @@ import pytest
 
 from server.database import (
     STATE_DATABASE,
+    DatabaseUnavailable,
     StateDatabaseMissing,
     admin_url,
     ensure_state_database,
@@ -62,3 +63,10 @@ async def test_a_role_that_may_not_create_it_is_told_what_to_do(
         await ensure_state_database(plain)
     assert missing.value.code == "STATE_DATABASE_MISSING"
     assert "ORQUESTRA_STATE_URL" in missing.value.message
+
+
+async def test_an_unreachable_state_url_is_named(settings: Settings, db_url: str) -> None:
+    wrong = settings.model_copy(update={"state_url": with_database(db_url, "no_such_state")})
+    with pytest.raises(DatabaseUnavailable) as failed:
+        await ensure_state_database(wrong)
+    assert "ORQUESTRA_STATE_URL" in failed.value.message and "no_such_state" in failed.value.message
