@@ -13,11 +13,17 @@ from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
 from ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
-from ddl_catalog.text import phrase_key, stem
+from ddl_catalog.text import fold, phrase_key, stem
 from nodes.units import is_code_name
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
+FUNCTION_WORDS = {
+    *("a", "o", "e", "as", "os", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas"),
+    *("ao", "um", "uma", "ou", "se", "por", "com", "sem", "que"),
+    *("an", "the", "of", "in", "on", "at", "to", "or", "and", "by", "for", "is", "it", "as"),
+}
+"""Words of the languages themselves, never taken for an enumerated value spelled the same."""
 DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
 
 
@@ -101,7 +107,10 @@ class Lexicon:
             for phrase in [column.name, *column.meta.synonyms.all()]:
                 self._add(phrase, Meaning("column", table.name, column.name))
             for value in column.meta.values:
-                for phrase in [value, *column.meta.value_synonyms.get(value, [])]:
+                # A code that spells a function word ("DO", "E") is found through its
+                # synonyms only: "do" in a question is a preposition, not the code.
+                spelled = [] if fold(value) in FUNCTION_WORDS else [value]
+                for phrase in [*spelled, *column.meta.value_synonyms.get(value, [])]:
                     self._add(phrase, Meaning("value", table.name, column.name, value))
 
     def match(self, tokens: list[str]) -> list[tuple[int, int, list[Meaning]]]:

@@ -247,7 +247,8 @@ def _groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> Non
         after_marker = index > 0 and tokens[index - 1] in GROUP_MARKERS
         if token in GRAINS and (after_marker or token in ALONE_GRAINS):
             intent.groups.append(Group("", "", GRAINS[token]))
-        elif token in GROUP_MARKERS and index + 1 in starts:
+        elif token in GROUP_MARKERS and index + 1 in starts and tokens[index + 1] not in GRAINS:
+            # "por mês" is a time grain, even where a column's synonym is "mês" too
             meanings = starts[index + 1]
             group = _group_of(meanings, catalog)
             if group and meanings[0].kind != "metric":

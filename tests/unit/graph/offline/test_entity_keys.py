@@ -85,3 +85,49 @@ def test_a_table_of_timed_states_is_a_series(tmp_path: Path) -> None:
     (tmp_path / "systems" / "imaging.yaml").write_text(timed, encoding="utf-8")
     catalog = load_catalog(tmp_path)
     assert _series_for(catalog, "report").name == "finding"
+
+
+EXAMS = """\
+system: exams
+title: Exams
+purpose: Exams of each clinic.
+ddl: |
+  CREATE TABLE exam (
+      exam_id     bigint       NOT NULL,
+      clinic_id   integer      NOT NULL,
+      modality    text         NOT NULL,
+      roster_month date        NOT NULL,
+      done_at     timestamptz  NOT NULL,
+      PRIMARY KEY (exam_id)
+  );
+tables:
+  exam:
+    tenant_column: clinic_id
+    synonyms: {pt: [exame, exames], en: [exam, exams]}
+    columns:
+      modality:
+        values: {DO: bone densitometry, RM: magnetic resonance}
+        value_synonyms: {DO: [densitometria], RM: [ressonancia]}
+      roster_month:
+        synonyms: {pt: [mês da escala, mes], en: [roster month]}
+"""
+
+
+def exams_sql(tmp_path: Path, question: str) -> str:
+    (tmp_path / "systems").mkdir(exist_ok=True)
+    (tmp_path / "systems" / "exams.yaml").write_text(EXAMS, encoding="utf-8")
+    catalog = load_catalog(tmp_path)
+    intent = parse(question, catalog, lexicon_for(catalog), date(2026, 6, 30))
+    return build_sql(intent, catalog, "2026-06-30")
+
+
+def test_a_code_spelled_like_a_preposition_is_not_read_from_the_preposition(
+    tmp_path: Path,
+) -> None:
+    assert "'DO'" not in exams_sql(tmp_path, "quantos exames do mês passado?")
+    assert "modality = 'DO'" in exams_sql(tmp_path, "quantos exames de densitometria?")
+
+
+def test_by_month_is_a_time_grain_even_when_a_column_is_called_month(tmp_path: Path) -> None:
+    sql = exams_sql(tmp_path, "quantos exames por mês em 2026?")
+    assert "date_trunc('month'" in sql and "roster_month AS" not in sql
