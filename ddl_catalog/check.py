@@ -7,7 +7,8 @@ transaction that is always rolled back, and both sides are read from `pg_catalog
 schema's own type prints unqualified on both; the scratch path keeps the catalog's schemas
 after the scratch one, so a type the catalog does not define still resolves. Beside columns
 and keys it compares enum labels, domain base types, and partitioning (a view or
-materialized view in the database matches a catalog table: it is read-only there).
+materialized view in the database matches a catalog table: it is read-only there), and it
+refuses a shared table the database keys into tenant data (`check_tenancy`).
 Each drift names the catalog file and line to fix.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 import asyncpg
 
+from ddl_catalog.check_tenancy import shared_key_drifts
 from ddl_catalog.check_types import partitioning_drift, relkinds, type_drifts, user_types
 from ddl_catalog.drift import Drift
 from ddl_catalog.model import Catalog, Table
@@ -102,6 +104,7 @@ async def check_catalog(conn: asyncpg.Connection, catalog: Catalog) -> list[Drif
                     )
                 )
         drifts += _join_drifts(catalog, live)
+        drifts += await shared_key_drifts(conn, catalog)
         drifts += await _metric_drifts(conn, catalog)
     finally:
         await tx.rollback()

@@ -177,3 +177,24 @@ async def test_without_the_tenant_column_nothing_is_proposed(rental) -> None:
     assert result.tenancy.shared == () and result.tenancy.via == {}
     assert set(result.tenancy.undecided) == set(result.tables)
     assert "pass --tenant-column" in next(iter(result.tenancy.undecided.values()))
+
+
+async def test_check_refuses_a_shared_table_the_database_keys_into_tenant_data(
+    rental, tmp_path: Path
+) -> None:
+    """A hand-edited catalog that calls `note` shared and drops its join: the loader cannot
+    see the key, the database still has it."""
+    conn, schema = rental
+    await _imported_catalog(conn, schema, tmp_path)
+    path = tmp_path / "systems" / f"{schema}.yaml"
+    document = yaml.safe_load(path.read_text())
+    note = document["tables"]["note"]
+    del note["tenant_via"], note["joins"]
+    note["shared"] = True
+    path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False))
+    drifts = await check_catalog(conn, load_catalog(tmp_path))
+    assert [d.code for d in drifts] == ["SHARED_REFERENCES_TENANT"]
+    assert "keys it (rental_id) into rental" in drifts[0].message
+    note["shared_because"] = "notes are public reviews"
+    path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False))
+    assert await check_catalog(conn, load_catalog(tmp_path)) == []
