@@ -30,6 +30,7 @@ from ddl_catalog.importer_sql import (
     RELATIONS_SQL,
     TYPES_SQL,
 )
+from ddl_catalog.loader import CatalogError
 from ddl_catalog.path_agreement import PathAgreement, measure_agreement
 from ddl_catalog.tenancy import Key, TenancyProposal, describe_via, propose_tenancy
 
@@ -79,6 +80,12 @@ async def import_schema(
         indexes = await conn.fetch(INDEXES_SQL, schema)
         foreign_keys = await conn.fetch(FOREIGN_KEYS_SQL, schema)
         partitions = await conn.fetch(PARTITIONS_SQL, schema)
+    if not relations:
+        raise CatalogError(
+            "IMPORT_SCHEMA_EMPTY",
+            f"schema {schema!r} holds no tables to import; check --schema and the database "
+            "DATABASE_URL (or --database-url) points at",
+        )
     names = [r["table_name"] for r in relations]
     by_table: dict[str, list[Any]] = {name: [] for name in names}
     for row in columns:

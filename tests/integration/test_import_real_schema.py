@@ -198,3 +198,10 @@ async def test_check_refuses_a_shared_table_the_database_keys_into_tenant_data(
     note["shared_because"] = "notes are public reviews"
     path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False))
     assert await check_catalog(conn, load_catalog(tmp_path)) == []
+
+
+async def test_an_empty_or_missing_schema_is_an_error(rental) -> None:
+    conn, _ = rental
+    with pytest.raises(CatalogError) as error:
+        await import_schema(conn, "no_such_schema", system="x", tenant_column="store_id")
+    assert error.value.code == "IMPORT_SCHEMA_EMPTY"
