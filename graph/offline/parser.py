@@ -154,7 +154,15 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     masked = " ".join("#" if i in used else t for i, t in enumerate(tokens))
     intent.periods = find_periods(masked, today)
     intent.period = intent.periods[0] if intent.periods else None
-    _top(intent, text)
+    matches = [m for m in lexicon.match(tokens) if m[0] not in used]
+    # A ranking word inside a value's name ("discordância maior") ranks nothing.
+    named_values = {
+        i
+        for start, end, meanings in matches
+        if end - start > 1 and any(m.kind == "value" for m in meanings)
+        for i in range(start, end)
+    }
+    _top(intent, " ".join("#" if i in named_values else t for i, t in enumerate(tokens)))
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
     intent.history = bool(
         re.search(
@@ -163,7 +171,6 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
             text,
         )
     )
-    matches = [m for m in lexicon.match(tokens) if m[0] not in used]
     numeric_phrases = {
         " ".join(tokens[start:end])
         for start, end, meanings in matches

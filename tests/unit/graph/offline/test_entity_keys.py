@@ -97,6 +97,7 @@ ddl: |
       clinic_id   integer      NOT NULL,
       modality    text         NOT NULL,
       roster_month date        NOT NULL,
+      review      text         NOT NULL,
       done_at     timestamptz  NOT NULL,
       PRIMARY KEY (exam_id)
   );
@@ -110,6 +111,9 @@ tables:
         value_synonyms: {DO: [densitometria], RM: [ressonancia]}
       roster_month:
         synonyms: {pt: [mês da escala, mes], en: [roster month]}
+      review:
+        values: {AGREE: agreement, MAJOR: major disagreement}
+        value_synonyms: {MAJOR: [discordância maior]}
 """
 
 
@@ -131,3 +135,8 @@ def test_a_code_spelled_like_a_preposition_is_not_read_from_the_preposition(
 def test_by_month_is_a_time_grain_even_when_a_column_is_called_month(tmp_path: Path) -> None:
     sql = exams_sql(tmp_path, "quantos exames por mês em 2026?")
     assert "date_trunc('month'" in sql and "roster_month AS" not in sql
+
+
+def test_a_ranking_word_inside_a_values_name_ranks_nothing(tmp_path: Path) -> None:
+    sql = exams_sql(tmp_path, "quantos exames com discordância maior em 2025?")
+    assert "review = 'MAJOR'" in sql and "DESC" not in sql and "GROUP BY" not in sql
