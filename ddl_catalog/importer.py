@@ -21,6 +21,7 @@ import pglast
 import yaml
 from pglast.stream import RawStream
 
+from ddl_catalog.import_review import review_lines, table_comments
 from ddl_catalog.importer_sql import (
     COLUMNS_SQL,
     FOREIGN_KEYS_SQL,
@@ -32,9 +33,9 @@ from ddl_catalog.importer_sql import (
 )
 from ddl_catalog.loader import CatalogError
 from ddl_catalog.path_agreement import PathAgreement, measure_agreement
-from ddl_catalog.tenancy import Key, TenancyProposal, describe_via, propose_tenancy
+from ddl_catalog.tenancy import Key, TenancyProposal, propose_tenancy
 
-VIEW_KINDS = {"v": "view", "m": "materialized view"}
+__all__ = ["SchemaImport", "import_schema", "review_lines"]
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ async def import_schema(
     for relation in relations:
         name = relation["table_name"]
         entry = _table_entry(relation, by_table[name], keys, proposal, tenant_column)
-        comments = _table_comments(relation, proposal, agreement.get(name, []))
+        comments = table_comments(relation, proposal, agreement.get(name, []))
         text += comments + _indent(_dump({name: entry}))
     folded: dict[str, list[str]] = {}
     for row in partitions:
@@ -203,29 +204,6 @@ def _column_entry(column: Any) -> dict[str, Any]:
     return entry
 
 
-def _table_comments(
-    relation: Any, proposal: TenancyProposal, agreement: list[PathAgreement]
-) -> str:
-    """YAML comments above a table: what kind it is, and the tenancy a person must confirm."""
-    name = relation["table_name"]
-    lines = []
-    if relation["kind"] in VIEW_KINDS:
-        lines.append(f"a {VIEW_KINDS[relation['kind']]}, imported as a read-only table")
-    if relation["kind"] == "p":
-        lines.append(f"partitioned ({relation['partition_key']}); its partitions are folded in")
-    if name in proposal.via:
-        lines.append(f"REVIEW tenant_via: {describe_via(proposal.via[name])}")
-        lines += [f"  not chosen, {a.describe()}" for a in agreement]
-    elif name in proposal.shared:
-        lines.append("REVIEW shared: no foreign key of this table reaches tenant data")
-    elif name in proposal.undecided:
-        lines.append(
-            f"DECIDE: {proposal.undecided[name]}. Declare tenant_column, tenant_via "
-            "{parent, columns} or shared: true"
-        )
-    return "".join(f"  # {line}\n" for line in lines)
-
-
 def _type_ddl(row: Any) -> str:
     """CREATE TYPE / CREATE DOMAIN for one of the schema's own types."""
     if row["kind"] == "e":
@@ -284,29 +262,3 @@ def _dump(document: dict[str, Any]) -> str:
 
 def _indent(text: str) -> str:
     return "".join(f"  {line}" if line.strip() else line for line in text.splitlines(keepends=True))
-
-
-def review_lines(result: SchemaImport) -> list[str]:
-    """What a person must review before using the catalog, one item a line."""
-    tenancy = result.tenancy
-    lines = [f"tables with the tenant column: {', '.join(tenancy.roots) or 'none'}"]
-    for name, via in tenancy.via.items():
-        lines.append(f"tenant_via (confirm the path): {describe_via(via)}")
-        lines += [f"  not chosen, {a.describe()}" for a in result.agreement.get(name, [])]
-    if tenancy.shared:
-        lines.append(f"shared by every tenant (confirm): {', '.join(tenancy.shared)}")
-    lines += [f"NO TENANCY, decide: {name}: {why}" for name, why in tenancy.undecided.items()]
-    for parent, parts in result.partitions.items():
-        lines.append(f"partitioned {parent}: folded {len(parts)} partition(s) ({', '.join(parts)})")
-    if result.views:
-        lines.append(
-            f"views imported as read-only tables: {', '.join(result.views)}; row-level security"
-            " cannot hold on a view (it reads as its owner unless security_invoker is set),"
-            " so for them the guard's rewrite is the tenant filter"
-        )
-    if result.undescribed:
-        lines.append(
-            f"{len(result.undescribed)} column(s) without a description (no COMMENT ON), e.g. "
-            + ", ".join(result.undescribed[:5])
-        )
-    return lines

@@ -1,0 +1,64 @@
+"""What a person must review in an imported schema: YAML comments above each table and the
+list `catalog import` and `init` print (tenancy proposed, paths chosen and whether the others
+agree, shared tables, undecided tables, folded partitions, views, columns without a
+description).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ddl_catalog.path_agreement import PathAgreement
+from ddl_catalog.tenancy import TenancyProposal, describe_via
+
+if TYPE_CHECKING:
+    from ddl_catalog.importer import SchemaImport
+
+VIEW_KINDS = {"v": "view", "m": "materialized view"}
+
+
+def table_comments(relation: Any, proposal: TenancyProposal, agreement: list[PathAgreement]) -> str:
+    """YAML comments above a table: what kind it is, and the tenancy a person must confirm."""
+    name = relation["table_name"]
+    lines = []
+    if relation["kind"] in VIEW_KINDS:
+        lines.append(f"a {VIEW_KINDS[relation['kind']]}, imported as a read-only table")
+    if relation["kind"] == "p":
+        lines.append(f"partitioned ({relation['partition_key']}); its partitions are folded in")
+    if name in proposal.via:
+        lines.append(f"REVIEW tenant_via: {describe_via(proposal.via[name])}")
+        lines += [f"  not chosen, {a.describe()}" for a in agreement]
+    elif name in proposal.shared:
+        lines.append("REVIEW shared: no foreign key of this table reaches tenant data")
+    elif name in proposal.undecided:
+        lines.append(
+            f"DECIDE: {proposal.undecided[name]}. Declare tenant_column, tenant_via "
+            "{parent, columns} or shared: true"
+        )
+    return "".join(f"  # {line}\n" for line in lines)
+
+
+def review_lines(result: SchemaImport) -> list[str]:
+    """What a person must review before using the catalog, one item a line."""
+    tenancy = result.tenancy
+    lines = [f"tables with the tenant column: {', '.join(tenancy.roots) or 'none'}"]
+    for name, via in tenancy.via.items():
+        lines.append(f"tenant_via (confirm the path): {describe_via(via)}")
+        lines += [f"  not chosen, {a.describe()}" for a in result.agreement.get(name, [])]
+    if tenancy.shared:
+        lines.append(f"shared by every tenant (confirm): {', '.join(tenancy.shared)}")
+    lines += [f"NO TENANCY, decide: {name}: {why}" for name, why in tenancy.undecided.items()]
+    for parent, parts in result.partitions.items():
+        lines.append(f"partitioned {parent}: folded {len(parts)} partition(s) ({', '.join(parts)})")
+    if result.views:
+        lines.append(
+            f"views imported as read-only tables: {', '.join(result.views)}; row-level security"
+            " cannot hold on a view (it reads as its owner unless security_invoker is set),"
+            " so for them the guard's rewrite is the tenant filter"
+        )
+    if result.undescribed:
+        lines.append(
+            f"{len(result.undescribed)} column(s) without a description (no COMMENT ON), e.g. "
+            + ", ".join(result.undescribed[:5])
+        )
+    return lines
