@@ -298,3 +298,41 @@ async def test_cli_print_then_apply_twice(company_db: Callable, data_dir: Path) 
     first = await asyncio.to_thread(cli, "--apply")
     assert "changed (" in first and "[PUBLIC_EXECUTES_DANGEROUS_FUNCTIONS]" in first
     assert "already in place: no change" in await asyncio.to_thread(cli, "--apply")
+
+
+async def test_a_table_with_row_security_of_its_own_keeps_it(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    """The company's own policy stays the only one for its roles; FORCE is left as it was."""
+    db = await company_db()
+    owner = await asyncpg.connect(db.owner_url)
+    try:
+        await owner.execute("ALTER TABLE public.rental ENABLE ROW LEVEL SECURITY")
+        await owner.execute(
+            f"CREATE POLICY company_recent ON public.rental FOR SELECT TO {APP_ROLE}"
+            " USING (rental_date >= '2026-04-01')"
+        )
+        await _apply(db, catalog)
+        policies = await owner.fetch(
+            "SELECT policyname, permissive FROM pg_policies WHERE tablename = 'rental'"
+            " ORDER BY policyname"
+        )
+        assert [tuple(p) for p in policies] == [
+            ("company_recent", "PERMISSIVE"),
+            ("orquestra_agent_read", "PERMISSIVE"),
+            ("orquestra_tenant_isolation", "RESTRICTIVE"),
+        ]
+        assert not await owner.fetchval(
+            "SELECT relforcerowsecurity FROM pg_class WHERE oid = 'public.rental'::regclass"
+        )
+        recent = await owner.fetchval(
+            "SELECT count(*) FROM rental WHERE rental_date >= '2026-04-01'"
+        )
+        assert 0 < recent < await owner.fetchval("SELECT count(*) FROM rental")
+    finally:
+        await owner.close()
+    app = await asyncpg.connect(db.url_as(APP_ROLE))
+    try:
+        assert await app.fetchval("SELECT count(*) FROM rental") == recent
+    finally:
+        await app.close()
