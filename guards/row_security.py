@@ -11,7 +11,6 @@ security, a permissive policy for everyone else keeps their access as it was.
 from __future__ import annotations
 
 import hashlib
-import itertools
 from dataclasses import dataclass
 
 from ddl_catalog import Catalog
@@ -43,9 +42,12 @@ def tenant_predicate(catalog: Catalog, table: Table, tenant: str) -> str:
     declared columns, up to the root whose tenant column equals the tenant; a NULL key
     matches nothing, so an orphan row belongs to nobody. The parents' own policies are not
     relied on, e.g. payment → rental → inventory:
-    `EXISTS (SELECT 1 FROM public.rental AS orq_p1, public.inventory AS orq_p2 WHERE
-    orq_p1.rental_id = payment.rental_id AND orq_p2.inventory_id = orq_p1.inventory_id AND
-    orq_p2.store_id = NULLIF(current_setting('app.tenant_id', true), '')::integer)`.
+    `(payment.rental_id) IN (SELECT orq_p1.rental_id FROM public.rental AS orq_p1 WHERE
+    (orq_p1.inventory_id) IN (SELECT orq_p2.inventory_id FROM public.inventory AS orq_p2
+    WHERE orq_p2.store_id = NULLIF(current_setting('app.tenant_id', true), '')::integer))`.
+    The subqueries do not refer to the row, so PostgreSQL runs each once per scan and probes
+    a hash of its keys per row (a correlated EXISTS would run per row, and with layer 2's
+    semi-join on top the planner then picked nested loops quadratic in the table's size).
     """
     chain = catalog.tenant_chain(table.name)
     root = chain[-1]
@@ -53,18 +55,19 @@ def tenant_predicate(catalog: Catalog, table: Table, tenant: str) -> str:
     value = f"NULLIF({tenant}, '')::{column.type_sql}"
     if len(chain) == 1:
         return f"{ident(column.name)} = {value}"
-    sources, conditions, previous = [], [], ident(table.name)
-    for depth, (child, parent) in enumerate(itertools.pairwise(chain), start=1):
-        alias = f"orq_p{depth}"
-        sources.append(f"{qualified(parent)} AS {alias}")
+    condition = f"{ident('orq_p' + str(len(chain) - 1))}.{ident(column.name)} = {value}"
+    for depth in range(len(chain) - 1, 0, -1):
+        child, parent, alias = chain[depth - 1], chain[depth], f"orq_p{depth}"
         via = child.tenant_via
         assert via is not None  # every table but the root of a chain is tenant_via
-        conditions += [
-            f"{alias}.{ident(p)} = {previous}.{ident(c)}" for c, p in via.columns.items()
-        ]
-        previous = alias
-    conditions.append(f"{previous}.{ident(column.name)} = {value}")
-    return f"EXISTS (SELECT 1 FROM {', '.join(sources)} WHERE {' AND '.join(conditions)})"
+        owner = ident(table.name) if depth == 1 else f"orq_p{depth - 1}"
+        keys = ", ".join(f"{owner}.{ident(c)}" for c in via.columns)
+        parent_keys = ", ".join(f"{alias}.{ident(p)}" for p in via.columns.values())
+        condition = (
+            f"({keys}) IN (SELECT {parent_keys} FROM {qualified(parent)} AS {alias} "
+            f"WHERE {condition})"
+        )
+    return condition
 
 
 def table_statements(catalog: Catalog, role: str, tenant: str, *, owned: bool) -> list[Statement]:
