@@ -431,6 +431,9 @@ def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
     target = args.out / f"{system}.yaml"
     if target.exists() and not args.force:
         return _fail("FILE_EXISTS", f"{target} exists; pass --force to overwrite it")
+    tenant_column = _tenant_column(args, settings)
+    if tenant_column is None:
+        return _fail("TENANT_COLUMN_REQUIRED", TENANT_COLUMN_HINT)
 
     async def run() -> Any:
         conn = await connect(admin_url(settings))
@@ -439,7 +442,7 @@ def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
                 conn,
                 args.schema,
                 system=system,
-                tenant_column=args.tenant_column or settings.tenant_column,
+                tenant_column=tenant_column,
                 views=args.views,
             )
         finally:
@@ -454,9 +457,31 @@ def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+TENANT_COLUMN_HINT = (
+    "name the column that holds the tenant with --tenant-column COL "
+    "(or ORQUESTRA_TENANT_COLUMN); the active deployment's catalog has no single one to reuse"
+)
+
+
+def _tenant_column(args: argparse.Namespace, settings: Settings) -> str | None:
+    """`--tenant-column`, else the setting, else the one tenant column name the active
+    deployment's catalog uses (so importing more of the same database needs no flag)."""
+    if args.tenant_column or settings.tenant_column:
+        return args.tenant_column or settings.tenant_column
+    try:
+        names = set(load_catalog(settings.catalog_dir).tenant_tables().values())
+    except CatalogError:
+        return None
+    return names.pop() if len(names) == 1 else None
+
+
 def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     from ddl_catalog.scaffold import ScaffoldError, scaffold_deployment
     from server.database import admin_url, connect
+
+    tenant_column = _tenant_column(args, settings)
+    if tenant_column is None:
+        return _fail("TENANT_COLUMN_REQUIRED", TENANT_COLUMN_HINT)
 
     async def run() -> Any:
         conn = await connect(args.database_url or admin_url(settings))
@@ -465,7 +490,7 @@ def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
                 conn,
                 args.folder,
                 args.schema,
-                tenant_column=args.tenant_column or settings.tenant_column,
+                tenant_column=tenant_column,
                 views=args.views,
             )
         finally:

@@ -179,8 +179,9 @@ class Settings(BaseSettings):
     """URL the agent's queries use; unset: `database_url` (or the embedded one) as `agent_role`."""
     catalog_dir: Path | None = None
     """Folder of catalog files; unset: the deployment's `catalog/` (filled in at load)."""
-    tenant_column: str = "cod_fornecedor"
-    """Default tenant column name, used when importing a catalog from a live schema."""
+    tenant_column: str | None = None
+    """Tenant column `catalog import` and `init` look for; unset: `--tenant-column`, else
+    the one tenant column name of the active deployment's catalog."""
     reference_date: date = date(2026, 6, 30)
     """Last day of the sample data's history; unset: the deployment profile's, if it has one."""
     today: date | None = None
