@@ -25,7 +25,7 @@ from guards.rails import Guardrails, Toolkit
 from guards.tenant_key import InvalidTenant, TenantKey
 from guards.tenant_names import TenantNames
 from nodes.prompts import preload_prompts
-from server.database import admin_url, agent_url, connect, ensure_state_database
+from server.database import Connection, admin_url, agent_url, connect, ensure_state_database
 from server.settings import Settings
 
 
@@ -125,7 +125,9 @@ async def _build(settings: Settings) -> Resources:
     # Connecting is bounded like the server's own database work: a lost server is an error
     # within seconds, not a minute's wait.
     bound = settings.limits.database_timeout_s
-    agent_pool = await asyncpg.create_pool(urls[0], min_size=1, max_size=10, timeout=bound)
+    agent_pool = await asyncpg.create_pool(
+        urls[0], min_size=1, max_size=10, timeout=bound, connection_class=Connection
+    )
     admin_pool = await asyncpg.create_pool(urls[1], min_size=1, max_size=4, timeout=bound)
     state = await ensure_state_database(settings)
     state_pool = (

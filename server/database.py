@@ -234,8 +234,25 @@ def describe(url: str) -> str:
     return f"{host}{port}/{parts.path.lstrip('/') or 'postgres'}"
 
 
+class Connection(asyncpg.Connection):
+    """An asyncpg connection that never calls `set_config`/`current_setting` by itself.
+
+    When a result holds a type asyncpg does not know yet (an enum, a domain, a row), it
+    introspects it, and around that query it turns JIT off with `set_config('jit', …)`. Layer 3
+    revokes both functions from the agent on a database Orquestra owns, so the enum column
+    failed with PERMISSION_DENIED. The introspection query is small; it runs without that step.
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        capabilities = getattr(self, "_server_caps", None)
+        if capabilities is not None and getattr(capabilities, "jit", False):
+            self._server_caps = capabilities._replace(jit=False)
+
+
 async def connect(url: str, **kwargs: object) -> asyncpg.Connection:
     """One connection, with an error that names the server and the way out."""
+    kwargs.setdefault("connection_class", Connection)
     try:
         return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S, **kwargs)
     except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
