@@ -90,6 +90,37 @@ async def test_a_table_scoped_through_two_parents_counts_each_units_own_rows(
             assert json.loads(done.stdout)["rows"] == [[expected]], (unit, mode)
 
 
+async def test_a_question_on_a_table_scoped_through_parents_answers_each_unit_alone(
+    clinics_server: Server, clinics_db: Path
+) -> None:
+    """The probe's question ("how many … do I have?") on a two-level tenant_via table, asked
+    through the server with the default offline model, per unit."""
+    owner = await asyncpg.connect(_admin_url(clinics_db))
+    try:
+        truth = {
+            unit: sorted(
+                tuple(row)
+                for row in await owner.fetch(
+                    "SELECT a.categoria, count(*) FROM apontamentos_revisao a"
+                    " JOIN revisoes_qualidade r USING (cod_revisao)"
+                    " JOIN laudos l ON l.id_laudo = r.id_laudo WHERE l.cod_unidade = $1"
+                    " GROUP BY 1",
+                    unit,
+                )
+            )
+            for unit in (201, 202)
+        }
+    finally:
+        await owner.close()
+    assert truth[201] != truth[202]
+    for unit, expected in truth.items():
+        events = stream(
+            clinics_server.url, "apontamentos de revisão por categoria", bearer=token(str(unit))
+        )
+        result = next(e["data"] for e in events if e["event"] == "result")
+        assert sorted(tuple(row) for row in result["rows"]) == expected, unit
+
+
 def _admin_url(data_dir: Path) -> str:
     from server.database import admin_url
 

@@ -9,9 +9,7 @@ tables whole): the ground truth every guarded answer is compared with.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import AsyncIterator
-from decimal import Decimal
 from pathlib import Path
 
 import asyncpg
@@ -167,14 +165,3 @@ async def run_guarded(
     """Layers 1-2 (guard_sql), then the executor on `conn` (layer 3 when it is the agent)."""
     guarded = guard_sql(sql, policy, tenant, max_rows=0)
     return await run_as_tenant(conn, guarded.sql, guarded.params, tenant=tenant, limits=LIMITS)
-
-
-def multiset(rows: list[tuple]) -> Counter:
-    """Rows as a multiset, numbers rounded to 2 decimals (design §3.4)."""
-    return Counter(tuple(_normal(v) for v in row) for row in rows)
-
-
-def _normal(value: object) -> object:
-    if isinstance(value, float | Decimal):
-        return round(Decimal(str(value)), 2)
-    return value

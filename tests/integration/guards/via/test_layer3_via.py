@@ -15,7 +15,8 @@ import asyncpg
 import pytest
 
 from guards.executor import run_as_tenant
-from tests.integration.guards.via.conftest import LIMITS, TENANTS, multiset, run_on_copy
+from tests.integration.guards.conftest import multiset
+from tests.integration.guards.via.conftest import LIMITS, TENANTS, run_on_copy
 
 VIA_TABLES = ("rental", "payment", "rental_note", "supply_line")
 

@@ -16,9 +16,9 @@ import yaml
 
 from guards import GuardPolicy, GuardRejection
 from guards.executor import QueryError
+from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     TENANTS,
-    multiset,
     run_guarded,
     run_on_copy,
     run_unguarded,

@@ -14,10 +14,10 @@ import pytest
 import yaml
 
 from guards import GuardPolicy
+from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     POLICY_FILE,
     TENANTS,
-    multiset,
     run_guarded,
     run_on_copy,
     run_unguarded,

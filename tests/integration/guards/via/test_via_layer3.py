@@ -13,7 +13,8 @@ import pytest
 
 from ddl_catalog import Catalog
 from guards.executor import QueryError, run_as_tenant
-from tests.integration.guards.via.conftest import LIMITS, TENANTS, multiset, run_on_copy
+from tests.integration.guards.conftest import multiset
+from tests.integration.guards.via.conftest import LIMITS, TENANTS, run_on_copy
 from tests.integration.guards.via.test_via_attacks import ATTACKS
 
 VIA_TABLES = ("rental", "payment", "rental_note", "supply_line")

@@ -22,11 +22,11 @@ from ddl_catalog import Catalog, load_catalog
 from ddl_catalog.loader import CatalogError
 from guards import GuardPolicy
 from guards.executor import run_as_tenant
+from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     CATALOG_DIR,
     LIMITS,
     POLICY_FILE,
-    multiset,
     run_on_copy,
 )
 
