@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/http_server.py
 	$(BIN)/python bench/schema_scale.py
 	$(BIN)/python bench/init_scale.py
+	$(BIN)/python bench/db_policies.py
 	$(BIN)/python bench/guardrails.py
 	$(BIN)/python bench/hardening.py
 
