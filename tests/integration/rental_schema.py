@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from server.database import with_database
+from tests.databases import fresh_database
 
 SCHEMA_SQL = """
 CREATE TYPE mpaa_rating AS ENUM ('G', 'PG', 'PG-13', 'R', 'NC-17');
@@ -104,13 +104,7 @@ CREATE MATERIALIZED VIEW sales_by_store AS
 
 async def create_rental_database(server_url: str, name: str, schema: str = "public") -> str:
     """A fresh database `name` holding the schema above in `schema`; returns its URL."""
-    admin = await asyncpg.connect(with_database(server_url, "postgres"))
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    url = with_database(server_url, name)
+    url = await fresh_database(server_url, name)
     conn = await asyncpg.connect(url)
     try:
         if schema != "public":

@@ -21,6 +21,7 @@ from guards.executor import ExecutionLimits, run_as_tenant
 from guards.policies import policy_statements
 from server.database import connect
 from server.settings import Settings
+from tests.databases import fresh_database
 
 CATALOG_DIR = Path(__file__).parent / "constructs" / "catalog"
 DATABASE = "orq_constructs"
@@ -127,16 +128,9 @@ def films_policy(films_catalog: Catalog) -> GuardPolicy:
 @pytest.fixture(scope="module")
 async def films_db(settings: Settings, films_catalog: Catalog) -> str:
     """The owner's URL of a fresh database with the schema, its rows and layer 3."""
-    from server.database import admin_url, with_database
+    from server.database import admin_url
 
-    server = admin_url(settings)
-    admin = await asyncpg.connect(with_database(server, "postgres"))
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {DATABASE}")
-    finally:
-        await admin.close()
-    url = with_database(server, DATABASE)
+    url = await fresh_database(admin_url(settings), DATABASE)
     conn = await asyncpg.connect(url)
     try:
         await _load(conn, films_catalog)

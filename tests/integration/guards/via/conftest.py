@@ -20,6 +20,7 @@ from guards import GuardPolicy, guard_sql
 from guards.executor import ExecutionLimits, QueryResult, run_as_tenant
 from guards.policies import policy_statements
 from server.settings import Settings
+from tests.databases import fresh_database
 from tests.integration.guards.via.rental_data import STORES, rental_chain_rows
 
 HERE = Path(__file__).parent
@@ -50,16 +51,9 @@ def via_policy(via_catalog: Catalog) -> GuardPolicy:
 @pytest.fixture(scope="session")
 async def via_db(settings: Settings, via_catalog: Catalog) -> str:
     """The owner's URL of a fresh database with the rental chain, copies and layer 3."""
-    from server.database import admin_url, with_database
+    from server.database import admin_url
 
-    server = admin_url(settings)
-    admin = await asyncpg.connect(with_database(server, "postgres"))
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)")
-        await admin.execute(f"CREATE DATABASE {DATABASE}")
-    finally:
-        await admin.close()
-    url = with_database(server, DATABASE)
+    url = await fresh_database(admin_url(settings), DATABASE)
     conn = await asyncpg.connect(url)
     try:
         await _load(conn, via_catalog)
