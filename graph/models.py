@@ -44,17 +44,25 @@ def model_for(role: str, context: RunContext, settings: Settings) -> BaseChatMod
         settings.limits.model_timeout_s,
         settings.openai_base_url,
         settings.openai_api_key,
+        settings.deployment,
+        str(settings.catalog_dir or settings.active_deployment.catalog_dir),
     )
 
 
 @cache
 def _build(
-    spec: str, role: str, timeout_s: float, base_url: str | None, api_key: str | None
+    spec: str,
+    role: str,
+    timeout_s: float,
+    base_url: str | None,
+    api_key: str | None,
+    deployment: str,
+    catalog_dir: str,
 ) -> BaseChatModel:
     if spec == "offline":
         from graph.offline import OfflineChatModel
 
-        return OfflineChatModel(role=role)
+        return OfflineChatModel(role=role, deployment=deployment, catalog_dir=catalog_dir)
     if spec.startswith("scripted:"):
         from graph.scripted import ScriptedChatModel, script
 

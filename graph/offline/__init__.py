@@ -17,6 +17,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
+from ddl_catalog.deployment import DEFAULT_DEPLOYMENT, load_deployment
 from ddl_catalog.knowledge import load_examples
 from graph.local_model import LocalChatModel
 from graph.offline import answers
@@ -29,39 +30,36 @@ from graph.offline.sql import Unmappable, build_sql
 from nodes.wording import Voice, voice_for
 
 _catalogs: dict[str, Catalog] = {}
-_voices: dict[str, Voice] = {}
+_voices: dict[tuple[str, str], Voice] = {}
 
 
-def catalog_in_use() -> Catalog:
-    """The catalog the graph runs with (the same folder the settings name)."""
-    from server.settings import Settings
-
-    folder = str(Settings().catalog_dir or DEMO_CATALOG_DIR)
+def catalog_in_use(folder: str = str(DEMO_CATALOG_DIR)) -> Catalog:
+    """The catalog in `folder`, loaded once per process."""
     if folder not in _catalogs:
         _catalogs[folder] = load_catalog(folder)
     return _catalogs[folder]
 
 
-def voice_in_use() -> Voice:
-    """The deployment's words (profile, catalog, examples) the graph runs with."""
-    from server.settings import Settings
-
-    settings = Settings()
-    deployment = settings.active_deployment
-    folder = str(settings.catalog_dir or deployment.catalog_dir)
-    if folder not in _voices:
+def voice_in_use(deployment: str, folder: str) -> Voice:
+    """The deployment's words (profile, catalog, examples), built once per process."""
+    if (deployment, folder) not in _voices:
+        profile = load_deployment(deployment).profile
         examples = load_examples(Path(folder))
-        _voices[folder] = voice_for(deployment.profile, catalog_in_use(), examples)
-    return _voices[folder]
+        _voices[deployment, folder] = voice_for(profile, catalog_in_use(folder), examples)
+    return _voices[deployment, folder]
 
 
 class OfflineChatModel(LocalChatModel):
-    """Serves one role of the graph (`role`) from the prompt and the catalog."""
+    """Serves one role of the graph (`role`) from the prompt and the deployment's catalog."""
+
+    deployment: str = DEFAULT_DEPLOYMENT
+    catalog_dir: str = str(DEMO_CATALOG_DIR)
+    """The run's catalog folder (the settings' `catalog_dir`), passed in when built."""
 
     async def respond(
         self, messages: list[BaseMessage], schema: type[BaseModel] | None
     ) -> str | dict[str, Any]:
-        catalog = catalog_in_use()
+        catalog = catalog_in_use(self.catalog_dir)
         lexicon = lexicon_for(catalog)
         sections = user_sections(messages)
         system = system_text(messages)
@@ -84,7 +82,8 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "judge":
             return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
         if self.role == "chat":
-            return answers.chat(language_in(system), voice_in_use())
+            voice = voice_in_use(self.deployment, self.catalog_dir)
+            return answers.chat(language_in(system), voice)
         return answers.answer(sections, language_in(system))
 
 
