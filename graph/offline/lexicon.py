@@ -24,6 +24,15 @@ FUNCTION_WORDS = {
     *("an", "the", "of", "in", "on", "at", "to", "or", "and", "by", "for", "is", "it", "as"),
 }
 """Words of the languages themselves, never taken for an enumerated value spelled the same."""
+VERB_ENDINGS = (
+    *("amos", "aram", "emos", "eram", "imos", "iram", "ando", "endo", "indo"),
+    *("ou", "eu", "iu", "ar", "er", "ir", "ing", "ed"),
+)
+"""Endings of the verb forms people ask with ("realizamos", "cadastraram", "signed"),
+stripped to find the root a value or a column shares ("realizado", "data_realizacao")."""
+PARTICIPLE_ENDINGS = ("ado", "ada", "ido", "ida", "ed")
+ROOT_LENGTH = 5
+"""Shortest root compared: shorter ones ("emit", "pag") meet unrelated words."""
 DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
 
 
@@ -45,6 +54,8 @@ class Lexicon:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.phrases: dict[tuple[str, ...], list[Meaning]] = {}
+        self.value_roots: dict[str, list[Meaning]] = {}
+        """Verb roots of one-word states ("realiz" of REALIZADO): "realizamos" means it."""
         self.terms: dict[tuple[str, ...], GlossaryTerm] = {}
         """Every glossary term's phrases (concepts, matched without consuming words)."""
         for table in catalog.tables.values():
@@ -112,6 +123,10 @@ class Lexicon:
                 spelled = [] if fold(value) in FUNCTION_WORDS else [value]
                 for phrase in [*spelled, *column.meta.value_synonyms.get(value, [])]:
                     self._add(phrase, Meaning("value", table.name, column.name, value))
+                    key = phrase_key(phrase)
+                    for root in verb_roots(key[0]) if len(key) == 1 else []:
+                        meanings = self.value_roots.setdefault(root, [])
+                        meanings.append(Meaning("value", table.name, column.name, value))
 
     def match(self, tokens: list[str]) -> list[tuple[int, int, list[Meaning]]]:
         """Greedy longest matches as (start, end, meanings) over stemmed `tokens`."""
@@ -125,6 +140,11 @@ class Lexicon:
                     position += size
                     break
             else:
+                verbs = [
+                    m for r in verb_roots(tokens[position]) for m in self.value_roots.get(r, [])
+                ]
+                if verbs:  # "quantos exames realizamos": the exams in state REALIZADO
+                    found.append((position, position + 1, list(dict.fromkeys(verbs))))
                 position += 1
         return found
 
@@ -198,6 +218,24 @@ def is_measure(table: Table, name: str) -> bool:
     column = table.column(name)
     keys = set(table.primary_key) | {c for j in table.meta.joins for c in j.on}
     return is_numeric(column) and name not in keys and not is_code_name(name)
+
+
+def verb_roots(token: str) -> list[str]:
+    """The roots a question's word may share with a value or a column: the word without a
+    verb or participle ending ("realizamos" → "realiz", "comunicados" → "comunic",
+    "signed" → "sign"), when long enough to mean something."""
+    found = [
+        word[: -len(end)]
+        for word in dict.fromkeys((token, stem(token)))
+        for end in (*VERB_ENDINGS, *PARTICIPLE_ENDINGS)
+        if word.endswith(end)
+    ]
+    return [root for root in dict.fromkeys(found) if len(root) >= ROOT_LENGTH]
+
+
+def shares_root(token: str, spelled: list[str]) -> bool:
+    """`token` is a form of the verb one of the words in `spelled` is made of."""
+    return any(word.startswith(root) for root in verb_roots(token) for word in spelled)
 
 
 _lexicons: dict[int, tuple[Catalog, Lexicon]] = {}

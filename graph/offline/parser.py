@@ -15,12 +15,14 @@ from datetime import date
 from ddl_catalog.model import Catalog, GlossaryTerm
 from ddl_catalog.text import fold, words
 from graph.offline.lexicon import (
+    DATE_TYPES,
     Lexicon,
     Meaning,
     display_column,
     is_measure,
     is_numeric,
     key_column,
+    shares_root,
 )
 from graph.offline.periods import Period, find_periods
 
@@ -78,7 +80,9 @@ CONCEPT = re.compile(
     r"^(o que (e|sao|significa|quer dizer)|what (is|are|does)|explique|explain|defina|define|"
     r"como funciona|how does|qual (e )?o significado|o que seria|como (e|sao|se) calcul\w*|"
     r"qual (e )?a diferenca|what is the difference|como faco|how do i|how is .* calculated|"
-    r"how are .* calculated|por que|porque|why)\b"
+    r"how are .* calculated|por que|porque|why|o que acontece|what happens|devo|should i|"
+    r"(posso|can i|may i)(?! (ver|see|saber|know|consultar|listar|list|get|obter|ter|have"
+    r"|check|conferir)\b))\b"
 )
 LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
 CURRENT = re.compile(
@@ -90,6 +94,18 @@ DATA_ASK = re.compile(
     r"|tenho|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my|mine|what was)\b"
 )
 GROUP_MARKERS = ("por", "by", "per", "cada", "each")
+COUNT_WORDS = ("quantos", "quantas", "quanto", "quanta")
+COPULA = re.compile(
+    r"\b(está|estão|estao|estava|estavam|estiver|estiverem|são|sao|foi|foram|era|eram|ficou"
+    r"|ficaram|is|are|was|were|been|being)\b",
+    re.IGNORECASE,
+)
+"""Verbs that only link a noun to its state: "laudos estão atrasados" names the same thing as
+"laudos atrasados", so phrases are matched without them. (Unaccented "esta" stays: it is
+also "this", as in "esta semana".)"""
+NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
+"""(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
+
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
 TOP = re.compile(
     r"\b(?:top|os|as|the)\s+(\d+)\b|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores"
@@ -124,6 +140,11 @@ class Intent:
     tables: list[str] = field(default_factory=list)
     columns: list[tuple[str, str]] = field(default_factory=list)
     terms: list[GlossaryTerm] = field(default_factory=list)
+    excluded: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """States said not to hold ("não faturados"): `column NOT IN (...)`."""
+    unset: list[tuple[str, str]] = field(default_factory=list)
+    """Nullable timestamps said not to have happened ("nunca comunicados", "not signed"):
+    `column IS NULL`."""
     top: int | None = None
     wants_status: bool = False
     is_concept: bool = False
@@ -137,10 +158,22 @@ class Intent:
     def understood(self) -> bool:
         return bool(self.entity or self.metric or self.tables or self.columns or self.filters)
 
+    @property
+    def lists_metric_rows(self) -> bool:
+        """ "quais laudos estão atrasados": the rows a counting metric counts, listed."""
+        metric = self.metric.metric if self.metric else None
+        counts_rows = metric is not None and metric.expression.replace(" ", "").upper() in (
+            "COUNT(*)",
+            "COUNT(1)",
+        )
+        return bool(
+            counts_rows and self.listing and not (self.aggregate or self.groups or self.top)
+        )
+
 
 def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Intent:
     text = fold(question).strip()
-    tokens = words(question.replace("_", " "))
+    tokens = words(COPULA.sub(" ", question.replace("_", " ")))
     intent = Intent(
         question,
         asks_data=bool(DATA_ASK.search(text)),
@@ -181,15 +214,70 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     }
     _aggregate(intent, text, numeric_phrases)
     _groups(intent, tokens, matches, catalog)
-    for _start, _end, meanings in matches:
+    # Things first, then their states: "missed shifts" is the shifts' own "missed", whichever
+    # word comes first.
+    for _start, _end, meanings in sorted(
+        matches, key=lambda match: not any(m.kind == "table" for m in match[2])
+    ):
         _note(intent, meanings)
     metrics = lexicon.metrics_in(tokens)
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("freight cost per kg")
     _concepts(intent, lexicon)
+    _entity_attribute(intent, matches)
+    _negations(intent, tokens, matches, catalog)
     _measure(intent, catalog)
     _ranked_group(intent, matches, catalog)
     return intent
+
+
+def _entity_attribute(intent: Intent, matches) -> None:
+    """ "qual o prazo do laudo 11047": one row's own column, not the metric spelled the same
+    (a metric summarises many rows; a single row has attributes)."""
+    if not intent.entity or intent.metric is None or intent.aggregate or intent.groups:
+        return
+    for _start, _end, meanings in matches:
+        if not any(m.kind == "metric" and m.term is intent.metric for m in meanings):
+            continue
+        own = [m for m in meanings if m.kind == "column" and m.table == intent.entity[0]]
+        if own:
+            intent.metric = None
+            intent.columns.extend((m.table, m.column) for m in own)
+            return
+
+
+def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+    """What a question says did not happen. A negated state ("pedidos não faturados") is
+    excluded; a negated verb whose root names a nullable timestamp of a table in play
+    ("achados nunca comunicados", "loads not delivered") means that timestamp is empty, which
+    says it better than the state spelled the same."""
+    involved = [*intent.tables, *(t for t, _ in intent.filters)]
+    if intent.entity:
+        involved.append(intent.entity[0])
+    for start, _end, meanings in matches:
+        if not any(t in NEGATIONS for t in tokens[max(0, start - 2) : start]):
+            continue
+        for meaning in meanings:
+            values = intent.filters.get((meaning.table, meaning.column), [])
+            if meaning.kind == "value" and meaning.value in values:
+                values.remove(meaning.value)
+                if not values:
+                    del intent.filters[meaning.table, meaning.column]
+                excluded = intent.excluded.setdefault((meaning.table, meaning.column), [])
+                excluded.append(meaning.value)
+    for index, token in enumerate(tokens):
+        if not any(t in NEGATIONS for t in tokens[max(0, index - 2) : index]):
+            continue
+        for table in dict.fromkeys(involved):
+            for column in catalog.table(table).columns:
+                if column.not_null or not column.type_sql.startswith(DATE_TYPES):
+                    continue
+                spelled = words(
+                    " ".join([column.name.replace("_", " "), *column.meta.synonyms.all()])
+                )
+                if shares_root(token, spelled) and (table, column.name) not in intent.unset:
+                    intent.unset.append((table, column.name))
+                    intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != table}
 
 
 def _ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
@@ -279,10 +367,20 @@ def _note(intent: Intent, meanings: list[Meaning]) -> None:
     if "metric" in kinds:
         intent.metric = intent.metric or kinds["metric"][0].term
     elif "table" in kinds:
+        named = {m.table for m in kinds["table"]}
         for meaning in kinds["table"]:
             if meaning.table not in intent.tables:
                 intent.tables.append(meaning.table)
-        intent.columns.extend((m.table, m.column) for m in kinds.get("column", []))
+        # A column of another table spelled like this one ("cliente" on an order) is asked
+        # for; the table's own column spelled like it is just the table named.
+        intent.columns.extend(
+            (m.table, m.column) for m in kinds.get("column", []) if m.table not in named
+        )
+        for meaning in kinds.get("value", []):  # "critical findings": the rows in that state
+            if meaning.table in named:
+                values = intent.filters.setdefault((meaning.table, meaning.column), [])
+                if meaning.value not in values:
+                    values.append(meaning.value)
     elif "value" in kinds:
         chosen = next((m for m in kinds["value"] if m.table in intent.tables), kinds["value"][0])
         values = intent.filters.setdefault((chosen.table, chosen.column), [])

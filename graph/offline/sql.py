@@ -14,9 +14,16 @@ from pglast import ast
 from pglast.stream import RawStream
 
 from ddl_catalog.model import Catalog, Table
-from ddl_catalog.text import words
-from graph.offline.lexicon import date_column, display_column, is_measure, key_column
-from graph.offline.parser import Group, Intent
+from ddl_catalog.text import fold, stem, words
+from graph.offline.lexicon import (
+    DATE_TYPES,
+    date_column,
+    display_column,
+    is_measure,
+    key_column,
+    shares_root,
+)
+from graph.offline.parser import COUNT_WORDS, Group, Intent
 from guards.tree import iter_nodes
 
 GRAIN_NAMES = {
@@ -27,6 +34,7 @@ GRAIN_NAMES = {
     "quarter": "trimestre",
 }
 LIST_LIMIT = 100
+CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
 
 
 class Unmappable(Exception):
@@ -46,6 +54,9 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
         return _entity_details(intent, catalog)
     if not intent.understood and not intent.groups:
         raise Unmappable("no table, column, value or business term of the catalog was recognised")
+    if intent.lists_metric_rows:
+        joins = Joins(catalog, _base(intent))
+        return _listing(intent, catalog, joins, _filters(intent, catalog, joins, today))
     return _aggregate_query(intent, catalog, today)
 
 
@@ -110,10 +121,9 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
         intent.groups = [g for g in intent.groups if g.table != base]
     for group in intent.groups:
         if group.grain:
-            column = _metric_date(intent) or date_column(catalog.table(base))
-            if column is None:
+            name = time_column(intent, catalog, base)
+            if name is None:
                 raise Unmappable(f"{base} has no date to group by")
-            name = column if isinstance(column, str) else column.name
             selects.append(
                 f"date_trunc('{group.grain}', {alias}.{name}) AS {GRAIN_NAMES[group.grain]}"
             )
@@ -149,7 +159,8 @@ def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -
 
 def _measure_sql(intent: Intent, catalog: Catalog, alias: str) -> tuple[str | None, str]:
     metric = intent.metric.metric if intent.metric else None
-    if intent.aggregate == "count" and metric and not metric.expression.upper().startswith("COUNT"):
+    counts_rows = metric is not None and not metric.expression.upper().startswith("COUNT")
+    if intent.aggregate == "count" and counts_rows and not _counted_in_unit(intent):
         return "count(*)", "quantidade"  # "how many overdue bills": count, with its filter
     if intent.metric and intent.metric.metric:
         name = "_".join(words(intent.metric.term))
@@ -178,18 +189,71 @@ def _filters(intent: Intent, catalog: Catalog, joins: Joins, today: str) -> list
     if intent.entity:
         table, column, number = intent.entity
         where.append(f"{joins.alias(table)}.{column} = {number}")
+    for (table, column), values in intent.excluded.items():
+        quoted = ", ".join(f"'{v}'" for v in values)
+        operator = f"<> {quoted}" if len(values) == 1 else f"NOT IN ({quoted})"
+        where.append(f"{joins.alias(table)}.{column} {operator}")
+    for table, column in intent.unset:
+        where.append(f"{joins.alias(table)}.{column} IS NULL")
     tenant_column = catalog.table(base).tenant_column
     if intent.tenant_value is not None and tenant_column:
         where.append(f"{alias}.{tenant_column} = {intent.tenant_value}")
-    column = _metric_date(intent) or date_column(catalog.table(base))
-    if intent.periods and column is not None:
-        name = column if isinstance(column, str) else column.name
+    name = time_column(intent, catalog, base)
+    periods = intent.periods
+    if metric and "{today}" in (metric.filter or ""):
+        # "laudos atrasados hoje": a state already measured as of today, not rows made today
+        periods = [p for p in periods if p.start.isoformat() != today or (p.end - p.start).days > 1]
+    if periods and name is not None:
         ranges = [
             f"({alias}.{name} >= DATE '{p.start}' AND {alias}.{name} < DATE '{p.end}')"
-            for p in intent.periods
+            for p in periods
         ]
         where.append(ranges[0] if len(ranges) == 1 else f"({' OR '.join(ranges)})")
     return where
+
+
+def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
+    """The column that places the question's rows in time: the metric's own; a date column
+    the question names; the one whose verb the question or a chosen state uses ("exames
+    realizados" → `data_realizacao`, "cadastramos" → `cadastrado_em`); else the first."""
+    if _metric_date(intent):
+        return _metric_date(intent)
+    table = catalog.table(base)
+    dated = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES)]
+    named = [c for t, c in intent.columns if t == base and c in {d.name for d in dated}]
+    if named:
+        return named[0]
+    states = [
+        word
+        for (owner, _column), values in intent.filters.items()
+        if owner == base
+        for value in values
+        for word in words(value.replace("_", " "))
+    ]
+    said = [*states, *words(intent.question)]
+    for column in dated:
+        spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+        if any(shares_root(word, spelled) for word in said):
+            return column.name
+    return dated[0].name if dated else None
+
+
+def _counted_in_unit(intent: Intent) -> bool:
+    """ "quantas horas extras": the count is the metric's own unit (hours), so the answer is
+    the metric, not a count of its rows."""
+    unit = intent.metric.metric.unit if intent.metric and intent.metric.metric else None
+    if not unit:
+        return False
+    said = words(intent.question)
+    return any(
+        stem(word) == stem(fold(unit)) and said[index - 1] in COUNT_WORDS
+        for index, word in enumerate(said)
+        if index
+    ) or any(
+        stem(word) == stem(fold(unit)) and said[index - 2 : index] == ["how", "many"]
+        for index, word in enumerate(said)
+        if index > 1
+    )
 
 
 def _metric_date(intent: Intent) -> str | None:
@@ -201,6 +265,10 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     base = catalog.table(_base(intent))
     alias = joins.alias(base.name)
     columns = _visible_columns(base, intent, catalog)
+    if intent.lists_metric_rows:  # the rows a metric counts, with what puts them in it
+        key = key_column(base, catalog)
+        defining = _columns_in(intent.metric.metric.filter or "", base)
+        columns = list(dict.fromkeys([*([key.name] if key else []), *defining])) or columns
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]
     key = key_column(base, catalog)
@@ -222,21 +290,59 @@ def _related(intent: Intent, catalog: Catalog, other: str) -> str:
     joins = Joins(catalog, other)
     alias = joins.alias(other)
     entity_table, key, number = intent.entity
-    keys = [c for c in table.primary_key if c != table.tenant_column]
-    display = display_column(table).name
-    shown = keys if len(keys) > 1 or display in keys else [display]
+    links = {c for join in table.meta.joins for c in join.on} | {table.tenant_column}
+    asked = [c for t, c in intent.columns if t == other and c not in links]
     where = f"{joins.alias(entity_table)}.{key} = {number}"
-    columns = ", ".join(f"{alias}.{c}" for c in shown)
+    if asked:  # "o resultado da revisão do laudo 5430": the entity, then what was asked
+        own = [c for c in table.primary_key if c not in links]
+        shown = [f"{joins.alias(entity_table)}.{key}", *(f"{alias}.{c}" for c in [*own, *asked])]
+    elif set(table.primary_key) & (links - {table.tenant_column}):
+        # Parts of the entity (its items, its findings), keyed by it: what each one says.
+        shown = [f"{alias}.{c.name}" for c in table.columns if c.name not in links]
+    else:  # things tied to it (the invoices in a load): which ones
+        keys = [c for c in table.primary_key if c != table.tenant_column]
+        display = display_column(table).name
+        identity = keys if len(keys) > 1 or display in keys else [display]
+        shown = [f"{alias}.{c}" for c in identity]
+    columns = ", ".join(dict.fromkeys(shown))
     return f"SELECT DISTINCT {columns} FROM {joins.sql()} WHERE {where}"
 
 
 def _entity_details(intent: Intent, catalog: Catalog) -> str:
+    """One row's columns; an asked column that points at another table's row (the physician
+    of a report) also shows that row's name, joined — people ask "who", not "which code"."""
     table = catalog.table(intent.entity[0])
     columns = _visible_columns(table, intent, catalog)
+    asked = {c for t, c in intent.columns if t == table.name}
+    alias = _alias(table.name, set())
+    selects, clauses = [f"{alias}.{c}" for c in columns], [f"{table.name} AS {alias}"]
+    for join in table.meta.joins:
+        if len(join.on) != 1 or next(iter(join.on)) not in asked:
+            continue
+        (local, remote), target = next(iter(join.on.items())), catalog.table(join.to)
+        name = display_column(target).name
+        if name == remote or join.to == table.name or target.column(name).meta.values:
+            continue
+        other = _alias(join.to, {alias, *(c.rsplit(" AS ", 1)[-1] for c in clauses)})
+        kind = "JOIN" if table.column(local).not_null else "LEFT JOIN"
+        clauses.append(f"{kind} {join.to} AS {other} ON {alias}.{local} = {other}.{remote}")
+        selects.append(f"{other}.{name} AS {name}_{_plain(local)}")
     return (
-        f"SELECT {', '.join(columns)} FROM {table.name} "
-        f"WHERE {intent.entity[1]} = {intent.entity[2]}"
+        f"SELECT {', '.join(selects)} FROM {' '.join(clauses)} "
+        f"WHERE {alias}.{intent.entity[1]} = {intent.entity[2]}"
     )
+
+
+def _plain(column: str) -> str:
+    """ "cod_medico" → "medico": a reference column's name without its code affix."""
+    parts = [p for p in column.split("_") if p not in CODE_AFFIXES]
+    return "_".join(parts) or column
+
+
+def _columns_in(expression: str, table: Table) -> list[str]:
+    """The table's columns an SQL expression mentions, in the table's order."""
+    said = set(words(expression))
+    return [c.name for c in table.columns if c.name in said]
 
 
 def _visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
