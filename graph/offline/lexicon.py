@@ -140,9 +140,10 @@ class Lexicon:
                     position += size
                     break
             else:
-                verbs = [
-                    m for r in verb_roots(tokens[position]) for m in self.value_roots.get(r, [])
-                ]
+                said = tokens[position]
+                # "realizamos", and the bare verb ("did we perform") when long enough
+                forms = [*verb_roots(said), *([said] if len(said) >= ROOT_LENGTH else [])]
+                verbs = [m for r in forms for m in self.value_roots.get(r, [])]
                 if verbs:  # "quantos exames realizamos": the exams in state REALIZADO
                     found.append((position, position + 1, list(dict.fromkeys(verbs))))
                 position += 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from ddl_catalog.model import Catalog, GlossaryTerm
-from ddl_catalog.text import fold, words
+from ddl_catalog.text import fold, stem, words
 from graph.offline.lexicon import (
     DATE_TYPES,
     Lexicon,
@@ -220,6 +220,7 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
         matches, key=lambda match: not any(m.kind == "table" for m in match[2])
     ):
         _note(intent, meanings)
+    _states_in_names(intent, tokens, matches, lexicon)
     metrics = lexicon.metrics_in(tokens)
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("freight cost per kg")
@@ -229,6 +230,22 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     _measure(intent, catalog)
     _ranked_group(intent, matches, catalog)
     return intent
+
+
+def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexicon) -> None:
+    """A table named by its rows' state ("achados críticos", "blocked invoices" as the
+    table's own synonym) still means that state: a word inside the name that is one of the
+    table's values filters by it."""
+    for start, end, meanings in matches:
+        named = {m.table for m in meanings if m.kind == "table"}
+        if not named or end - start < 2:
+            continue
+        for token in tokens[start:end]:
+            for meaning in lexicon.phrases.get((stem(token),), []):
+                if meaning.kind == "value" and meaning.table in named:
+                    values = intent.filters.setdefault((meaning.table, meaning.column), [])
+                    if meaning.value not in values:
+                        values.append(meaning.value)
 
 
 def _entity_attribute(intent: Intent, matches) -> None:

@@ -76,7 +76,7 @@ def test_a_status_is_the_entitys_own_when_no_table_is_a_series_of_events(
     assert _series_for(imaging, "report") is None
     intent = parse("status of report 5012", imaging, lexicon_for(imaging), date(2026, 6, 30))
     sql = build_sql(intent, imaging, "2026-06-30")
-    assert sql == "SELECT report_no, status FROM report WHERE report_no = 5012"
+    assert sql == "SELECT r.report_no, r.status FROM report AS r WHERE r.report_no = 5012"
 
 
 def test_a_table_of_timed_states_is_a_series(tmp_path: Path) -> None:

@@ -58,7 +58,10 @@ def test_entity_number_is_not_a_year() -> None:
                 "last_updated DESC",
             ],
         ),
-        ("onde está a carga 7001?", ["SELECT cod_carga, status FROM cargas", "cod_carga = 7001"]),
+        (
+            "onde está a carga 7001?",
+            ["SELECT c.cod_carga, c.status FROM cargas", "c.cod_carga = 7001"],
+        ),
         (
             "faturamento por mês em 2026",
             [
