@@ -371,9 +371,23 @@ def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
     )
 
 
+def _sample_loaded(settings: Settings) -> None:
+    """On the embedded database (Orquestra's own), a deployment with sample data gets it
+    loaded first, as `orquestra demo` does: `ask` and `eval` work on a fresh machine."""
+    if settings.database_url or settings.active_deployment.profile.sample_data is None:
+        return
+    from server.db_init import init_database
+
+    report = asyncio.run(init_database(settings))
+    if report.loaded:
+        name = settings.active_deployment.name
+        print(f"loaded the {name} sample data ({report.total_rows} rows)", file=sys.stderr)
+
+
 def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from server.ask_command import run_ask_command
 
+    _sample_loaded(settings)
     return run_ask_command(
         args.question,
         args.tenant,
@@ -387,6 +401,7 @@ def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from evals.cli import run_eval
 
+    _sample_loaded(settings)
     return run_eval(args.dataset, args.out, args.model, args.concurrency, args.fail_under, settings)
 
 
