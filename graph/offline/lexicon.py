@@ -28,8 +28,8 @@ VERB_ENDINGS = (
     *("amos", "aram", "emos", "eram", "imos", "iram", "ando", "endo", "indo"),
     *("ou", "eu", "iu", "ar", "er", "ir", "ing", "ed"),
 )
-"""Endings of the verb forms people ask with ("realizamos", "cadastraram", "signed"),
-stripped to find the root a value or a column shares ("realizado", "data_realizacao")."""
+"""Endings of the verb forms people ask with ("concluímos", "cadastraram", "closed"),
+stripped to find the root a value or a column shares ("concluido", "data_conclusao")."""
 PARTICIPLE_ENDINGS = ("ado", "ada", "ido", "ida", "ed")
 ROOT_LENGTH = 5
 """Shortest root compared: shorter ones ("emit", "pag") meet unrelated words."""
@@ -55,7 +55,7 @@ class Lexicon:
         self.catalog = catalog
         self.phrases: dict[tuple[str, ...], list[Meaning]] = {}
         self.value_roots: dict[str, list[Meaning]] = {}
-        """Verb roots of one-word states ("realiz" of REALIZADO): "realizamos" means it."""
+        """Verb roots of one-word states ("conclu" of CONCLUIDO): "concluímos" means it."""
         self.terms: dict[tuple[str, ...], GlossaryTerm] = {}
         """Every glossary term's phrases (concepts, matched without consuming words)."""
         for table in catalog.tables.values():
@@ -144,7 +144,7 @@ class Lexicon:
                 # "realizamos", and the bare verb ("did we perform") when long enough
                 forms = [*verb_roots(said), *([said] if len(said) >= ROOT_LENGTH else [])]
                 verbs = [m for r in forms for m in self.value_roots.get(r, [])]
-                if verbs:  # "quantos exames realizamos": the exams in state REALIZADO
+                if verbs:  # "quantas tarefas concluímos": the tasks in state CONCLUIDA
                     found.append((position, position + 1, list(dict.fromkeys(verbs))))
                 position += 1
         return found
@@ -223,8 +223,8 @@ def is_measure(table: Table, name: str) -> bool:
 
 def verb_roots(token: str) -> list[str]:
     """The roots a question's word may share with a value or a column: the word without a
-    verb or participle ending ("realizamos" → "realiz", "comunicados" → "comunic",
-    "signed" → "sign"), when long enough to mean something."""
+    verb or participle ending ("cadastramos" → "cadastr", "revisadas" → "revis",
+    "approved" → "approv"), when long enough to mean something."""
     found = [
         word[: -len(end)]
         for word in dict.fromkeys((token, stem(token)))

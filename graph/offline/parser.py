@@ -100,8 +100,8 @@ COPULA = re.compile(
     r"|ficaram|is|are|was|were|been|being)\b",
     re.IGNORECASE,
 )
-"""Verbs that only link a noun to its state: "laudos estão atrasados" names the same thing as
-"laudos atrasados", so phrases are matched without them. (Unaccented "esta" stays: it is
+"""Verbs that only link a noun to its state: "tarefas estão atrasadas" names the same thing as
+"tarefas atrasadas", so phrases are matched without them. (Unaccented "esta" stays: it is
 also "this", as in "esta semana".)"""
 NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
@@ -143,7 +143,7 @@ class Intent:
     excluded: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     """States said not to hold ("não faturados"): `column NOT IN (...)`."""
     unset: list[tuple[str, str]] = field(default_factory=list)
-    """Nullable timestamps said not to have happened ("nunca comunicados", "not signed"):
+    """Nullable timestamps said not to have happened ("nunca revisadas", "not approved"):
     `column IS NULL`."""
     top: int | None = None
     wants_status: bool = False
@@ -160,7 +160,7 @@ class Intent:
 
     @property
     def lists_metric_rows(self) -> bool:
-        """ "quais laudos estão atrasados": the rows a counting metric counts, listed."""
+        """ "quais tarefas estão atrasadas": the rows a counting metric counts, listed."""
         metric = self.metric.metric if self.metric else None
         counts_rows = metric is not None and metric.expression.replace(" ", "").upper() in (
             "COUNT(*)",
@@ -233,7 +233,7 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
 
 
 def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexicon) -> None:
-    """A table named by its rows' state ("achados críticos", "blocked invoices" as the
+    """A table named by its rows' state ("tarefas urgentes", "urgent tasks" as the
     table's own synonym) still means that state: a word inside the name that is one of the
     table's values filters by it."""
     for start, end, meanings in matches:
@@ -249,7 +249,7 @@ def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexico
 
 
 def _entity_attribute(intent: Intent, matches) -> None:
-    """ "qual o prazo do laudo 11047": one row's own column, not the metric spelled the same
+    """ "qual o prazo da tarefa 12": one row's own column, not the metric spelled the same
     (a metric summarises many rows; a single row has attributes)."""
     if not intent.entity or intent.metric is None or intent.aggregate or intent.groups:
         return
@@ -264,9 +264,9 @@ def _entity_attribute(intent: Intent, matches) -> None:
 
 
 def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
-    """What a question says did not happen. A negated state ("pedidos não faturados") is
+    """What a question says did not happen. A negated state ("tarefas não concluídas") is
     excluded; a negated verb whose root names a nullable timestamp of a table in play
-    ("achados nunca comunicados", "loads not delivered") means that timestamp is empty, which
+    ("tarefas nunca revisadas", "tasks not approved") means that timestamp is empty, which
     says it better than the state spelled the same."""
     involved = [*intent.tables, *(t for t, _ in intent.filters)]
     if intent.entity:

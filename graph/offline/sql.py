@@ -201,7 +201,7 @@ def _filters(intent: Intent, catalog: Catalog, joins: Joins, today: str) -> list
     name = time_column(intent, catalog, base)
     periods = intent.periods
     if metric and "{today}" in (metric.filter or ""):
-        # "laudos atrasados hoje": a state already measured as of today, not rows made today
+        # "tarefas atrasadas hoje": a state already measured as of today, not rows made today
         periods = [p for p in periods if p.start.isoformat() != today or (p.end - p.start).days > 1]
     if periods and name is not None:
         ranges = [
@@ -214,8 +214,8 @@ def _filters(intent: Intent, catalog: Catalog, joins: Joins, today: str) -> list
 
 def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     """The column that places the question's rows in time: the metric's own; a date column
-    the question names; the one whose verb the question or a chosen state uses ("exames
-    realizados" → `data_realizacao`, "cadastramos" → `cadastrado_em`); else the first."""
+    the question names; the one whose verb the question or a chosen state uses ("tarefas
+    concluídas" → `data_conclusao`, "cadastramos" → `cadastrado_em`); else the first."""
     if _metric_date(intent):
         return _metric_date(intent)
     table = catalog.table(base)
@@ -293,13 +293,13 @@ def _related(intent: Intent, catalog: Catalog, other: str) -> str:
     links = {c for join in table.meta.joins for c in join.on} | {table.tenant_column}
     asked = [c for t, c in intent.columns if t == other and c not in links]
     where = f"{joins.alias(entity_table)}.{key} = {number}"
-    if asked:  # "o resultado da revisão do laudo 5430": the entity, then what was asked
+    if asked:  # "o parecer da revisão da tarefa 12": the entity, then what was asked
         own = [c for c in table.primary_key if c not in links]
         shown = [f"{joins.alias(entity_table)}.{key}", *(f"{alias}.{c}" for c in [*own, *asked])]
     elif set(table.primary_key) & (links - {table.tenant_column}):
         # Parts of the entity (its items, its findings), keyed by it: what each one says.
         shown = [f"{alias}.{c.name}" for c in table.columns if c.name not in links]
-    else:  # things tied to it (the invoices in a load): which ones
+    else:  # things tied to it (the people on a team): which ones
         keys = [c for c in table.primary_key if c != table.tenant_column]
         display = display_column(table).name
         identity = keys if len(keys) > 1 or display in keys else [display]
@@ -309,8 +309,8 @@ def _related(intent: Intent, catalog: Catalog, other: str) -> str:
 
 
 def _entity_details(intent: Intent, catalog: Catalog) -> str:
-    """One row's columns; an asked column that points at another table's row (the physician
-    of a report) also shows that row's name, joined — people ask "who", not "which code"."""
+    """One row's columns; an asked column that points at another table's row (the owner
+    of a task) also shows that row's name, joined — people ask "who", not "which code"."""
     table = catalog.table(intent.entity[0])
     columns = _visible_columns(table, intent, catalog)
     asked = {c for t, c in intent.columns if t == table.name}
@@ -334,7 +334,7 @@ def _entity_details(intent: Intent, catalog: Catalog) -> str:
 
 
 def _plain(column: str) -> str:
-    """ "cod_medico" → "medico": a reference column's name without its code affix."""
+    """ "cod_responsavel" → "responsavel": a reference column's name without its code affix."""
     parts = [p for p in column.split("_") if p not in CODE_AFFIXES]
     return "_".join(parts) or column
 

@@ -1,8 +1,8 @@
-"""The code knows no business: the demo deployment's words never appear in the framework.
+"""The code knows no business: the sample deployments' words never appear in the framework.
 
 Every business word (what a tenant is called, what the data is about, the example questions)
 comes from the deployment folder — its profile, catalog and glossary. This test reads every
-text file under the framework's packages and names each line where one of the demo's words
+text file under the framework's packages and names each line where one of the samples' words
 appears, so a word that slips back in is caught with its file and line. The demo deployment
 (`deployments/`) and the tests are outside its scope.
 """
@@ -30,6 +30,13 @@ BUSINESS_WORDS = re.compile(
             r"invoice",
             r"supplier",
             r"shipment",
+            # the second sample deployment (clinics): the code knows that business no better
+            _EDGE_BEFORE + r"laudos?" + _EDGE_AFTER,
+            _EDGE_BEFORE + r"exames?" + _EDGE_AFTER,
+            _EDGE_BEFORE + r"plant(?:ao|ão|oes|ões)" + _EDGE_AFTER,
+            _EDGE_BEFORE + r"pacientes?" + _EDGE_AFTER,
+            _EDGE_BEFORE + r"cl[ií]nic(?:as?|s)" + _EDGE_AFTER,
+            r"radiolog",
         ]
     ),
     re.IGNORECASE,
@@ -60,7 +67,16 @@ def test_the_framework_names_no_business_of_its_own() -> None:
     for path in framework_files():
         text = path.read_text(encoding="utf-8", errors="replace")
         hits += business_words(text, str(path.relative_to(REPO)))
-    assert not hits, "demo business words in framework code:\n" + "\n".join(hits)
+    assert not hits, "sample deployments' business words in framework code:\n" + "\n".join(hits)
+
+
+def test_the_check_knows_the_second_deployments_words() -> None:
+    text = 'x = "status do laudo"\ny = "exames por clínica"\nz = "exameter"\n'
+    assert [hit.split(" — ")[0] for hit in business_words(text, "graph/x.py")] == [
+        "graph/x.py:1: 'laudo'",
+        "graph/x.py:2: 'exames'",
+        "graph/x.py:2: 'clínica'",
+    ]
 
 
 def test_the_check_finds_a_business_word_with_its_line() -> None:
