@@ -35,6 +35,10 @@ class RunContext:
     """Answer refinements driven by the judges in one turn (concept and data answers)."""
     max_model_calls: int = 16
     """Model calls per turn; past it the turn stops with a clear message."""
+    model_retries: int = 2
+    """Retries of a rate-limited or failing model call."""
+    model_wait_s: float = 20.0
+    """Seconds a turn may wait before such retries, in all."""
     recursion_limit: int = 60
     """LangGraph super-step backstop, set on every run."""
     row_cap: int = 500
@@ -60,6 +64,8 @@ class RunContext:
             max_clarify_rounds=caps.max_clarify_rounds,
             max_refine_rounds=caps.max_refine_rounds,
             max_model_calls=caps.max_model_calls_per_turn,
+            model_retries=limits.model_retries,
+            model_wait_s=limits.model_wait_s,
             recursion_limit=caps.recursion_limit,
             row_cap=limits.row_cap,
             statement_timeout_ms=limits.statement_timeout_ms,

@@ -26,7 +26,8 @@ from prometheus_client import Counter
 from graph import tracing
 from graph.analysis import jsonable
 from graph.context import RunContext
-from graph.models import ModelUnavailable
+from graph.model_errors import ModelError
+from nodes.language import detect_language
 from server.database import is_unavailable
 
 log = logging.getLogger("orquestra.run")
@@ -90,7 +91,8 @@ async def _produce(graph, message, config, context, run_id: str, queue: asyncio.
         async for event in _stream(graph, message, config, context):
             await queue.put(event)
     except Exception as error:  # every failure becomes a user-safe event
-        await queue.put({"event": "error", "data": user_error(error, run_id)})
+        lang = detect_language(message)
+        await queue.put({"event": "error", "data": user_error(error, run_id, lang)})
     finally:
         await queue.put(None)
 
@@ -158,10 +160,11 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def user_error(error: Exception, run_id: str) -> dict[str, str]:
-    """A code and a plain message; the details go to the log with the run id."""
-    if isinstance(error, ModelUnavailable):
-        code, message = "MODEL_UNAVAILABLE", error.message
+def user_error(error: Exception, run_id: str, lang: str = "en") -> dict[str, str]:
+    """A code and a plain message (in the user's language where it is ours to word); the
+    details go to the log with the run id."""
+    if isinstance(error, ModelError):
+        code, message = error.code, error.message(lang)
     elif is_unavailable(error):
         code, message = "DB_UNAVAILABLE", "The database is unavailable right now. Try again soon."
     elif isinstance(error, GraphRecursionError):

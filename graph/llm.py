@@ -2,21 +2,51 @@
 
 A stage makes a `Meter` from its state; every call goes through it, so the per-turn budget
 of model calls is checked before each call and the stage returns `meter.update()` with the
-new counters. Structured output gets at most one repair retry, then `ModelOutputInvalid`.
+new counters. Structured output adapts its method to the provider (`graph.structured`) and
+gets at most one repair retry, then `ModelOutputInvalid`. A provider's failure is retried when
+it may pass (a rate limit, honouring `Retry-After`, or an outage) within the turn's budgets,
+and otherwise raised as the named `ModelError` it is (`graph.model_errors`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from ddl_catalog.text import without_unsafe
+from graph.local_model import approx_tokens
 from graph.metrics import MODEL_CALLS, MODEL_TOKENS
+from graph.model_errors import (
+    MODEL_ERRORS,
+    ModelError,
+    ModelRateLimited,
+    ModelRefused,
+    classify,
+    rejects_format,
+)
+from graph.structured import (
+    Method,
+    ThinkingFilter,
+    bound,
+    methods_for,
+    parse,
+    refusal,
+    remember,
+    with_instructions,
+)
+
+if TYPE_CHECKING:
+    from graph.context import RunContext
+
+log = logging.getLogger("orquestra.model")
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -35,52 +65,96 @@ class ModelOutputInvalid(Exception):
 
 @dataclass
 class Meter:
-    """Model calls and tokens of this turn, and the budget they must stay under."""
+    """Model calls and tokens of this turn, and the budgets they must stay under."""
 
     calls: int
     prompt_tokens: int
     completion_tokens: int
     budget: int
+    retries: int = 2
+    """Retries of one call that was rate-limited or met a provider outage."""
+    wait_budget_s: float = 20.0
+    """Seconds the turn may spend waiting before retries, in all."""
+    waited_s: float = 0.0
+    estimated: bool = False
+    """Some call's tokens were estimated: the provider sent no usage."""
 
     @classmethod
-    def of(cls, state: dict[str, Any], budget: int) -> Meter:
+    def of(cls, state: dict[str, Any], context: RunContext) -> Meter:
         return cls(
             state.get("model_calls", 0),
             state.get("prompt_tokens", 0),
             state.get("completion_tokens", 0),
-            budget,
+            context.max_model_calls,
+            retries=context.model_retries,
+            wait_budget_s=context.model_wait_s,
+            waited_s=state.get("model_wait_s", 0.0),
+            estimated=state.get("tokens_estimated", False),
         )
 
-    def update(self) -> dict[str, int]:
+    def update(self) -> dict[str, Any]:
         """The state update carrying these counters."""
         return {
             "model_calls": self.calls,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
+            "tokens_estimated": self.estimated,
+            "model_wait_s": round(self.waited_s, 3),
         }
 
     async def structured(
         self, model: BaseChatModel, role: str, schema: type[T], messages: list[BaseMessage]
     ) -> T:
-        """Call `model` for an instance of `schema`, repairing invalid output once."""
-        runnable = model.with_structured_output(schema, include_raw=True)
+        """Call `model` for an instance of `schema`: with the model's structured-output method
+        (or, on `auto`, the strictest the provider accepts), repairing invalid output once."""
+        methods = methods_for(model)
+        for index, method in enumerate(methods):
+            try:
+                return await self._structured_with(model, role, schema, messages, method)
+            except Exception as error:
+                if index + 1 < len(methods) and rejects_format(error):
+                    log.info(
+                        "structured output: %s refused by the provider for %s; trying %s",
+                        method,
+                        role,
+                        methods[index + 1],
+                    )
+                    continue
+                failure = self._named(role, error)
+                if failure is error:
+                    raise
+                raise failure from error
+        raise AssertionError("unreachable: at least one method is always tried")
+
+    async def _structured_with(
+        self,
+        model: BaseChatModel,
+        role: str,
+        schema: type[T],
+        messages: list[BaseMessage],
+        method: Method,
+    ) -> T:
+        runnable = bound(model, schema, method)
+        prompt = with_instructions(messages, schema, method)
         for attempt in range(2):
-            self._spend(role)
-            outcome = await runnable.ainvoke(messages)
-            self._count(role, outcome.get("raw"))
-            parsed = outcome.get("parsed")
-            if parsed is not None and outcome.get("parsing_error") is None:
+            outcome = await self._call(role, lambda p=prompt: runnable.ainvoke(p))
+            self._count(role, outcome.get("raw"), prompt)
+            if declined := refusal(outcome):
+                raise ModelRefused(f"{role}: {declined}")
+            parsed, problem = parse(outcome, schema)
+            if parsed is not None:
+                remember(model, method)
                 return type(parsed).model_validate(_clean(parsed.model_dump()))
             if attempt == 0:
-                raw = outcome.get("raw")
-                messages = [
-                    *messages,
-                    AIMessage(content=str(getattr(raw, "content", "")) or "(no content)"),
+                prompt = [
+                    *prompt,
+                    AIMessage(content=_said(outcome.get("raw")) or "(no content)"),
                     HumanMessage(
                         content="That output did not match the required schema "
-                        f"({outcome.get('parsing_error')}). Answer again with valid output only."
+                        f"({problem}). Answer again with valid output only."
                     ),
                 ]
+        remember(model, method)  # the provider took the format; the model wrote badly
         raise ModelOutputInvalid(f"the {role} model kept returning invalid output")
 
     async def text(
@@ -90,18 +164,81 @@ class Meter:
         messages: list[BaseMessage],
         on_text: Callable[[str], Awaitable[None]] | None = None,
     ) -> str:
-        """Stream a text answer, handing each piece to `on_text` as it arrives."""
+        """Stream a text answer, handing each piece to `on_text` as it arrives (a reasoning
+        model's thinking is never handed on)."""
+        for attempt in range(self.retries + 1):
+            parts: list[str] = []
+            try:
+                return await self._stream(model, role, messages, on_text, parts)
+            except Exception as error:
+                failure = classify(error)
+                wait = self._wait(failure, attempt) if failure and not parts else None
+                if failure is None or wait is None:
+                    named = self._named(role, error)
+                    if named is error:
+                        raise
+                    raise named from error
+                await self._sleep(wait)
+        raise AssertionError("unreachable: the last attempt raises")
+
+    async def _stream(self, model, role, messages, on_text, parts: list[str]) -> str:
         self._spend(role)
-        parts: list[str] = []
+        thinking = ThinkingFilter()
         last = None
         async for chunk in model.astream(messages):
-            text = without_unsafe(str(chunk.content))
+            text = thinking.feed(without_unsafe(str(chunk.content or "")))
             parts.append(text)
             if on_text is not None and text:
                 await on_text(text)
             last = chunk if getattr(chunk, "usage_metadata", None) else last
-        self._count(role, last)
-        return "".join(parts)
+        if rest := thinking.close():
+            parts.append(rest)
+            if on_text is not None:
+                await on_text(rest)
+        answer = "".join(parts)
+        self._count(role, last, messages, answer)
+        return answer
+
+    async def _call(self, role: str, make: Callable[[], Awaitable[Any]]) -> Any:
+        """One model call, retried after a rate limit or an outage while the budgets allow;
+        a request format the provider refuses is raised as it is (the caller falls back)."""
+        for attempt in range(self.retries + 1):
+            self._spend(role)
+            try:
+                return await make()
+            except Exception as error:
+                if rejects_format(error):
+                    raise
+                failure = classify(error)
+                wait = self._wait(failure, attempt) if failure else None
+                if wait is None:
+                    raise
+                log.warning("model %s: %s; retrying in %.1f s", role, failure.code, wait)
+                await self._sleep(wait)
+        raise AssertionError("unreachable: the last attempt raises")
+
+    def _wait(self, failure: ModelError, attempt: int) -> float | None:
+        """Seconds to wait before retrying `failure`, or None when it must not be retried."""
+        if attempt >= self.retries or type(failure) not in (ModelRateLimited, ModelError):
+            return None
+        if isinstance(failure, ModelRateLimited):
+            wait = failure.retry_after if failure.retry_after is not None else 2.0**attempt
+        else:
+            wait = 0.5 * 2**attempt  # an outage may be a blip: one short retry
+        return wait if self.waited_s + wait <= self.wait_budget_s else None
+
+    async def _sleep(self, seconds: float) -> None:
+        self.waited_s += seconds
+        await asyncio.sleep(seconds)
+
+    def _named(self, role: str, error: Exception) -> Exception:
+        """`error` as the named model failure it is (counted), or unchanged if ours."""
+        failure = classify(error)
+        if failure is None:
+            return error
+        MODEL_ERRORS.labels(role=role, code=failure.code).inc()
+        log.warning("model %s failed: %s (%s)", role, failure.code, failure.detail)
+        return failure
 
     def _spend(self, role: str) -> None:
         if self.calls >= self.budget:
@@ -109,13 +246,27 @@ class Meter:
         self.calls += 1
         MODEL_CALLS.labels(role=role).inc()
 
-    def _count(self, role: str, message: object) -> None:
+    def _count(
+        self, role: str, message: object, prompt: list[BaseMessage], answer: str | None = None
+    ) -> None:
         usage = getattr(message, "usage_metadata", None) or {}
-        prompt, completion = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
-        self.prompt_tokens += prompt
+        if usage:
+            prompt_tokens, completion = usage.get("input_tokens", 0), usage.get("output_tokens", 0)
+        else:  # the provider sent no usage (common off OpenAI when streaming): estimate
+            self.estimated = True
+            prompt_tokens = sum(approx_tokens(str(m.content)) for m in prompt)
+            completion = approx_tokens(answer if answer is not None else _said(message))
+        self.prompt_tokens += prompt_tokens
         self.completion_tokens += completion
-        MODEL_TOKENS.labels(role=role, kind="prompt").inc(prompt)
+        MODEL_TOKENS.labels(role=role, kind="prompt").inc(prompt_tokens)
         MODEL_TOKENS.labels(role=role, kind="completion").inc(completion)
+
+
+def _said(message: object) -> str:
+    """What a model message says: its text, else its tool call's arguments."""
+    text = str(getattr(message, "content", "") or "")
+    calls = getattr(message, "tool_calls", None) or []
+    return text or (json.dumps(calls[0].get("args", {}), ensure_ascii=False) if calls else "")
 
 
 def _clean(value: Any) -> Any:

@@ -13,17 +13,18 @@ from functools import cache
 from langchain_core.language_models import BaseChatModel
 
 from graph.context import RunContext
+from graph.model_errors import ModelError
 from server.settings import Settings
 
 
-class ModelUnavailable(Exception):
-    """A configured model cannot be built (unknown provider, missing package or key)."""
+class ModelUnavailable(ModelError):
+    """A configured model cannot be built (unknown provider, missing package or key): the
+    configuration is what the user needs to hear about."""
 
     code = "MODEL_UNAVAILABLE"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def message(self, lang: str = "en") -> str:
+        return self.detail
 
 
 def spec_for(role: str, context: RunContext, settings: Settings) -> str:
@@ -38,19 +39,42 @@ def spec_for(role: str, context: RunContext, settings: Settings) -> str:
 
 def model_for(role: str, context: RunContext, settings: Settings) -> BaseChatModel:
     """The chat model serving `role` in this run."""
+    spec = spec_for(role, context, settings)
     return _build(
-        spec_for(role, context, settings),
+        spec,
         role,
         settings.limits.model_timeout_s,
         settings.openai_base_url,
         settings.openai_api_key,
         settings.deployment,
         str(settings.catalog_dir or settings.active_deployment.catalog_dir),
+        settings.models.method_for(role, spec),
     )
 
 
 @cache
 def _build(
+    spec: str,
+    role: str,
+    timeout_s: float,
+    base_url: str | None,
+    api_key: str | None,
+    deployment: str,
+    catalog_dir: str,
+    structured_output: str = "auto",
+) -> BaseChatModel:
+    model = _client(spec, role, timeout_s, base_url, api_key, deployment, catalog_dir)
+    # What the structured-output layer needs to know: the configured method, and the key
+    # (spec and endpoint) under which `auto` remembers the method that worked.
+    model.metadata = {
+        **(model.metadata or {}),
+        "orquestra_key": f"{spec}@{base_url or ''}",
+        "orquestra_structured_output": structured_output,
+    }
+    return model
+
+
+def _client(
     spec: str,
     role: str,
     timeout_s: float,
@@ -71,9 +95,11 @@ def _build(
     from langchain.chat_models import init_chat_model
 
     provider = spec.split(":", 1)[0] if ":" in spec else None
+    # Retries are ours (graph.llm: Retry-After within the turn's budget), not the client's.
     extra: dict[str, object] = {"timeout": timeout_s, "max_retries": 0}
     if provider == "openai":
         extra.update({k: v for k, v in (("base_url", base_url), ("api_key", api_key)) if v})
+        extra["stream_usage"] = True  # ask for the usage chunk; providers without one are estimated
     try:
         return init_chat_model(spec, **extra)
     except (ImportError, ValueError) as exc:

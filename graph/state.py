@@ -134,5 +134,9 @@ class AgentState(InputState, OutputState, total=False):
     """Prompt tokens spent in this turn."""
     completion_tokens: int
     """Completion tokens spent in this turn."""
+    tokens_estimated: bool
+    """Some call's tokens were estimated (the provider streamed no usage)."""
+    model_wait_s: float
+    """Seconds this turn waited on rate limits and outages before retrying."""
     caps_hit: list[str]
     """Caps reached in this turn (for metrics and the answer)."""

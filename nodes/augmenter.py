@@ -57,7 +57,7 @@ async def augmenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
     context = runtime.context
     resources = await open_resources()
     can_ask = state.get("clarify_rounds", 0) < context.max_clarify_rounds
-    meter = Meter.of(state, context.max_model_calls)
+    meter = Meter.of(state, context)
     user = sections(
         today=context.today_date().isoformat(),
         previous_question=state.get("last_question"),

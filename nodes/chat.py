@@ -19,7 +19,7 @@ from nodes.wording import voice_of
 @stage("chat", summary=lambda u: f"{len(u.get('answer') or '')} chars")
 async def chat_node(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
     resources = await open_resources()
-    meter = Meter.of(state, runtime.context.max_model_calls)
+    meter = Meter.of(state, runtime.context)
     model = model_for("chat", runtime.context, resources.settings)
     stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
     system = prompt("chat", **voice_of(resources).prompt_values(state.get("lang")))

@@ -30,7 +30,7 @@ class FixedSql(BaseModel):
 async def fixer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
     context = runtime.context
     resources = await open_resources()
-    meter = Meter.of(state, context.max_model_calls)
+    meter = Meter.of(state, context)
     model = model_for("fixer", context, resources.settings)
     user = sections(
         question=state["question"], failing_sql=state["draft_sql"], error=state.get("last_error")

@@ -40,6 +40,19 @@ TEXTS = {
     },
 }
 LAST_ERROR = {"pt": "Último erro", "en": "Last error"}
+MODEL_FAILED = {
+    "pt": "Encontrei {rows} linha(s), que estão na tabela, mas não consegui redigir a resposta: "
+    "{message} [{code}]",
+    "en": "I found {rows} row(s), shown in the table, but could not write the answer: "
+    "{message} [{code}]",
+}
+
+
+def model_failed(state: dict[str, Any], code: str, message: str) -> str:
+    """The answer when the rows came back but the model that words them failed (`code`)."""
+    rows = (state.get("result") or {}).get("row_count", 0)
+    text = MODEL_FAILED.get(state.get("lang", "pt"), MODEL_FAILED["en"])
+    return text.format(rows=rows, message=message, code=code)
 
 
 def stop_answer(state: dict[str, Any], reason: str, topics: str = "") -> str:

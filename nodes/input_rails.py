@@ -104,7 +104,7 @@ async def input_rails(state: dict[str, Any], runtime: Runtime[RunContext]) -> di
     if not rails.input:
         return named
     clarifying = bool(state.get("clarifications"))
-    meter = Meter.of(state, context.max_model_calls)
+    meter = Meter.of(state, context)
     check = rail_check(
         state,
         context,

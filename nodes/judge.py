@@ -79,7 +79,7 @@ async def run_judges(
     done: dict[str, Any] = {"judge_feedback": None, "judge_pending": False}
     if not resources.guardrails.judges_for(phase):
         return done
-    meter = Meter.of(state, context.max_model_calls)
+    meter = Meter.of(state, context)
     case = judge_case(
         state,
         phase,

@@ -70,7 +70,7 @@ async def librarian(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
         previous_answer=state.get("knowledge") if feedback else "",
         reviewer_feedback=feedback,
     )
-    meter = Meter.of(state, context.max_model_calls)
+    meter = Meter.of(state, context)
     model = model_for("librarian", context, resources.settings)
     answer = await meter.structured(model, "librarian", LibrarianAnswer, chat(system, user))
     return {

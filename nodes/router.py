@@ -32,7 +32,7 @@ def _summary(update: dict[str, Any]) -> str:
 @stage("router", summary=_summary)
 async def router(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
     resources = await open_resources()
-    meter = Meter.of(state, runtime.context.max_model_calls)
+    meter = Meter.of(state, runtime.context)
     model = model_for("router", runtime.context, resources.settings)
     user = sections(question=state["question"])
     system = prompt("router", **voice_of(resources).prompt_values(state.get("lang")))

@@ -76,6 +76,8 @@ TURN_RESET: dict[str, Any] = {
     "model_calls": 0,
     "prompt_tokens": 0,
     "completion_tokens": 0,
+    "tokens_estimated": False,
+    "model_wait_s": 0.0,
     "caps_hit": [],
     "stop_reason": None,
     "answer": "",

@@ -12,10 +12,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from ddl_catalog.render import render_schema
 from graph.context import RunContext
 from graph.llm import Meter, chat
+from graph.model_errors import ModelContext
 from graph.models import model_for
-from graph.resources import open_resources
+from graph.resources import Resources, open_resources
 from graph.stage import stage
 from nodes.prompts import prompt, sections
 from nodes.wording import voice_of
@@ -53,6 +55,34 @@ def tried(state: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _system(
+    state: dict[str, Any],
+    runtime: Runtime[RunContext],
+    resources: Resources,
+    schema: str,
+    examples: str,
+) -> str:
+    kind = "tracking" if state.get("route") == "TRACKING" else "analytics"
+    system = prompt(
+        f"sql_{kind}",
+        schema=schema,
+        examples=examples,
+        today=runtime.context.today_date().isoformat(),
+        **voice_of(resources).prompt_values(state.get("lang")),
+    )
+    return system + ("\n\n" + CODE_MODE if runtime.context.analysis_code_mode else "")
+
+
+def _core_schema(state: dict[str, Any], runtime: Runtime[RunContext], resources: Resources) -> str:
+    """The schema of the best-ranked half of the chosen tables (at least two), with the
+    glossary terms involved: the smaller prompt tried after `MODEL_CONTEXT`."""
+    chosen = (state.get("sources") or {}).get("tables") or []
+    core = chosen[: max(2, (len(chosen) + 1) // 2)]
+    named = set((state.get("sources") or {}).get("terms") or [])
+    terms = [t for t in resources.catalog.glossary if t.term in named]
+    return render_schema(resources.catalog, core, terms, runtime.context.today_date().isoformat())
+
+
 def _summary(update: dict[str, Any]) -> str:
     return "no SQL: " + (update.get("last_error") or "") if not update.get("draft_sql") else "SQL"
 
@@ -64,24 +94,22 @@ async def sql_writer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dic
     kind = "tracking" if state.get("route") == "TRACKING" else "analytics"
     examples = await resources.nearest_examples(state["question"], kind)
     shown = "\n\n".join(f"Q: {e.question}\nSQL: {e.sql.strip()}" for e in examples)
-    system = prompt(
-        f"sql_{kind}",
-        schema=state["schema_text"],
-        examples=shown or "(none)",
-        today=context.today_date().isoformat(),
-        **voice_of(resources).prompt_values(state.get("lang")),
-    )
-    if context.analysis_code_mode:
-        system += "\n\n" + CODE_MODE
     previous = tried(state)
     user = sections(
         question=state["question"],
         already_tried=previous,
         instruction=RETRY_INSTRUCTION if previous else "",
     )
-    meter = Meter.of(state, context.max_model_calls)
+    meter = Meter.of(state, context)
     model = model_for("sql_writer", context, resources.settings)
-    draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user))
+    try:
+        system = _system(state, runtime, resources, state["schema_text"], shown or "(none)")
+        draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user))
+    except ModelContext:
+        # Too long for this model: once more with the core tables only and no examples.
+        core = _core_schema(state, runtime, resources)
+        system = _system(state, runtime, resources, core, "(none)")
+        draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user))
     sql = draft.sql.strip().rstrip(";").strip()
     return {
         **meter.update(),

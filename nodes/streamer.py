@@ -22,11 +22,12 @@ from langgraph.runtime import Runtime
 from ddl_catalog.model import Catalog
 from graph.context import RunContext
 from graph.llm import Meter, chat
+from graph.model_errors import ModelError
 from graph.models import model_for
 from graph.rails import AnswerStream, rail_check
 from graph.resources import open_resources
 from graph.stage import stage
-from nodes.honest import stop_answer
+from nodes.honest import model_failed, stop_answer
 from nodes.prompts import prompt, sections
 from nodes.units import column_units
 from nodes.wording import voice_of
@@ -73,7 +74,7 @@ async def _data_answer(
     state: dict[str, Any], runtime: Runtime[RunContext], stream: AnswerStream
 ) -> dict[str, Any]:
     resources = await open_resources()
-    meter = Meter.of(state, runtime.context.max_model_calls)
+    meter = Meter.of(state, runtime.context)
     model = model_for("answer", runtime.context, resources.settings)
     feedback = state.get("judge_feedback")
     user = sections(
@@ -87,7 +88,14 @@ async def _data_answer(
         reviewer_feedback=feedback,
     )
     system = prompt("answer", **voice_of(resources).prompt_values(state.get("lang")))
-    await meter.text(model, "answer", chat(system, user), on_text=stream.push)
+    try:
+        await meter.text(model, "answer", chat(system, user), on_text=stream.push)
+    except ModelError as failure:
+        # The rows are here and the table shows them; only the wording failed. Say so,
+        # with the named failure, rather than lose the result.
+        stream.reset()
+        lang = state.get("lang", "pt")
+        return {**meter.update(), "stop_reason": failure.code, "last_error": failure.message(lang)}
     return meter.update()
 
 
@@ -117,12 +125,15 @@ async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
         answer = state.get("knowledge") or ""
     elif state.get("result") is not None and state["result"]["rows"]:
         update = await _data_answer(state, runtime, stream)
-        if note := not_yours(state):
-            await stream.push(note)
-        answer = await stream.close()
-        # A withheld answer has nothing left to judge; a delivered one waits for the judges.
-        judged = bool(resources.guardrails.judges_for("answer")) and stream.blocked is None
-        update.update(answer_streamed=True, judge_pending=judged)
+        if update.get("stop_reason"):
+            answer = model_failed(state, update["stop_reason"], update["last_error"])
+        else:
+            if note := not_yours(state):
+                await stream.push(note)
+            answer = await stream.close()
+            # A withheld answer has nothing left to judge; a delivered one awaits the judges.
+            judged = bool(resources.guardrails.judges_for("answer")) and stream.blocked is None
+            update.update(answer_streamed=True, judge_pending=judged)
     elif any(a.get("outcome") == "zero_rows" for a in state.get("attempts") or []):
         answer = stop_answer(state, "MAX_SQL_ATTEMPTS")  # every reading tried came back empty
     else:

@@ -44,6 +44,9 @@ TRACING_ENV = {
 """Tracing settings read from the tools' conventional variables, ahead of the YAML."""
 
 
+StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode"]
+
+
 class ModelRoles(BaseModel):
     """Model per role as `provider:model` strings; `None` means the default model."""
 
@@ -65,6 +68,17 @@ class ModelRoles(BaseModel):
     """Judges (groundedness, relevance) and guardrails that need a model."""
     answer: str | None = None
     """Writes the final answer from the results (streamed)."""
+    structured_output: dict[str, StructuredMethod] = {}
+    """Structured-output method by role, by model spec, or under `default`: `json_schema`
+    (strict), `function_calling`, `json_mode`, or `auto` (the default: the strictest the
+    provider accepts, found on the first call and remembered for the process)."""
+
+    def method_for(self, role: str, spec: str) -> str:
+        """The structured-output method configured for `role` using `spec`."""
+        for key in (role, spec, "default"):
+            if key in self.structured_output:
+                return self.structured_output[key]
+        return "auto"
 
 
 class Caps(BaseModel):
@@ -94,7 +108,12 @@ class Limits(BaseModel):
     client_timeout_s: float = Field(10.0, gt=0)
     """Client-side timeout around each query, a little above the statement timeout."""
     model_timeout_s: float = Field(60.0, gt=0)
-    """Timeout of one model call."""
+    """Timeout of one model call (past it: `MODEL_TIMEOUT`)."""
+    model_retries: int = Field(2, ge=0, le=10)
+    """Retries of one model call that was rate-limited (429) or hit a provider outage (5xx)."""
+    model_wait_s: float = Field(20.0, ge=0)
+    """Seconds one turn may spend waiting before those retries (honouring `Retry-After`);
+    a wait that does not fit ends the turn with `MODEL_RATE_LIMITED`."""
     max_message_chars: int = Field(4_000, ge=1)
     """Longest user message accepted."""
     max_body_bytes: int = Field(65_536, ge=1_024)
