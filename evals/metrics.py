@@ -60,6 +60,7 @@ def summarize(
         "completion_tokens_per_case": round(
             statistics.mean(r.completion_tokens for r in results), 1
         ),
+        "tokens_estimated_cases": sum(r.tokens_estimated for r in results),
         "cost_per_case_usd": round(statistics.mean(cost(r, prices, model) for r in results), 6),
         "latency_ms_median": _quantile(latencies, 0.5),
         "latency_ms_p95": _quantile(latencies, 0.95),

@@ -30,6 +30,7 @@ HEADLINE = (
     "errors",
     "model_calls_per_case",
     "prompt_tokens_per_case",
+    "tokens_estimated_cases",
     "cost_per_case_usd",
     "latency_ms_median",
     "latency_ms_p95",
@@ -61,6 +62,12 @@ def markdown(dataset: str, model: str, summary: dict, results: list[CaseResult])
         "|---|---|",
     ]
     lines += [f"| {name} | {summary.get(name)} |" for name in HEADLINE]
+    if summary.get("tokens_estimated_cases"):
+        lines += [
+            "",
+            f"Token counts (and so the cost) are estimates for {summary['tokens_estimated_cases']}"
+            " case(s): the provider sent no usage for some call.",
+        ]
     for group in ("by_route", "by_complexity", "by_lang"):
         lines += [
             "",

@@ -53,6 +53,8 @@ class CaseResult:
     model_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    tokens_estimated: bool = False
+    """The provider sent no usage for some call: the token counts are estimates."""
     latency_ms: float = 0.0
     error: str | None = None
 
@@ -103,6 +105,7 @@ async def run_case(graph, case: Case, resources: Resources, context: RunContext)
     result.model_calls = state.get("model_calls", 0)
     result.prompt_tokens = state.get("prompt_tokens", 0)
     result.completion_tokens = state.get("completion_tokens", 0)
+    result.tokens_estimated = bool(state.get("tokens_estimated"))
     result.caps_hit = list(state.get("caps_hit") or [])
     result.refine_rounds = state.get("refine_rounds", 0)
     result.judges_failed = [j["name"] for j in state.get("judgements") or [] if not j["passed"]]
