@@ -1,4 +1,5 @@
-"""Shared fixtures: hermetic settings, one embedded PostgreSQL with the demo data per session."""
+"""Shared fixtures: hermetic settings, one embedded PostgreSQL per session holding the demo
+data and, in a database of its own, the clinics sample; `deployment` runs a test on each."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import asyncpg
 import pytest
 
 from server.settings import Settings
+from tests.deployment_cases import CLINICS_SCALE, DEPLOYMENTS, TENANTS, DeploymentUnderTest
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -46,6 +48,33 @@ async def demo_db(settings: Settings):
     from server.db_init import init_database
 
     return await init_database(settings)
+
+
+@pytest.fixture(scope="session")
+def clinics_settings(data_dir: Path, hermetic_environment: None) -> Settings:
+    """The clinics deployment on the session's embedded server, in its default database
+    (`orquestra_clinics`), so that a CLI or server started with only
+    ORQUESTRA_DEPLOYMENT=clinics and this data folder finds the same rows."""
+    return Settings(data_dir=data_dir, deployment="clinics")
+
+
+@pytest.fixture(scope="session")
+async def clinics_db(clinics_settings: Settings):
+    """The clinics sample, loaded once per session (as `orquestra db init` would)."""
+    from server.db_init import init_database
+
+    report = await init_database(clinics_settings, scale=CLINICS_SCALE)
+    assert report.deployment == "clinics" and report.scale == CLINICS_SCALE
+    return report
+
+
+@pytest.fixture(scope="session", params=DEPLOYMENTS)
+def deployment(request: pytest.FixtureRequest) -> DeploymentUnderTest:
+    """Each shipped deployment in turn, its sample loaded (the clinics one only if asked)."""
+    name = request.param
+    request.getfixturevalue("demo_db" if name == "logistics" else "clinics_db")
+    settings = request.getfixturevalue("settings" if name == "logistics" else "clinics_settings")
+    return DeploymentUnderTest(name, settings, TENANTS[name])
 
 
 @pytest.fixture(scope="session")
