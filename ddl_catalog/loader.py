@@ -8,6 +8,7 @@ and line, because the guard's allowlist is built from this and must fail closed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +72,9 @@ def load_catalog(folder: Path | None = None) -> Catalog:
         warnings.extend(system_warnings)
     types = _collect_types(systems)
     warnings.extend(_enum_value_warnings(tables, types))
+    tables = _with_unique_indexes(tables, systems)
     _check_joins(tables)
-    _check_tenant_via(tables, warnings)
+    _check_tenant_via(tables)
     _check_shared(tables)
     _check_tenant_types(tables)
     directories = [t for t in tables.values() if t.meta.tenant_name_column]
@@ -326,6 +328,7 @@ def _resolve_table(
     columns: list[Column] = []
     primary_key: tuple[str, ...] = ()
     foreign_keys: list[ForeignKey] = []
+    unique_keys: list[tuple[str, ...]] = []
     for element in stmt.tableElts or ():
         if isinstance(element, ast.ColumnDef):
             foreign_keys += [
@@ -341,6 +344,8 @@ def _resolve_table(
             )
             if ConstrType.CONSTR_PRIMARY in constraints:
                 primary_key = (element.colname,)
+            if ConstrType.CONSTR_UNIQUE in constraints:
+                unique_keys.append((element.colname,))
             col_meta = meta.columns.get(element.colname)
             if col_meta is None:
                 warnings.append(
@@ -357,6 +362,8 @@ def _resolve_table(
             )
         elif element.contype == ConstrType.CONSTR_PRIMARY:
             primary_key = tuple(k.sval for k in element.keys)
+        elif element.contype == ConstrType.CONSTR_UNIQUE:
+            unique_keys.append(tuple(k.sval for k in element.keys))
         elif element.contype == ConstrType.CONSTR_FOREIGN:
             foreign_keys.append(_foreign_key(element, ()))
     names = {c.name for c in columns}
@@ -402,6 +409,7 @@ def _resolve_table(
         meta,
         where,
         tuple(foreign_keys),
+        tuple(unique_keys),
     )
 
 
@@ -448,9 +456,31 @@ def _check_joins(tables: dict[str, Table]) -> None:
                         )
 
 
-def _check_tenant_via(tables: dict[str, Table], warnings: list[str]) -> None:
-    """Every `tenant_via` names a scoped parent and its columns, and every chain ends at a
-    table holding the tenant column: no cycles, no shared link, comparable key types."""
+def _with_unique_indexes(tables: dict[str, Table], systems: list[System]) -> dict[str, Table]:
+    """The tables with the unique keys their systems' `CREATE UNIQUE INDEX` declare (plain
+    columns and no `WHERE`: a partial index makes nothing unique table-wide)."""
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for system in systems:
+        for source in system.index_ddl:
+            for raw in pglast.parse_sql(source):
+                index = raw.stmt
+                if not isinstance(index, ast.IndexStmt) or not index.unique or index.whereClause:
+                    continue
+                columns = tuple(p.name for p in index.indexParams or ())
+                if all(columns) and index.relation.relname in tables:
+                    found.setdefault(index.relation.relname, []).append(columns)
+    return {
+        name: replace(table, unique_keys=(*table.unique_keys, *found[name]))
+        if name in found
+        else table
+        for name, table in tables.items()
+    }
+
+
+def _check_tenant_via(tables: dict[str, Table]) -> None:
+    """Every `tenant_via` names a scoped parent and its columns on one of the parent's unique
+    keys, and every chain ends at a table holding the tenant column: no cycles, no shared
+    link, comparable key types."""
     for table in tables.values():
         via = table.tenant_via
         if via is None:
@@ -484,10 +514,16 @@ def _check_tenant_via(tables: dict[str, Table], warnings: list[str]) -> None:
                     f"{table.where}: tenant_via compares {table.name}.{child_col} with "
                     f"{parent.name}.{parent_col}, of another type ({' vs '.join(sorted(kinds))})",
                 )
-        if set(via.columns.values()) != set(parent.primary_key):
-            warnings.append(
-                f"{table.where}: tenant_via of {table.name} does not match {parent.name}'s "
-                "primary key; a row matching parents of several tenants is visible to each"
+        linked = set(via.columns.values())
+        if not any(key and set(key) <= linked for key in (parent.primary_key, *parent.unique_keys)):
+            # Fail closed: a child matching parents of several tenants would be each one's.
+            raise CatalogError(
+                "CATALOG_TENANT_VIA_NOT_UNIQUE",
+                f"{table.where}: tenant_via of {table.name} matches {parent.name} on "
+                f"({', '.join(via.columns.values())}), which is neither its primary key nor a "
+                f"unique key, so one {table.name} row could match {parent.name} rows of several "
+                "tenants and be visible to each. Link on a unique key of the parent, or "
+                "declare the UNIQUE constraint or index the database has.",
             )
     for table in tables.values():
         seen = [table.name]

@@ -186,6 +186,9 @@ class Table:
     where: Location
     foreign_keys: tuple[ForeignKey, ...] = ()
     """Foreign keys written in the DDL (`REFERENCES`, `FOREIGN KEY`)."""
+    unique_keys: tuple[tuple[str, ...], ...] = ()
+    """Column sets the DDL declares unique besides the primary key (`UNIQUE` constraints and
+    unique indexes without a `WHERE`)."""
 
     @property
     def tenant_column(self) -> str | None:

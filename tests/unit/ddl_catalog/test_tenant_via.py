@@ -64,8 +64,8 @@ def test_chains_load_and_end_at_the_tenant_column(tmp_path: Path) -> None:
         "schema": "public",
         "tenant_via": {"parent": "rentals", "columns": {"rental_id": "rental_id"}},
     }
-    # notes match rentals on a pair that is not its key: visible to each tenant it matches
-    assert any("notes does not match rentals's primary key" in w for w in catalog.warnings)
+    # notes match rentals on a pair that contains its key: each note has one rental at most
+    assert not [w for w in catalog.warnings if "tenant_via" in w]
     assert "-- Each row belongs to its rentals row (rental_id = rentals.rental_id)." in (
         render_table(catalog.table("payments"))
     )
@@ -131,6 +131,56 @@ def test_a_broken_chain_is_refused(
     assert error.code == code
     assert says in error.message
     assert "rental.yaml:" in error.message
+
+
+def test_a_link_on_a_column_that_is_not_unique_is_refused(tmp_path: Path) -> None:
+    # A payment matched on the customer would belong to every store the customer rented at.
+    error = refused(
+        tmp_path,
+        "{parent: rentals, columns: {rental_id: rental_id}}",
+        "{parent: rentals, columns: {rental_id: customer_id}}",
+    )
+    assert error.code == "CATALOG_TENANT_VIA_NOT_UNIQUE"
+    assert "rental.yaml:" in error.message and "(customer_id)" in error.message
+    assert "visible to each" in error.message
+
+
+@pytest.mark.parametrize(
+    "unique",
+    [
+        "CREATE TABLE rentals (rental_id bigint PRIMARY KEY, inventory_id integer,"
+        " customer_id integer UNIQUE);",
+        "CREATE TABLE rentals (rental_id bigint PRIMARY KEY, inventory_id integer,"
+        " customer_id integer, UNIQUE (customer_id));",
+        "CREATE TABLE rentals (rental_id bigint PRIMARY KEY, inventory_id integer,"
+        " customer_id integer);\n  CREATE UNIQUE INDEX ON rentals (customer_id);",
+    ],
+)
+def test_a_link_on_a_declared_unique_key_loads(tmp_path: Path, unique: str) -> None:
+    text = DDL.replace(
+        "CREATE TABLE rentals (rental_id bigint PRIMARY KEY, inventory_id integer,"
+        " customer_id integer);",
+        unique,
+    ).replace(
+        "{parent: rentals, columns: {rental_id: rental_id}}",
+        "{parent: rentals, columns: {rental_id: customer_id}}",
+    )
+    catalog = load_catalog(write(tmp_path, text))
+    assert ("customer_id",) in catalog.table("rentals").unique_keys
+
+
+def test_a_partial_unique_index_makes_nothing_unique(tmp_path: Path) -> None:
+    text = DDL.replace(
+        "customer_id integer);\n  CREATE TABLE payments",
+        "customer_id integer);\n  CREATE UNIQUE INDEX ON rentals (customer_id) WHERE"
+        " customer_id > 0;\n  CREATE TABLE payments",
+    ).replace(
+        "{parent: rentals, columns: {rental_id: rental_id}}",
+        "{parent: rentals, columns: {rental_id: customer_id}}",
+    )
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(write(tmp_path, text))
+    assert caught.value.code == "CATALOG_TENANT_VIA_NOT_UNIQUE"
 
 
 def test_a_shared_table_with_a_key_into_tenant_data_must_say_why(tmp_path: Path) -> None:
