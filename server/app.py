@@ -6,6 +6,7 @@ and analysis resources, the PostgreSQL checkpointer and the compiled graph, and 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
@@ -28,7 +29,7 @@ from server.database import LOST_CONNECTION, database_work, is_unavailable, stat
 from server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
 from server.schemas import DevLogin, invalid_input
 from server.settings import Settings
-from server.threads import ThreadStore
+from server.threads import ThreadStore, thread_scope
 
 log = logging.getLogger("orquestra.server")
 HTTP_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
@@ -40,7 +41,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     async with AsyncExitStack() as stack:
         resources = await open_resources(settings)
         stack.push_async_callback(close_resources)
-        app.state.threads = ThreadStore(resources.state, settings.limits.database_timeout_s)
+        scope = await asyncio.to_thread(thread_scope, settings)
+        app.state.threads = ThreadStore(resources.state, settings.limits.database_timeout_s, scope)
         await app.state.threads.ensure_table()
         saver = await stack.enter_async_context(
             postgres_checkpointer(state_url(settings), settings.limits.database_timeout_s)

@@ -15,13 +15,15 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 
 from graph.checkpoints import SCHEMA
 from server.auth import Caller
-from server.database import database_work
+from server.database import admin_url, database_work
 from server.schemas import THREAD_ID
+from server.settings import Settings
 
 TABLE = f"{SCHEMA}.threads"
 TITLE_CHARS = 120
@@ -31,12 +33,23 @@ def new_thread_id() -> str:
     return str(uuid.uuid4())
 
 
+def thread_scope(settings: Settings) -> str:
+    """The deployment and the data database a server answers about: `clinics/orquestra_x`."""
+    database = urlsplit(admin_url(settings)).path.lstrip("/")
+    return f"{settings.active_deployment.name}/{database}"
+
+
 class ThreadStore:
     """The threads table, through the owner's pool, each call within `timeout_s`."""
 
-    def __init__(self, pool: asyncpg.Pool, timeout_s: float) -> None:
+    def __init__(self, pool: asyncpg.Pool, timeout_s: float, scope: str = "") -> None:
         self.pool = pool
         self.timeout_s = timeout_s
+        self.scope = scope
+        """Which deployment and data database these threads answer about. One state
+        database may serve several (`ORQUESTRA_STATE_URL`, or `orquestra_state` beside
+        several data databases), and tenant codes and user names repeat between them: a
+        thread is found only in its own scope."""
 
     async def ensure_table(self) -> None:
         async with self.pool.acquire() as conn:
@@ -49,8 +62,12 @@ class ThreadStore:
             )
             await conn.execute(f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS checkpoint_id text")
             await conn.execute(
-                f"CREATE INDEX IF NOT EXISTS threads_owner_idx ON {TABLE}"
-                " (tenant, user_id, updated_at)"
+                f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS scope text NOT NULL DEFAULT ''"
+            )
+            await conn.execute("DROP INDEX IF EXISTS " + f"{SCHEMA}.threads_owner_idx")
+            await conn.execute(
+                f"CREATE INDEX IF NOT EXISTS threads_scope_owner_idx ON {TABLE}"
+                " (scope, tenant, user_id, updated_at)"
             )
 
     async def commit(
@@ -70,10 +87,11 @@ class ThreadStore:
         """
         async with database_work(self.timeout_s, "committing the turn"):
             status = await self.pool.execute(
-                f"INSERT INTO {TABLE} (thread_id, tenant, user_id, title, checkpoint_id)"
-                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (thread_id) DO UPDATE"
+                f"INSERT INTO {TABLE} (thread_id, tenant, user_id, title, checkpoint_id, scope)"
+                " VALUES ($1, $2, $3, $4, $5, $7) ON CONFLICT (thread_id) DO UPDATE"
                 " SET checkpoint_id = EXCLUDED.checkpoint_id, updated_at = now()"
                 f" WHERE {TABLE}.tenant = EXCLUDED.tenant AND {TABLE}.user_id = EXCLUDED.user_id"
+                f" AND {TABLE}.scope = EXCLUDED.scope"
                 f" AND {TABLE}.checkpoint_id IS NOT DISTINCT FROM $6",
                 thread_id,
                 caller.tenant,
@@ -81,6 +99,7 @@ class ThreadStore:
                 (title.strip() or "…")[:TITLE_CHARS],
                 checkpoint_id,
                 previous,
+                self.scope,
             )
         return status.endswith(" 1")
 
@@ -96,10 +115,11 @@ class ThreadStore:
         async with database_work(self.timeout_s, "reading the thread"):
             row = await self.pool.fetchrow(
                 f"SELECT thread_id, title, checkpoint_id, created_at, updated_at FROM {TABLE}"
-                " WHERE thread_id = $1 AND tenant = $2 AND user_id = $3",
+                " WHERE thread_id = $1 AND tenant = $2 AND user_id = $3 AND scope = $4",
                 thread_id,
                 caller.tenant,
                 caller.user,
+                self.scope,
             )
         return dict(row) if row else None
 
@@ -107,7 +127,9 @@ class ThreadStore:
         async with database_work(self.timeout_s, "listing threads"):
             rows = await self.pool.fetch(
                 f"SELECT thread_id, title, created_at, updated_at FROM {TABLE}"
-                " WHERE tenant = $1 AND user_id = $2 ORDER BY updated_at DESC LIMIT $3",
+                " WHERE scope = $1 AND tenant = $2 AND user_id = $3"
+                " ORDER BY updated_at DESC LIMIT $4",
+                self.scope,
                 caller.tenant,
                 caller.user,
                 limit,
