@@ -1,4 +1,9 @@
-"""Fixtures for running the real graph with scripted models against the demo database."""
+"""Fixtures for running the real graph with scripted models, on each deployment's database.
+
+The graph's live resources are opened once per event loop (graph/resources.py); the harness
+makes sure those of its deployment are the open ones, reopening them when the previous test
+ran on the other deployment (pytest groups a session parameter's tests, so this is rare).
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,8 @@ from graph.resources import close_resources, open_resources
 from graph.scripted import Script, reset_scripts, script
 from graph.wiring import build_graph
 from server.settings import Settings
-from tests.integration.graph.scripts import APPROVED
+from tests.deployment_cases import DeploymentUnderTest
+from tests.integration.graph.scripts import APPROVED, SCRIPTED, Scripted
 
 
 @dataclass
@@ -46,11 +52,17 @@ class Turn:
 class Harness:
     """A compiled graph with an in-memory checkpointer and a scripted model for every role."""
 
-    def __init__(self, tmp_path: Path, settings: Settings) -> None:
+    def __init__(self, tmp_path: Path, deployment: DeploymentUnderTest) -> None:
         self.tmp_path = tmp_path
+        self.deployment = deployment
         self.graph = build_graph().compile(checkpointer=InMemorySaver())
-        self.base = RunContext.from_settings(settings, tenant="101")
+        self.base = RunContext.from_settings(deployment.settings, tenant=deployment.tenant)
         self.script_path: Path | None = None
+
+    @property
+    def sql(self) -> Scripted:
+        """The deployment's scripted SQL and the words of its questions."""
+        return SCRIPTED[self.deployment.name]
 
     def use(self, roles: dict[str, list[Any]], repeat: tuple[str, ...] = ()) -> Script:
         """Script every role; the relevance judge approves unless the test scripts it."""
@@ -76,13 +88,24 @@ class Harness:
         return snapshot.values
 
 
+async def serve(settings: Settings) -> None:
+    """Make the resources of `settings`' deployment this event loop's open ones."""
+    current = await open_resources(settings)
+    if current.settings is not settings:
+        await close_resources()
+        await open_resources(settings)
+
+
 @pytest.fixture(scope="session")
-async def graph_resources(settings: Settings, demo_db) -> AsyncIterator[None]:
-    await open_resources(settings)
+async def graph_resources() -> AsyncIterator[None]:
+    """Closes whichever deployment's resources are open at the end of the session."""
     yield
     await close_resources()
 
 
 @pytest.fixture
-def harness(tmp_path: Path, settings: Settings, graph_resources: None) -> Harness:
-    return Harness(tmp_path, settings)
+async def harness(
+    tmp_path: Path, deployment: DeploymentUnderTest, graph_resources: None
+) -> Harness:
+    await serve(deployment.settings)
+    return Harness(tmp_path, deployment)

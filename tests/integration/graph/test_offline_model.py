@@ -1,5 +1,6 @@
 """The offline model against the real database: repairs, honesty, a new catalog system,
-and every route of the real graph with no API key."""
+and every route of the real graph with no API key, on each deployment (the model serves the
+run's deployment: its catalog and profile come from the settings the resources opened)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ from guards import GuardPolicy, GuardRejection, guard_sql
 from guards.executor import ExecutionLimits, QueryError, run_as_tenant
 from tests.integration.graph.conftest import Harness
 
+FOLLOW_UPS = {
+    "logistics": ("e o valor dela?", "valor_nota", "faturamento de 2026"),
+    "clinics": ("e o prazo dele?", "prazo_em", "receita de 2026"),
+}
+"""Per deployment: a follow-up to the tracking question, the column it adds, and an answer to
+the offline model's clarifying question."""
 CATALOG = load_catalog()
 LEXICON = lexicon_for(CATALOG)
 LIMITS = ExecutionLimits(row_cap=50)
@@ -155,40 +162,46 @@ def offline(harness: Harness) -> Harness:
     return harness
 
 
-async def ask_offline(harness: Harness, message: str, thread: str = "t1", tenant: str = "101"):
+async def ask_offline(harness: Harness, message: str, thread: str = "t1"):
     from graph.events import run_turn
     from tests.integration.graph.conftest import Turn
 
     turn = Turn()
-    context = replace(harness.base, tenant=tenant)
+    context = harness.base
     async for event in run_turn(harness.graph, message, thread_id=thread, context=context):
         turn.events.append(event)
     return turn
 
 
 async def test_every_route_offline(offline: Harness) -> None:
-    tracking = await ask_offline(offline, "status da nota 40908", "a")
+    questions, profile = offline.deployment.questions, offline.deployment.profile
+    tracking = await ask_offline(offline, questions.tracking, "a")
     assert tracking.result["route"] == "TRACKING" and len(tracking.result["rows"]) == 1
-    analytics = await ask_offline(offline, "faturamento por mês em 2026", "b")
+    analytics = await ask_offline(offline, questions.analytics, "b")
     assert analytics.result["route"] == "ANALYTICS" and len(analytics.result["rows"]) == 6
-    knowledge = await ask_offline(offline, "o que é nota bloqueada?", "c")
-    assert knowledge.result["route"] == "KNOWLEDGE" and "BLOQUEADA" in knowledge.result["answer"]
+    tables = set(offline.deployment.catalog.tables)
+    assert set(analytics.result["sources"]["tables"]) <= tables  # the deployment's own tables
+    knowledge = await ask_offline(offline, questions.knowledge, "c")
+    assert knowledge.result["route"] == "KNOWLEDGE"
+    assert questions.knowledge_term in knowledge.result["answer"]
     chat = await ask_offline(offline, "quem é você?", "d")
-    assert chat.result["route"] == "CHAT" and "Orquestra" in chat.text
+    assert chat.result["route"] == "CHAT" and profile.assistant_name in chat.text
+    assert profile.topic_phrases("pt")[0] in chat.text  # what it serves, in its own words
     assert len(analytics.of("token")) > 5  # streamed
 
 
 async def test_offline_follow_up_and_clarification(offline: Harness) -> None:
-    await ask_offline(offline, "status da nota 40908", "f")
-    value = await ask_offline(offline, "e o valor dela?", "f")
-    assert "valor_nota" in value.result["columns"] and value.result["rows"][0][-1] is not None
+    follow_up, column, answer = FOLLOW_UPS[offline.deployment.name]
+    await ask_offline(offline, offline.deployment.questions.tracking, "f")
+    value = await ask_offline(offline, follow_up, "f")
+    assert column in value.result["columns"] and value.result["rows"][0][-1] is not None
     vague = await ask_offline(offline, "como está a produção?", "g")
     assert vague.of("clarify")
-    answered = await ask_offline(offline, "faturamento de 2026", "g")
+    answered = await ask_offline(offline, answer, "g")
     assert answered.result["route"] == "ANALYTICS" and answered.result["rows"]
 
 
 async def test_offline_no_data_is_honest(offline: Harness) -> None:
-    turn = await ask_offline(offline, "status da nota 99999999", "h")
+    turn = await ask_offline(offline, offline.deployment.questions.no_data, "h")
     assert turn.result["answer"].startswith("Não encontrei dados")
     assert "99999999" in turn.result["answer"]
