@@ -1,4 +1,11 @@
-"""A small slice of the evaluation harness, end to end with the offline model."""
+"""A small slice of the evaluation harness, end to end with the offline model, on each
+deployment: slice.jsonl for logistics, clinics_slice.jsonl for clinics (eight cases of
+evals/datasets/clinics.jsonl, one per route and three on tables scoped through parents, plus
+a follow-up and a blocked message written here, which the dataset does not have).
+
+Only what must hold whatever the offline model answers is asserted on clinics: a complete
+report, no tenant leak, no error, every gold SQL executed, the rail blocking its case. The
+offline model's accuracy there is the eval's to measure, not this test's."""
 
 from __future__ import annotations
 
@@ -12,9 +19,37 @@ import pytest
 
 from evals.compare import exact_match, relaxed_match
 from evals.dataset import DatasetError, load_dataset
+from tests.deployment_cases import DeploymentUnderTest, only
 
 HERE = Path(__file__).parent
 BIN = Path(sys.executable).parent
+SLICES = {"logistics": HERE / "slice.jsonl", "clinics": HERE / "clinics_slice.jsonl"}
+FAIL_UNDER = {"logistics": ("--fail-under", "route_accuracy=0.8"), "clinics": ()}
+"""The logistics slice also gates on the route accuracy the demo has always had."""
+METRICS = (
+    "route_accuracy",
+    "execution_accuracy",
+    "relaxed_execution_accuracy",
+    "clarification_precision",
+    "clarification_recall",
+    "knowledge_contains",
+    "fixer_recoveries",
+    "rail_block_precision",
+    "rail_block_recall",
+    "rail_false_blocks",
+    "judge_refined_answers",
+    "judge_unverified_answers",
+    "cap_hits",
+    "tenant_leaks",
+    "model_calls_per_case",
+    "prompt_tokens_per_case",
+    "cost_per_case_usd",
+    "latency_ms_median",
+    "latency_ms_p95",
+    "by_route",
+    "by_complexity",
+    "by_lang",
+)
 
 
 def test_comparison_rules() -> None:
@@ -42,70 +77,87 @@ def test_a_blocked_case_names_its_rail(tmp_path: Path) -> None:
         load_dataset(path)
 
 
-def test_eval_slice_writes_a_complete_report(demo_db, data_dir: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    env = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir)}
-    command = [
-        str(BIN / "orquestra"),
-        "eval",
-        "--dataset",
-        str(HERE / "slice.jsonl"),
-        "--out",
-        str(out),
-        "--fail-under",
-        "route_accuracy=0.8",
-    ]
+def eval_command(deployment: DeploymentUnderTest, out: Path, *extra: str) -> list[str]:
+    dataset = SLICES[deployment.name]
+    return [str(BIN / "orquestra"), "eval", "--dataset", str(dataset), "--out", str(out), *extra]
+
+
+def environment(deployment: DeploymentUnderTest) -> dict[str, str]:
+    """The CLI's environment: the session's data folder and, for clinics, the deployment
+    (whose database, `orquestra_clinics`, the session loaded)."""
+    env = {**os.environ, "ORQUESTRA_DATA_DIR": str(deployment.settings.data_dir)}
+    if deployment.name != "logistics":
+        env["ORQUESTRA_DEPLOYMENT"] = deployment.name
+    return env
+
+
+@pytest.fixture(scope="session")
+def slice_run(deployment: DeploymentUnderTest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`orquestra eval` on the deployment's slice, once; the folder of its report."""
+    out = tmp_path_factory.mktemp(f"eval-{deployment.name}") / "run"
+    command = eval_command(deployment, out, *FAIL_UNDER[deployment.name])
+    env = environment(deployment)
     result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
-    report = json.loads((out / "report.json").read_text())
+    return out
+
+
+def test_eval_slice_writes_a_complete_report(
+    deployment: DeploymentUnderTest, slice_run: Path
+) -> None:
+    report = json.loads((slice_run / "report.json").read_text())
     summary = report["summary"]
-    for metric in (
-        "route_accuracy",
-        "execution_accuracy",
-        "relaxed_execution_accuracy",
-        "clarification_precision",
-        "clarification_recall",
-        "knowledge_contains",
-        "fixer_recoveries",
-        "rail_block_precision",
-        "rail_block_recall",
-        "rail_false_blocks",
-        "judge_refined_answers",
-        "judge_unverified_answers",
-        "cap_hits",
-        "tenant_leaks",
-        "model_calls_per_case",
-        "prompt_tokens_per_case",
-        "cost_per_case_usd",
-        "latency_ms_median",
-        "latency_ms_p95",
-        "by_route",
-        "by_complexity",
-        "by_lang",
-    ):
+    for metric in METRICS:
         assert metric in summary, metric
     assert summary["tenant_leaks"] == 0 and summary["errors"] == 0
-    assert summary["clarification_recall"] == 1.0
     assert summary["rail_block_recall"] == 1.0 and summary["rail_false_blocks"] == []
-    assert {c["id"] for c in report["cases"]} == {c.id for c in load_dataset(HERE / "slice.jsonl")}
-    assert (out / "report.md").read_text().startswith("# Evaluation")
-    assert (out / "report.png").read_bytes()[:4] == b"\x89PNG"
+    cases = {c["id"]: c for c in report["cases"]}
+    dataset = load_dataset(SLICES[deployment.name])
+    assert set(cases) == {c.id for c in dataset}
+    assert {c["tenant"] for c in cases.values()} <= set(deployment.tenants)
+    for case in dataset:
+        if case.gold_sql:  # run through the guard on this deployment's database
+            assert cases[case.id]["exact"] is not None, f"{case.id}: the gold SQL did not run"
+        assert cases[case.id]["expected_route"] == case.route
+    assert (slice_run / "report.md").read_text().startswith("# Evaluation")
+    assert (slice_run / "report.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@only("clinics")
+def test_the_clinics_slice_reaches_tables_scoped_through_parents(
+    deployment: DeploymentUnderTest,
+) -> None:
+    """Its gold SQL reads every level of the clinics' parent chains: a leak there would show
+    in `tenant_leaks` or in the gold comparison, not pass unseen."""
+    gold = " ".join(c.gold_sql or "" for c in load_dataset(SLICES[deployment.name]))
+    for table in ("laudo_achados", "apontamentos_revisao", "plantoes"):
+        assert f"FROM {table}" in gold or f"JOIN {table}" in gold, table
+    assert {c.route for c in load_dataset(SLICES[deployment.name])} == {
+        "tracking",
+        "analytics",
+        "knowledge",
+        "chat",
+        "clarify",
+        "blocked",
+    }
+
+
+@only("logistics")
+def test_eval_gates_and_compares(deployment: DeploymentUnderTest, slice_run: Path) -> None:
+    report = json.loads((slice_run / "report.json").read_text())
+    assert report["summary"]["clarification_recall"] == 1.0
+    env = environment(deployment)
     failing = subprocess.run(
-        [*command[:-2], "--fail-under", "execution_accuracy=1.01"],
+        eval_command(deployment, slice_run, "--fail-under", "execution_accuracy=1.01"),
         capture_output=True,
         text=True,
         env=env,
         timeout=600,
     )
     assert failing.returncode == 1 and "FAIL execution_accuracy" in failing.stdout
+    report_file = str(slice_run / "report.json")
     compared = subprocess.run(
-        [
-            str(BIN / "orquestra"),
-            "eval",
-            "compare",
-            str(out / "report.json"),
-            str(out / "report.json"),
-        ],
+        [str(BIN / "orquestra"), "eval", "compare", report_file, report_file],
         capture_output=True,
         text=True,
         env=env,
