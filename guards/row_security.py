@@ -110,7 +110,10 @@ def _row_security(
     name, q, regclass = qualified(table), ident(role), regclass_of(table)
     shown = f"{table.db_schema}.{table.name}"
     needs = f"ownership of {shown} to enable row-level security and create its policies"
-    flags = f"SELECT FROM pg_class WHERE oid = {regclass}"
+    # Only a table (plain or partitioned) takes row-level security: a view or a foreign table
+    # in the catalog is left to layer 2's rewrite and reported as a finding.
+    flags = f"SELECT FROM pg_class WHERE oid = {regclass} AND relkind IN ('r', 'p')"
+    is_table = f"EXISTS ({flags})"
     ours = _has_policy(regclass, OTHERS_POLICY)
     statements = []
     if not owned:
@@ -126,9 +129,6 @@ def _row_security(
                 needs,
             )
         )
-    # On a company's table whose row-level security was already theirs, forcing it would
-    # change what the owner reads; the agent is never the owner, so force only where we enable.
-    forced_by_us = "" if owned else f" AND {ours}"
     tenant_policy = (
         f"CREATE POLICY {POLICY_NAME} ON {name} AS RESTRICTIVE FOR SELECT TO {q}"
         f" USING ({tenant_predicate(catalog, table, tenant)})"
@@ -143,15 +143,9 @@ def _row_security(
             f"{shown}: row-level security on",
             needs,
         ),
+        _forcing(name, shown, flags, ours, needs, owned=owned),
         step(
-            f"EXISTS ({flags} AND NOT relforcerowsecurity){forced_by_us}",
-            f"ALTER TABLE {name} FORCE ROW LEVEL SECURITY",
-            f"{shown}: row-level security forced (the owner too)",
-            f"{shown}: row-level security forced",
-            needs,
-        ),
-        step(
-            f"NOT {_has_policy(regclass, AGENT_READ_POLICY)}",
+            f"{is_table} AND NOT {_has_policy(regclass, AGENT_READ_POLICY)}",
             f"CREATE POLICY {AGENT_READ_POLICY} ON {name} AS PERMISSIVE FOR SELECT TO {q}"
             " USING (true)",
             f"{shown}: {role} may read, filtered by {POLICY_NAME}",
@@ -159,7 +153,7 @@ def _row_security(
             needs,
         ),
         step(
-            f"NOT {_has_policy(regclass, POLICY_NAME, signature)}",
+            f"{is_table} AND NOT {_has_policy(regclass, POLICY_NAME, signature)}",
             f"DROP POLICY IF EXISTS {POLICY_NAME} ON {name}; {tenant_policy};"
             f" COMMENT ON POLICY {POLICY_NAME} ON {name} IS {signature}",
             f"{shown}: {role} reads only its tenant's rows ({table.tenancy})",
@@ -167,6 +161,27 @@ def _row_security(
             needs,
         ),
     ]
+
+
+def _forcing(name: str, shown: str, flags: str, ours: str, needs: str, *, owned: bool) -> Statement:
+    """FORCE in a database Orquestra owns (its tables' owner is the server's own role). In a
+    company's database the agent is never the owner, so forcing buys nothing and would cost
+    the owner its COPY FROM and `pg_dump`: it is taken back where Orquestra had set it."""
+    if owned:
+        return step(
+            f"EXISTS ({flags} AND NOT relforcerowsecurity)",
+            f"ALTER TABLE {name} FORCE ROW LEVEL SECURITY",
+            f"{shown}: row-level security forced (the owner too)",
+            f"{shown}: row-level security forced",
+            needs,
+        )
+    return step(
+        f"EXISTS ({flags} AND relforcerowsecurity) AND {ours}",
+        f"ALTER TABLE {name} NO FORCE ROW LEVEL SECURITY",
+        f"{shown}: row-level security no longer forced on the owner",
+        f"{shown}: the owner keeps COPY FROM and pg_dump (row-level security not forced)",
+        needs,
+    )
 
 
 def step(condition: str, action: str, notice: str, comment: str, needs: str) -> Statement:

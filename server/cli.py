@@ -112,7 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     action.add_argument(
         "--apply", action="store_true", help="apply it in one transaction; print what changed"
     )
-    policies.add_argument("--database", default=None, help="database name for GRANT CONNECT")
+    policies.add_argument(
+        "--database", default=None, help="the database the printed SQL is for (with --print)"
+    )
     policies.set_defaults(run=_cmd_db_policies)
 
     sql = _deployment_option(
@@ -323,7 +325,7 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     from urllib.parse import urlsplit
 
     from guards.policies import render
-    from server.db_policies import statements_for
+    from server.db_policies import owned, statements_for
 
     catalog = load_catalog(settings.catalog_dir)
     database = (
@@ -333,8 +335,8 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     )
     statements = statements_for(catalog, settings, database)
     if args.apply:
-        return _apply_db_policies(catalog, statements, settings)
-    kind = "least intrusive: a company's database" if settings.database_url else "owned"
+        return _apply_db_policies(catalog, statements, settings, args.database)
+    kind = "owned" if owned(settings) else "least intrusive: a company's database"
     print(f"-- Orquestra layer-3 policies for database {database}, role {settings.agent_role}")
     print(f"-- ({kind}). Apply as the tables' owner; one transaction, idempotent: each block")
     print("-- acts only when the state differs, and then raises an `orquestra:` NOTICE.\n")
@@ -342,14 +344,26 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _apply_db_policies(catalog: Any, statements: list[Any], settings: Settings) -> int:
+def _apply_db_policies(
+    catalog: Any, statements: list[Any], settings: Settings, named: str | None
+) -> int:
     from server.database import admin_url, connect
-    from server.db_policies import apply_policies
+    from server.db_policies import apply_policies, owned
 
     async def run() -> Any:
         conn = await connect(admin_url(settings))
         try:
-            return await apply_policies(conn, catalog, statements, settings.agent_role)
+            database = await conn.fetchval("SELECT current_database()")
+            if named and named != database:
+                raise PolicyError(
+                    "POLICY_DATABASE_MISMATCH",
+                    f"--database {named} names the database the printed SQL is for; --apply"
+                    f" works on the one the settings name ({database}). Point DATABASE_URL at"
+                    f" {named}, or apply the --print output there yourself. Nothing was changed.",
+                )
+            return await apply_policies(
+                conn, catalog, statements, settings.agent_role, owned=owned(settings)
+            )
         finally:
             await conn.close()
 

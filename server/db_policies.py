@@ -55,17 +55,34 @@ class PolicyReport:
     findings: list[Finding] = field(default_factory=list)
 
 
+LOCK_TIMEOUT = "5s"
+"""How long a statement waits for a table the company is using before everything stops."""
+TENANT_READER = "pg_catalog.current_setting(text, boolean)"
+"""What the least-intrusive policies read the tenant with (SET LOCAL writes it)."""
+
+
+def owned(settings: Settings) -> bool:
+    """Orquestra owns the database: the embedded one, or a `DATABASE_URL` declared its own."""
+    return settings.database_url is None or settings.database_owned
+
+
 def statements_for(catalog: Catalog, settings: Settings, database: str) -> list[Statement]:
-    """The owned-database hardening for the embedded database, else the least intrusive."""
-    if settings.database_url is None:
+    """The owned-database hardening for a database Orquestra owns, else the least intrusive."""
+    if owned(settings):
         return owned_database_statements(catalog, role=settings.agent_role, database=database)
     return least_intrusive_statements(catalog, role=settings.agent_role)
 
 
 async def apply_policies(
-    conn: asyncpg.Connection, catalog: Catalog, statements: list[Statement], role: str
+    conn: asyncpg.Connection,
+    catalog: Catalog,
+    statements: list[Statement],
+    role: str,
+    *,
+    owned: bool = False,
 ) -> PolicyReport:
-    """Run `statements` in one transaction; report what changed and the findings."""
+    """Run `statements` in one transaction; report what changed and the findings. `owned`:
+    the statements are the owned-database ones (the tenant is read through a definer)."""
     await _require_tables(conn, catalog)
     notices: list[str] = []
 
@@ -75,13 +92,16 @@ async def apply_policies(
     conn.add_log_listener(listen)
     try:
         async with conn.transaction():
+            await conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
             for statement in statements:
                 await _run(conn, statement)
+            if not owned:
+                await _require_tenant_readable(conn, role)
         await asyncio.sleep(0)  # notices are delivered through the event loop
     finally:
         conn.remove_log_listener(listen)
     changes = [n.removeprefix(NOTICE_PREFIX) for n in notices if n.startswith(NOTICE_PREFIX)]
-    return PolicyReport(changes, await findings(conn, catalog, role))
+    return PolicyReport(changes, await findings(conn, catalog, role, owned=owned))
 
 
 async def _run(conn: asyncpg.Connection, statement: Statement) -> None:
@@ -92,6 +112,33 @@ async def _run(conn: asyncpg.Connection, statement: Statement) -> None:
             "POLICY_PRIVILEGE_MISSING",
             f"need {statement.needs} (PostgreSQL said: {exc}); nothing was changed",
         ) from None
+    except asyncpg.LockNotAvailableError:
+        raise PolicyError(
+            "POLICY_LOCK_TIMEOUT",
+            f"{statement.comment}: the table is in use and its lock was not granted within"
+            f" {LOCK_TIMEOUT}; nothing was changed. Try again when it is quieter.",
+        ) from None
+    except asyncpg.PostgresError as exc:
+        raise PolicyError(
+            "POLICY_FAILED",
+            f"{statement.comment}: PostgreSQL said: {exc}; nothing was changed",
+        ) from None
+
+
+async def _require_tenant_readable(conn: asyncpg.Connection, role: str) -> None:
+    """The policies read the tenant with `current_setting`: an agent that may not execute it
+    would have every query refused. Checked before committing, so nothing is half-applied."""
+    if not await conn.fetchval(
+        "SELECT has_function_privilege($1, $2, 'EXECUTE')", role, TENANT_READER
+    ):
+        raise PolicyError(
+            "POLICY_TENANT_UNREADABLE",
+            f"{role} may not execute {TENANT_READER}, which the row-level security policies"
+            f" read the tenant with (EXECUTE was revoked from PUBLIC). Grant it: GRANT EXECUTE"
+            f" ON FUNCTION {TENANT_READER} TO {role}; or, if this database is Orquestra's"
+            " alone, set ORQUESTRA_DATABASE_OWNED=true for the owned-database policies."
+            " Nothing was changed.",
+        )
 
 
 async def _require_tables(conn: asyncpg.Connection, catalog: Catalog) -> None:
@@ -108,11 +155,15 @@ async def _require_tables(conn: asyncpg.Connection, catalog: Catalog) -> None:
         )
 
 
-async def findings(conn: asyncpg.Connection, catalog: Catalog, role: str) -> list[Finding]:
+async def findings(
+    conn: asyncpg.Connection, catalog: Catalog, role: str, *, owned: bool = False
+) -> list[Finding]:
     """What the agent role (or PUBLIC, before it exists) can still do that layer 3 allows."""
     exists = await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", role)
     who = role if exists else "public"
     found = [
+        None if owned else await _tenant_switchable(conn, who),
+        await _relations_without_row_security(conn, catalog),
         await _dangerous_functions(conn, who),
         await _temp(conn, who),
         await _create_in_schemas(conn, catalog, who),
@@ -122,12 +173,51 @@ async def findings(conn: asyncpg.Connection, catalog: Catalog, role: str) -> lis
     return [f for f in found if f is not None]
 
 
+async def _tenant_switchable(conn: asyncpg.Connection, who: str) -> Finding | None:
+    """Layer 3 alone: SQL that bypassed layers 1 and 2 could set its own tenant."""
+    if not await conn.fetchval(
+        "SELECT has_function_privilege($1, 'pg_catalog.set_config(text, text, boolean)',"
+        " 'EXECUTE')",
+        who,
+    ):
+        return None
+    return Finding(
+        "LAYER3_TENANT_SWITCHABLE",
+        f"The database layer does not hold alone here: {who} may execute set_config (PUBLIC"
+        " holds EXECUTE on it), so SQL that got past layers 1 and 2 could switch its own"
+        " tenant. Layer 1 refuses set_config. To make this database hold by itself, revoke it"
+        " from PUBLIC — REVOKE EXECUTE ON FUNCTION pg_catalog.set_config(text, text, boolean)"
+        " FROM PUBLIC; — Orquestra sets the tenant with SET LOCAL, which does not need it."
+        " If this database is Orquestra's alone, ORQUESTRA_DATABASE_OWNED=true applies the"
+        " owned-database hardening instead.",
+    )
+
+
+async def _relations_without_row_security(
+    conn: asyncpg.Connection, catalog: Catalog
+) -> Finding | None:
+    rows = await conn.fetch(
+        "SELECT n FROM unnest($1::text[]) n JOIN pg_class c ON c.oid = to_regclass(n)"
+        " WHERE c.relkind NOT IN ('r', 'p') ORDER BY n",
+        [f'"{t.db_schema}"."{t.name}"' for t in catalog.tables.values() if t.tenancy != "shared"],
+    )
+    if not rows:
+        return None
+    return Finding(
+        "RELATION_WITHOUT_ROW_SECURITY",
+        f"{', '.join(r['n'] for r in rows)}: views or foreign tables, on which row-level"
+        " security cannot hold; layer 2's rewrite is their tenant filter. Point the catalog at"
+        " the tables beneath them where you can.",
+    )
+
+
 async def _dangerous_functions(conn: asyncpg.Connection, who: str) -> Finding | None:
+    # set_config has its own finding; current_setting is what the policies read the tenant with.
     names = await conn.fetchval(
         "SELECT array_agg(DISTINCT proname ORDER BY proname) FROM pg_proc"
         " WHERE (proname = ANY($1::text[]) OR proname LIKE 'lo\\_%')"
         " AND has_function_privilege($2, oid, 'EXECUTE')",
-        list(DANGEROUS_FUNCTIONS),
+        [f for f in DANGEROUS_FUNCTIONS if f not in ("set_config", "current_setting")],
         who,
     )
     if not names:
@@ -140,8 +230,8 @@ async def _dangerous_functions(conn: asyncpg.Connection, who: str) -> Finding | 
         f"{who} may execute {len(names)} risky functions PUBLIC holds ({', '.join(names[:8])}"
         f"{', …' if len(names) > 8 else ''}); revoking them from PUBLIC would be database-wide"
         f" ({defaults} column defaults here call nextval). Layer 1 rejects every function"
-        f" not allowlisted ({LAYER_1}), set_config and current_setting included, so only"
-        " raw SQL could reach them; revoke EXECUTE FROM PUBLIC yourself if nothing needs it.",
+        f" not allowlisted ({LAYER_1}), so only raw SQL could reach them; revoke EXECUTE on"
+        " them FROM PUBLIC yourself if nothing of yours needs it.",
     )
 
 

@@ -194,6 +194,12 @@ class Settings(BaseSettings):
     its own database, shared by every replica. Unset: the embedded database in demo mode;
     with `DATABASE_URL`, the `orquestra_state` database beside it (never the data database
     unless pointed at it here explicitly)."""
+    database_owned: bool = False
+    """`DATABASE_URL` names a database that is Orquestra's alone: layer 3 then hardens it
+    like the embedded one (CONNECT, TEMP and risky functions taken from PUBLIC, the tenant
+    read through a definer function), so the database holds tenants apart by itself. Leave
+    it off for a company's database: only the catalog's tables and the agent role are
+    touched, and what that leaves open is reported as findings."""
     agent_database_url: str | None = None
     """URL the agent's queries use; unset: `database_url` (or the embedded one) as `agent_role`."""
     catalog_dir: Path | None = None

@@ -18,9 +18,9 @@ import asyncpg
 import pytest
 
 from ddl_catalog import Catalog, load_catalog
-from guards.executor import run_as_tenant
+from guards.executor import QueryError, run_as_tenant
 from guards.policies import least_intrusive_statements
-from server.database import admin_url, with_database, with_user
+from server.database import Connection, admin_url, with_database, with_user
 from server.db_policies import PolicyError, apply_policies
 from server.settings import Settings
 from tests.integration.guards.via.conftest import CATALOG_DIR, LIMITS
@@ -106,7 +106,7 @@ async def _load(url: str, catalog: Catalog) -> None:
 
 
 async def _apply(db: CompanyDb, catalog: Catalog):
-    conn = await asyncpg.connect(db.owner_url)
+    conn = await asyncpg.connect(db.owner_url, connection_class=Connection)  # as the CLI does
     try:
         return await apply_policies(
             conn, catalog, least_intrusive_statements(catalog, role=db.agent), db.agent
@@ -336,3 +336,143 @@ async def test_a_table_with_row_security_of_its_own_keeps_it(
         assert await app.fetchval("SELECT count(*) FROM rental") == recent
     finally:
         await app.close()
+
+
+SWITCH_TENANT = (
+    "SELECT (SELECT set_config('app.tenant_id', '1', true)), (SELECT count(*) FROM payment)"
+)
+"""Raw SQL (past layers 1 and 2) trying to read another store's payments as store 2."""
+
+
+async def test_the_findings_say_when_the_database_does_not_hold_alone(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    db = await company_db()
+    report = await _apply(db, catalog)
+    switchable = [f for f in report.findings if f.code == "LAYER3_TENANT_SWITCHABLE"]
+    assert switchable and "REVOKE EXECUTE ON FUNCTION pg_catalog.set_config" in (
+        switchable[0].message
+    )
+    dangerous = next(f for f in report.findings if f.code == "PUBLIC_EXECUTES_DANGEROUS_FUNCTIONS")
+    assert "current_setting" not in dangerous.message  # what the policies read the tenant with
+    agent = await asyncpg.connect(db.url_as(db.agent), connection_class=Connection)
+    try:
+        mine = await run_as_tenant(
+            agent, "SELECT count(*) FROM payment", [], tenant="2", limits=LIMITS
+        )
+        switched = await run_as_tenant(agent, SWITCH_TENANT, [], tenant="2", limits=LIMITS)
+        assert switched.rows[0][1] != mine.rows[0][0]  # the finding is true: it leaks
+    finally:
+        await agent.close()
+    # The operator follows the finding's advice (as a superuser, in this database only) ...
+    root = await asyncpg.connect(db.super_url)
+    try:
+        await root.execute(
+            "REVOKE EXECUTE ON FUNCTION pg_catalog.set_config(text, text, boolean) FROM PUBLIC"
+        )
+    finally:
+        await root.close()
+    again = await _apply(db, catalog)
+    assert "LAYER3_TENANT_SWITCHABLE" not in {f.code for f in again.findings}
+    agent = await asyncpg.connect(db.url_as(db.agent), connection_class=Connection)
+    try:  # ... and the database holds alone: the switch is refused, SET LOCAL still works
+        assert (
+            await run_as_tenant(
+                agent, "SELECT count(*) FROM payment", [], tenant="2", limits=LIMITS
+            )
+        ).rows
+        with pytest.raises(QueryError) as refused:
+            await run_as_tenant(agent, SWITCH_TENANT, [], tenant="2", limits=LIMITS)
+        assert refused.value.code == "PERMISSION_DENIED"
+    finally:
+        await agent.close()
+
+
+async def test_an_agent_that_cannot_read_the_tenant_stops_everything(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    db = await company_db()
+    root = await asyncpg.connect(db.super_url)
+    try:  # as a DBA might after reading a hardening guide
+        await root.execute(
+            "REVOKE EXECUTE ON FUNCTION pg_catalog.current_setting(text, boolean) FROM PUBLIC"
+        )
+    finally:
+        await root.close()
+    with pytest.raises(PolicyError) as refused:
+        await _apply(db, catalog)
+    assert refused.value.code == "POLICY_TENANT_UNREADABLE"
+    assert f"TO {db.agent}" in refused.value.message and "Nothing was changed" in (
+        refused.value.message
+    )
+    conn = await asyncpg.connect(db.super_url)
+    try:
+        assert await conn.fetchval("SELECT count(*) FROM pg_policy") == 0
+        assert not await conn.fetchval("SELECT bool_or(relrowsecurity) FROM pg_class")
+    finally:
+        await conn.close()
+
+
+async def test_the_owner_keeps_copy_and_dump(company_db: Callable, catalog: Catalog) -> None:
+    """Row-level security is not forced on a company's tables: the agent is never the owner,
+    and forcing would cost the owner COPY FROM and `pg_dump` (row_security = off)."""
+    db = await company_db()
+    await _apply(db, catalog)
+    owner = await asyncpg.connect(db.owner_url)
+    try:
+        assert not await owner.fetchval(
+            "SELECT bool_or(relforcerowsecurity) FROM pg_class WHERE relnamespace ="
+            " 'public'::regnamespace"
+        )
+        await owner.copy_records_to_table(
+            "audit_log", records=[(900001, "copied")], columns=["id", "note"]
+        )
+        await owner.copy_records_to_table(
+            "supply_order",
+            records=[(9, 9002, __import__("datetime").date(2026, 1, 2), "s", "OPEN")],
+        )
+        async with owner.transaction():
+            await owner.execute("SET LOCAL row_security = off")  # what pg_dump does
+            assert await owner.fetchval("SELECT count(*) FROM payment") > 0
+    finally:
+        await owner.close()
+
+
+async def test_a_view_in_the_catalog_is_reported_and_the_tables_still_secured(
+    company_db: Callable, catalog: Catalog
+) -> None:
+    db = await company_db()
+    owner = await asyncpg.connect(db.owner_url)
+    try:  # the catalog names rental_note; this company has it as a view
+        await owner.execute("ALTER TABLE rental_note RENAME TO rental_note_data")
+        await owner.execute("CREATE VIEW rental_note AS SELECT * FROM rental_note_data")
+    finally:
+        await owner.close()
+    report = await _apply(db, catalog)
+    view = [f for f in report.findings if f.code == "RELATION_WITHOUT_ROW_SECURITY"]
+    assert view and '"public"."rental_note"' in view[0].message
+    assert any("public.payment: row-level security enabled" in c for c in report.changes)
+    assert (await _apply(db, catalog)).changes == []
+
+
+def test_a_database_declared_orquestras_own_gets_the_owned_hardening(catalog: Catalog) -> None:
+    from server.db_policies import statements_for
+
+    company = Settings(database_url="postgresql://u@h/d")
+    dedicated = Settings(database_url="postgresql://u@h/d", database_owned=True)
+    assert "REVOKE ALL ON DATABASE" not in " ".join(
+        s.sql for s in statements_for(catalog, company, "d")
+    )
+    assert "REVOKE ALL ON DATABASE" in " ".join(
+        s.sql for s in statements_for(catalog, dedicated, "d")
+    )
+
+
+async def test_apply_refuses_a_database_other_than_its_own(demo_db, data_dir: Path) -> None:
+    from tests.integration.test_cli import run
+
+    done = await asyncio.to_thread(
+        run, "db", "policies", "--apply", "--database", "someone_elses", data_dir=data_dir
+    )
+    assert done.returncode != 0 and "POLICY_DATABASE_MISMATCH" in done.stderr
+    assert "Traceback" not in done.stderr
