@@ -64,7 +64,34 @@ def forget_choices() -> None:
 
 def bound(model: BaseChatModel, schema: type[BaseModel], method: Method):
     """`model` set up to answer `schema` with `method`, returning the raw message too."""
+    if method == "json_schema" and _openai_client(model):
+        # Given a Pydantic class, the OpenAI client parses the answer itself and raises on
+        # anything but bare JSON (a reasoning model's `<think>` block), losing the message.
+        # The same strict schema as a plain response format leaves the parsing to us.
+        return model.with_structured_output(
+            strict_response_format(schema), method=method, include_raw=True
+        )
     return model.with_structured_output(schema, method=method, include_raw=True)
+
+
+def strict_response_format(schema: type[BaseModel]) -> dict[str, Any]:
+    """The `response_format` the OpenAI SDK itself derives from `schema` (strict: every
+    property required, no additional ones), or a plain JSON schema if the SDK changed."""
+    try:
+        from openai.lib._parsing._completions import type_to_response_format_param
+
+        return dict(type_to_response_format_param(schema))  # type: ignore[arg-type]
+    except (ImportError, TypeError, ValueError):
+        shape = schema.model_json_schema()
+        return {"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": shape}}
+
+
+def _openai_client(model: BaseChatModel) -> bool:
+    try:
+        from langchain_openai.chat_models.base import BaseChatOpenAI
+    except ImportError:
+        return False
+    return isinstance(model, BaseChatOpenAI)
 
 
 def with_instructions(
@@ -98,6 +125,11 @@ def parse(outcome: dict[str, Any], schema: type[BaseModel]) -> tuple[BaseModel |
     parsed = outcome.get("parsed")
     if isinstance(parsed, schema) and outcome.get("parsing_error") is None:
         return parsed, ""
+    if isinstance(parsed, dict) and outcome.get("parsing_error") is None:
+        try:
+            return schema.model_validate(parsed), ""
+        except ValidationError as error:
+            return None, _short(error)
     raw = outcome.get("raw")
     if not isinstance(raw, AIMessage):
         return None, str(outcome.get("parsing_error") or "no message")
