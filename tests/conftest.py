@@ -3,8 +3,10 @@ data and, in a database of its own, the clinics sample; `deployment` runs a test
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import asyncpg
@@ -59,11 +61,16 @@ def clinics_settings(data_dir: Path, hermetic_environment: None) -> Settings:
 
 
 @pytest.fixture(scope="session")
-async def clinics_db(clinics_settings: Settings):
-    """The clinics sample, loaded once per session (as `orquestra db init` would)."""
+def clinics_db(clinics_settings: Settings):
+    """The clinics sample, loaded once per session (as `orquestra db init` would).
+
+    Loaded on a thread of its own: the first suite to ask for it may be running inside an
+    event loop already (Playwright's sync API, in the browser tests)."""
     from server.db_init import init_database
 
-    report = await init_database(clinics_settings, scale=CLINICS_SCALE)
+    with ThreadPoolExecutor(max_workers=1) as loader:
+        load = loader.submit(asyncio.run, init_database(clinics_settings, scale=CLINICS_SCALE))
+        report = load.result()
     assert report.deployment == "clinics" and report.scale == CLINICS_SCALE
     return report
 

@@ -9,6 +9,7 @@ the session's embedded PostgreSQL; `only("logistics")` pins a test about one bus
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -21,6 +22,11 @@ from guards import GuardPolicy
 from server.settings import Settings
 
 DEPLOYMENTS = ("logistics", "clinics")
+DEMO_WORDS = re.compile(
+    r"\bnotas?\b|fornecedor|faturamento|\bcargas?\b|log[ií]stic|invoice|supplier|shipment",
+    re.IGNORECASE,
+)
+"""The logistics demo's business words: another deployment's user must never read them."""
 CLINICS_SCALE = 1.0
 """The clinics sample's scale in the tests. Not smaller: at 0.2 six of the eval dataset's
 tracking cases name reports that do not exist, and scale 1 loads in about 3 s."""

@@ -85,6 +85,15 @@ def demo_server(data_dir: Path, demo_db) -> Iterator[Server]:
     running.stop()
 
 
+@pytest.fixture(scope="session")
+def clinics_server(data_dir: Path, clinics_db) -> Iterator[Server]:
+    """A server of the clinics deployment (`ORQUESTRA_DEPLOYMENT=clinics`) with the dev
+    login, on the clinics database the session loaded into the same data folder."""
+    running = start_server(data_dir, args=("--dev-login",), ORQUESTRA_DEPLOYMENT="clinics")
+    yield running
+    running.stop()
+
+
 def token(tenant: str = "101", user: str = "ana") -> str:
     from server.auth import mint_token
     from server.settings import Settings

@@ -7,22 +7,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import asyncpg
 import pytest
 
 from server.settings import Settings
-from tests.e2e.conftest import BIN, Server, start_server, stream, token
+from tests.deployment_cases import DEMO_WORDS
+from tests.e2e.conftest import BIN, Server, stream, token
 
 CLINICS = {"ORQUESTRA_DEPLOYMENT": "clinics"}
-DEMO_WORDS = re.compile(
-    r"\bnotas?\b|fornecedor|faturamento|\bcargas?\b|log[ií]stic|invoice|supplier|shipment",
-    re.IGNORECASE,
-)
 CHAIN = (
     "SELECT count(*) FROM apontamentos_revisao a JOIN revisoes_qualidade r USING (cod_revisao)"
     " JOIN laudos l ON l.id_laudo = r.id_laudo WHERE l.cod_unidade = $1"
@@ -42,17 +37,12 @@ def orquestra(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def clinics_db(data_dir: Path, demo_db: object) -> Path:
-    loaded = orquestra(data_dir, "db", "init", "--scale", "0.2")
+def clinics_data(data_dir: Path, clinics_db: object) -> Path:
+    """The data folder whose embedded server holds the session's clinics database; the
+    CLI, told only ORQUESTRA_DEPLOYMENT=clinics, finds it there (`db init` has nothing to do)."""
+    loaded = orquestra(data_dir, "db", "init")
     assert loaded.returncode == 0, loaded.stderr
     return data_dir
-
-
-@pytest.fixture(scope="module")
-def clinics_server(clinics_db: Path) -> Iterator[Server]:
-    running = start_server(clinics_db, **CLINICS)
-    yield running
-    running.stop()
 
 
 @pytest.mark.parametrize(("greeting", "topic"), [("olá", "laudos"), ("hello", "reports")])
@@ -66,9 +56,9 @@ def test_a_greeting_speaks_the_deployments_business(
 
 
 async def test_a_table_scoped_through_two_parents_counts_each_units_own_rows(
-    clinics_db: Path,
+    clinics_data: Path,
 ) -> None:
-    owner = await asyncpg.connect(_admin_url(clinics_db))
+    owner = await asyncpg.connect(_admin_url(clinics_data))
     try:
         truth = {unit: await owner.fetchval(CHAIN, unit) for unit in (201, 205)}
         everyone = await owner.fetchval("SELECT count(*) FROM apontamentos_revisao")
@@ -78,7 +68,7 @@ async def test_a_table_scoped_through_two_parents_counts_each_units_own_rows(
     for unit, expected in truth.items():
         for mode in ((), ("--raw",)):  # the guard's rewrite, then the database layer alone
             done = orquestra(
-                clinics_db,
+                clinics_data,
                 "sql",
                 "--tenant",
                 str(unit),
@@ -91,11 +81,11 @@ async def test_a_table_scoped_through_two_parents_counts_each_units_own_rows(
 
 
 async def test_a_question_on_a_table_scoped_through_parents_answers_each_unit_alone(
-    clinics_server: Server, clinics_db: Path
+    clinics_server: Server, clinics_data: Path
 ) -> None:
     """The probe's question ("how many … do I have?") on a two-level tenant_via table, asked
     through the server with the default offline model, per unit."""
-    owner = await asyncpg.connect(_admin_url(clinics_db))
+    owner = await asyncpg.connect(_admin_url(clinics_data))
     try:
         truth = {
             unit: sorted(

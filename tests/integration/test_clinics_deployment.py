@@ -1,8 +1,9 @@
 """The clinics sample deployment on real PostgreSQL: catalog, generator, eval gold SQL, tenancy.
 
-The sample is loaded once per module into its own database of the session's embedded
-PostgreSQL (the same path as `orquestra db init --deployment clinics`), so it never meets
-the logistics demo. Tenancy through parents is checked against an oracle built from the
+The sample is the session's clinics database (tests/conftest.py `clinics_db`: its own
+database on the embedded PostgreSQL, loaded once as `orquestra db init --deployment clinics`
+would, shared with the suites that run on both deployments), so it never meets the
+logistics demo. Tenancy through parents is checked against an oracle built from the
 catalog alone: each child row's unit is found by joining up its parent chain as the owner.
 """
 
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from itertools import pairwise
 from pathlib import Path
 
 import asyncpg
@@ -24,8 +24,8 @@ from guards.executor import ExecutionLimits, run_as_tenant
 from guards.policy import GuardPolicy
 from guards.sql_guard import guard_sql
 from server.database import admin_url, agent_url
-from server.db_init import init_database
 from server.settings import Settings
+from tests.deployment_cases import chain_join_sql
 
 REPO = Path(__file__).resolve().parents[2]
 DATASET = REPO / "evals" / "datasets" / "clinics.jsonl"
@@ -49,14 +49,10 @@ def policy(catalog: Catalog) -> GuardPolicy:
 
 
 @pytest.fixture(scope="module")
-async def clinics(settings: Settings) -> Settings:
-    """The clinics sample at scale 1, in a database of its own on the embedded server."""
-    own = Settings(
-        data_dir=settings.data_dir, deployment="clinics", database_name="clinics_deployment_test"
-    )
-    report = await init_database(own, reset=True)
-    assert report.loaded
-    return own
+def clinics(clinics_settings: Settings, clinics_db) -> Settings:
+    """The clinics sample at scale 1, in its own database on the embedded server."""
+    assert clinics_db.scale == 1.0  # the dataset's tracking cases name scale-1 reports
+    return clinics_settings
 
 
 @pytest.fixture
@@ -136,22 +132,6 @@ async def test_every_example_passes_the_guard_and_runs(
         await run_as_tenant(agent_conn, guarded.sql, guarded.params, tenant="201", limits=NO_CAP)
 
 
-def _owner_sql(catalog: Catalog, table: str) -> str:
-    """Unit of every row of `table`, found by joining its parent chain (the oracle)."""
-    chain = catalog.tenant_chain(table)
-    joins = []
-    for child, parent in pairwise(chain):
-        on = " AND ".join(
-            f"{parent.name}.{p} = {child.name}.{c}" for c, p in child.tenant_via.columns.items()
-        )
-        joins.append(f"JOIN {parent.name} ON {on}")
-    root = chain[-1]
-    return (
-        f"SELECT {root.name}.{root.tenant_column}::text AS unit, count(*) AS n "
-        f"FROM {table} {' '.join(joins)} GROUP BY 1"
-    )
-
-
 async def test_via_tables_are_scoped_in_layer_two_and_in_layer_three_alone(
     catalog: Catalog,
     policy: GuardPolicy,
@@ -162,7 +142,7 @@ async def test_via_tables_are_scoped_in_layer_two_and_in_layer_three_alone(
     security alone; no row is visible to two units and none is lost."""
     via = [name for name, table in catalog.tables.items() if table.tenancy == "via"]
     for name in via:
-        expected = {r["unit"]: r["n"] for r in await owner.fetch(_owner_sql(catalog, name))}
+        expected = {r["tenant"]: r["n"] for r in await owner.fetch(chain_join_sql(catalog, name))}
         assert sum(expected.values()) == await owner.fetchval(f"SELECT count(*) FROM {name}")
         for unit in UNITS:
             sql = f"SELECT count(*) FROM {name}"
