@@ -8,7 +8,7 @@
   guardrails.yaml     optional; the packaged rails otherwise
 ```
 
-`load_deployment("logistics")` resolves a packaged deployment by name; anything else is a
+`load_deployment(NAME)` resolves a packaged deployment by name; anything else is a
 folder path. Every business word the code shows a person (the tenant's label, the greeting's
 examples, the assistant's name) comes from the `Profile`, never from the code.
 """
@@ -47,7 +47,7 @@ class DeploymentError(Exception):
 
 
 class TenantLabel(BaseModel):
-    """What one tenant is called in one language ("fornecedor"/"fornecedores")."""
+    """What one tenant is called in one language ("loja"/"lojas")."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -133,7 +133,7 @@ class Profile(BaseModel):
         return next(iter(values.values()), None)
 
     def tenant_label(self, lang: str | None, plural: bool = False) -> str:
-        """What a tenant is called in `lang` ("fornecedor", or "fornecedores" if `plural`)."""
+        """What a tenant is called in `lang` ("loja", or "lojas" if `plural`)."""
         label: TenantLabel = self.text("tenant", lang)
         return label.plural if plural else label.singular
 
@@ -190,7 +190,7 @@ class Deployment:
 
     @property
     def packaged(self) -> bool:
-        """Shipped with Orquestra (`logistics`, `clinics`) rather than a folder of one's own."""
+        """Shipped with Orquestra (under `deployments/`) rather than a folder of one's own."""
         return self.root.parent == DEPLOYMENTS_DIR
 
 
@@ -219,7 +219,7 @@ def resolve_root(name_or_path: str | Path | None) -> Path:
 
 
 def load_deployment(name_or_path: str | Path | None = None) -> Deployment:
-    """Load a deployment by packaged name or folder path (`None`: the default, logistics)."""
+    """Load a deployment by packaged name or folder path (`None`: the default deployment)."""
     root = resolve_root(name_or_path)
     return Deployment(root, load_profile(root / PROFILE_FILE))
 

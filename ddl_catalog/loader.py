@@ -37,7 +37,7 @@ from ddl_catalog.model import (
 from deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
 
 DEMO_CATALOG_DIR = DEPLOYMENTS_DIR / DEFAULT_DEPLOYMENT / "catalog"
-"""The catalog of the demo logistics platform, shipped with the package."""
+"""The default deployment's catalog (the demo), shipped with the package."""
 
 
 class CatalogError(Exception):

@@ -29,7 +29,7 @@ def words(text: str) -> list[str]:
 
 
 def stem(token: str) -> str:
-    """Plural-insensitive form: "notas" → "nota", "devoluções" → "devolucao"."""
+    """Plural-insensitive form: "vendas" → "venda", "promoções" → "promocao"."""
     if len(token) > 4 and token.endswith("oes"):
         return token[:-3] + "ao"
     if len(token) > 3 and token.endswith("s"):
@@ -40,3 +40,14 @@ def stem(token: str) -> str:
 def phrase_key(phrase: str) -> tuple[str, ...]:
     """How phrases are compared: folded, stemmed words ("Títulos_Vencidos" → titulo, vencido)."""
     return tuple(stem(w) for w in words(phrase.replace("_", " ")))
+
+
+CODE_PREFIXES = ("num_", "cod_", "id_")
+CODE_SUFFIXES = ("_id", "_code", "_no")
+
+
+def is_code_name(name: str) -> bool:
+    """A name that says "identifier" by the usual conventions (`cod_x`, `num_x`, `id`, `id_x`,
+    `x_id`): a number to show as it is, never to add up or chart. (`idade`, `idle_minutes`
+    are not: a prefix counts only with its underscore.)"""
+    return name == "id" or name.startswith(CODE_PREFIXES) or name.endswith(CODE_SUFFIXES)

@@ -15,6 +15,8 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any, TypedDict
 
+from ddl_catalog.text import is_code_name
+
 
 class Point(TypedDict):
     period: str
@@ -93,10 +95,14 @@ def column_kinds(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:
 
 
 def analyze(job: dict[str, Any]) -> Analysis:
-    """The analysis of `job` = {columns, rows, row_count, truncated, question}."""
+    """The analysis of `job` = {columns, rows, row_count, truncated, question, identifiers}
+    (`identifiers`: the catalog's key columns among them, never measured)."""
     columns, rows = job["columns"], job["rows"]
     kinds = column_kinds(columns, rows)
-    numbers = [c for c in columns if kinds[c] == "number" and not _is_code(c)]
+    identifiers = set(job.get("identifiers") or ())
+    numbers = [
+        c for c in columns if kinds[c] == "number" and c not in identifiers and not is_code_name(c)
+    ]
     out: Analysis = {
         "row_count": job.get("row_count", len(rows)),
         "rows_analyzed": len(rows),
@@ -129,10 +135,6 @@ def analyze(job: dict[str, Any]) -> Analysis:
     if out["truncated"]:
         out["notes"].append(f"only the first {len(rows)} of {out['row_count']} rows were analysed")
     return out
-
-
-def _is_code(name: str) -> bool:
-    return name.startswith(("cod_", "num_", "id", "serie"))
 
 
 def _values(rows: list[list[Any]], index: int) -> list[float]:

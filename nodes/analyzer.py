@@ -18,6 +18,7 @@ from graph.context import RunContext
 from graph.resources import open_resources
 from graph.sandbox.pool import AnalysisError
 from graph.stage import stage
+from nodes.units import identifier_columns
 
 
 async def _run(resources: Any, job: dict[str, Any], state: dict[str, Any], code_mode: bool) -> Any:
@@ -52,6 +53,8 @@ async def analyzer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
         "row_count": result["row_count"],
         "truncated": result["truncated"],
         "question": state.get("question", ""),
+        # Keys of the catalog name rows: they are never summed, averaged or ranked.
+        "identifiers": sorted(identifier_columns(result["columns"], resources.catalog)),
     }
     try:
         analysis = await _run(resources, job, state, runtime.context.analysis_code_mode)

@@ -8,6 +8,7 @@ against the schema (Altair) before it is sent. Model-written plotting code is ne
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from functools import cache
 from typing import Any
 
@@ -16,12 +17,12 @@ import jsonschema
 from altair.vegalite.v5.schema import core
 from langgraph.runtime import Runtime
 
-from ddl_catalog.text import fold
+from ddl_catalog.text import fold, is_code_name
 from graph.analysis import column_kinds, jsonable_rows
 from graph.context import RunContext
 from graph.resources import open_resources
 from graph.stage import stage
-from nodes.units import column_units, is_code_name
+from nodes.units import column_units, identifier_columns
 
 CHART_ROWS = 500
 MAX_BARS = 30
@@ -71,13 +72,18 @@ def cards_for(
     return []
 
 
-def chart_for(question: str, result: dict[str, Any]) -> dict[str, Any] | None:
-    """A validated Vega-Lite v5 spec for the result's shape, or None when no chart helps."""
+def chart_for(
+    question: str, result: dict[str, Any], identifiers: Collection[str] = ()
+) -> dict[str, Any] | None:
+    """A validated Vega-Lite v5 spec for the result's shape, or None when no chart helps.
+    `identifiers`: columns that name rows (keys), never charted as measures."""
     columns, rows = result["columns"], jsonable_rows(result["rows"][:CHART_ROWS])
     if len(rows) < 2:
         return None
     kinds = column_kinds(columns, rows)
-    numbers = [c for c in columns if kinds[c] == "number" and not is_code_name(c)]
+    numbers = [
+        c for c in columns if kinds[c] == "number" and c not in identifiers and not is_code_name(c)
+    ]
     times = [c for c in columns if kinds[c] == "time"]
     categories = [c for c in columns if kinds[c] == "category"]
     data = alt.Data(values=[])  # rows are attached after building: Altair copies them slowly
@@ -146,5 +152,9 @@ async def presenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict
     units = column_units(sql, result["columns"], resources.catalog)
     return {
         "cards": cards_for(result, analysis, units),
-        "chart": chart_for(state.get("question", ""), result),
+        "chart": chart_for(
+            state.get("question", ""),
+            result,
+            identifier_columns(result["columns"], resources.catalog),
+        ),
     }

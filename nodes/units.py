@@ -22,7 +22,7 @@ from pglast import ast, enums, parse_sql
 from pglast.parser import ParseError
 
 from ddl_catalog.model import Catalog
-from ddl_catalog.text import fold
+from ddl_catalog.text import fold, is_code_name
 from guards.tree import iter_nodes
 
 KEEPS_UNIT = {
@@ -51,8 +51,6 @@ KEEPS_UNIT = {
 }
 """Functions whose result is in the unit of their (numeric) argument."""
 MONEY_CODE_LENGTH = 3
-CODE_PREFIXES = ("num_", "cod_", "id")
-CODE_SUFFIXES = ("_id", "_code", "_no")
 _catalog_units: dict[int, tuple[Catalog, dict[str, str]]] = {}
 
 
@@ -75,10 +73,16 @@ def catalog_units(catalog: Catalog) -> dict[str, str]:
     return result
 
 
-def is_code_name(name: str) -> bool:
-    """A name that says "identifier" by the usual conventions (`cod_x`, `num_x`, `id`, `x_id`):
-    a number to show as it is, never to add up or chart."""
-    return name.startswith(CODE_PREFIXES) or name.endswith(CODE_SUFFIXES)
+def identifier_columns(columns: Sequence[str], catalog: Catalog) -> set[str]:
+    """The result columns that identify rows rather than measure them: a key of some catalog
+    table (primary, unique, foreign or join column), or a name that says so by convention."""
+    keys: set[str] = set()
+    for table in catalog.tables.values():
+        keys.update(table.primary_key)
+        keys.update(c for key in table.unique_keys for c in key)
+        keys.update(c for key in table.foreign_keys for c in key.columns)
+        keys.update(c for join in table.meta.joins for c in join.on)
+    return {c for c in columns if c in keys or is_code_name(c)}
 
 
 def is_money(unit: str | None) -> bool:

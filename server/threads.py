@@ -34,7 +34,7 @@ def new_thread_id() -> str:
 
 
 def thread_scope(settings: Settings) -> str:
-    """The deployment and the data database a server answers about: `clinics/orquestra_x`."""
+    """The deployment and the data database a server answers about: `shops/orquestra_shops`."""
     database = urlsplit(admin_url(settings)).path.lstrip("/")
     return f"{settings.active_deployment.name}/{database}"
 

@@ -35,7 +35,7 @@ CHAT = re.compile(
 
 
 def entity_phrase(intent: Intent, question: str) -> str:
-    """How the previous question named its entity, with its preposition: "do pedido 40908"."""
+    """How the previous question named its entity, with its preposition: "da tarefa 12"."""
     number = str(intent.entity[2]) if intent.entity else ""
     found = re.search(
         rf"(?:\b(?:d[aeo]s?|of)\s+)?(?:the\s+)?\w+\s+(?:n[ºo°.]?\s*)?{number}\b",
@@ -135,7 +135,7 @@ def _with_answer(question: str, answer: str, catalog, lexicon, today) -> str:
 
 
 def _missing_entity(intent: Intent, catalog: Catalog) -> str | None:
-    """ "status do pedido?" with no number: the table whose number is missing."""
+    """ "status da tarefa?" with no number: the table whose number is missing."""
     summarised = intent.groups or intent.metric or intent.aggregate or intent.top
     if intent.entity or summarised or intent.filters or intent.periods or intent.listing:
         return None

@@ -13,8 +13,7 @@ from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
 from ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
-from ddl_catalog.text import fold, phrase_key, stem
-from nodes.units import is_code_name
+from ddl_catalog.text import fold, is_code_name, phrase_key, stem
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")

@@ -1,6 +1,6 @@
 """Question → intent: a small semantic parser over the catalog's vocabulary.
 
-It finds the entity ("pedido 40908"), the period ("em maio"), the measure (a glossary metric,
+It finds the entity ("tarefa 12"), the period ("em maio"), the measure (a glossary metric,
 or an aggregate word with a numeric column), the groupings ("por mês", "por canal"),
 filters from enumerated values ("cancelados", "vencido"), a ranking ("top 5"), and whether
 the question asks for a current status or what a concept means.
@@ -63,15 +63,13 @@ GRAINS = {
     "quarter": "quarter",
 }
 ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
+# Words of the languages for "in what state is it"; a deployment's own words for its events
+# ("tracking") are its series table's synonyms, read from the catalog (graph/offline/sql.py).
 STATUS_WORDS = (
     "status",
     "situacao",
     "onde",
     "where",
-    "rastreio",
-    "rastreamento",
-    "tracking",
-    "track",
     "andamento",
     "posicao",
     "localizacao",
@@ -87,7 +85,7 @@ CONCEPT = re.compile(
 LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
 CURRENT = re.compile(
     r"\b(agora|neste momento|no momento|atualmente|right now|currently|em aberto|"
-    r"em transito|in transit|pendentes?)\b"
+    r"pendentes?)\b"
 )
 DATA_ASK = re.compile(
     r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show me|top|total|eu tenho|do i have"
@@ -141,7 +139,7 @@ class Intent:
     columns: list[tuple[str, str]] = field(default_factory=list)
     terms: list[GlossaryTerm] = field(default_factory=list)
     excluded: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    """States said not to hold ("não faturados"): `column NOT IN (...)`."""
+    """States said not to hold ("não concluídas"): `column NOT IN (...)`."""
     unset: list[tuple[str, str]] = field(default_factory=list)
     """Nullable timestamps said not to have happened ("nunca revisadas", "not approved"):
     `column IS NULL`."""
@@ -223,7 +221,7 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     _states_in_names(intent, tokens, matches, lexicon)
     metrics = lexicon.metrics_in(tokens)
     if metrics:
-        intent.metric = metrics[0]  # the longest phrase wins ("freight cost per kg")
+        intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
     _negations(intent, tokens, matches, catalog)
@@ -311,7 +309,7 @@ def _ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
 def _entity(
     intent: Intent, tokens: list[str], lexicon: Lexicon, catalog: Catalog, used: set[int]
 ) -> None:
-    """ "pedido 40908", "pedido nº 40908", "order 7001": a table phrase, then a number."""
+    """ "tarefa 12", "tarefa nº 12", "task 12": a table phrase, then a number."""
     for position, token in enumerate(tokens):
         if not token.isdigit():
             continue
@@ -338,7 +336,7 @@ def _top(intent: Intent, text: str) -> None:
     elif re.search(r"\b(maiores|principais|ranking|biggest|largest)\b", text):
         intent.top = 10
     elif re.search(r"\b(maior|largest|biggest|highest)\b", text):
-        intent.top = 1  # "qual foi o maior pedido": the single largest
+        intent.top = 1  # "qual foi a maior venda": the single largest
     elif re.search(r"\b(most|mais)\b", text):
         intent.top = 1 if re.match(r"(qual|which|quem|who)\b", text) else 10
 

@@ -43,10 +43,13 @@ class Unmappable(Exception):
 
 def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     plain = intent.entity and not intent.metric and not intent.aggregate and not intent.groups
-    if plain and (intent.wants_status or intent.history):
-        series = _series_for(catalog, intent.entity[0])
-        if series is not None and _joined_on(series, intent.entity[0], intent.entity[1]):
-            return _events(intent, catalog, series)
+    series = _series_for(catalog, intent.entity[0]) if plain else None
+    # Its state is asked in the language's words ("status", "onde está") or by naming the
+    # series of its events (that table's synonyms in the catalog: "o histórico da tarefa 12").
+    asked = intent.wants_status or intent.history or (series and series.name in intent.tables)
+    if series is not None and asked and _joined_on(series, intent.entity[0], intent.entity[1]):
+        intent.wants_status = intent.wants_status or not intent.history
+        return _events(intent, catalog, series)
     if plain:
         related = [t for t in intent.tables if t != intent.entity[0]]
         if related and not intent.wants_status:
@@ -117,7 +120,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     selects, groups = [], []
     if len(intent.periods) > 1 and not intent.groups:
         intent.groups = [Group("", "", "month")]  # a comparison of periods, side by side
-    if intent.aggregate == "avg":  # "média por pedido" is the average over orders, not per order
+    if intent.aggregate == "avg":  # "média por venda" is the average over sales, not per sale
         intent.groups = [g for g in intent.groups if g.table != base]
     for group in intent.groups:
         if group.grain:
@@ -272,7 +275,7 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]
     key = key_column(base, catalog)
-    if intent.top and amounts and key is not None:  # "o maior pedido": ranked by its amount
+    if intent.top and amounts and key is not None:  # "a maior venda": ranked by its amount
         shown = ", ".join(f"{alias}.{c}" for c in (key.name, amounts[0]))
         sql = f"SELECT {shown} FROM {joins.sql()}"
         sql += f" WHERE {' AND '.join(where)}" if where else ""
@@ -285,7 +288,7 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
 
 
 def _related(intent: Intent, catalog: Catalog, other: str) -> str:
-    """Rows of another table tied to the entity ("which items are in order 7001")."""
+    """Rows of another table tied to the entity ("which items are in sale 12")."""
     table = catalog.table(other)
     joins = Joins(catalog, other)
     alias = joins.alias(other)
@@ -348,7 +351,7 @@ def _columns_in(expression: str, table: Table) -> list[str]:
 def _visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     asked = [c for t, c in intent.columns if t == table.name and c not in keys]
-    if intent.wants_status and intent.entity and not asked:  # "onde está o pedido 7001?"
+    if intent.wants_status and intent.entity and not asked:  # "onde está a tarefa 12?"
         asked = [c.name for c in table.columns if c.meta.values]
     if asked:
         key = key_column(table, catalog)

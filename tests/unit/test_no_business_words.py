@@ -4,7 +4,8 @@ Every business word (what a tenant is called, what the data is about, the exampl
 comes from the deployment folder — its profile, catalog and glossary. This test reads every
 text file under the framework's packages and names each line where one of the samples' words
 appears, so a word that slips back in is caught with its file and line. The demo deployment
-(`deployments/`) and the tests are outside its scope.
+(`deployments/`), their data generators (`ddl_catalog/demo/`) and the tests are outside its
+scope.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-FRAMEWORK = ("nodes", "graph", "guards", "server")
+FRAMEWORK = ("nodes", "graph", "guards", "server", "ddl_catalog")
+SAMPLE_GENERATORS = "ddl_catalog/demo/"
+"""The sample deployments' data generators: business by nature, like `deployments/`."""
 TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".js", ".mjs", ".html", ".css", ".json", ".txt"}
 # A letter on either side means another word ("denotar", "descarga"); an underscore or a digit
 # does not, so identifiers such as `num_nota` or `cod_carga` are caught too.
@@ -57,7 +60,13 @@ def framework_files() -> list[Path]:
     files = []
     for package in FRAMEWORK:
         for path in sorted((REPO / package).rglob("*")):
-            if path.is_file() and path.suffix in TEXT_SUFFIXES and "__pycache__" not in path.parts:
+            generator = str(path.relative_to(REPO)).startswith(SAMPLE_GENERATORS)
+            if (
+                path.is_file()
+                and path.suffix in TEXT_SUFFIXES
+                and "__pycache__" not in path.parts
+                and not generator
+            ):
                 files.append(path)
     return files
 

@@ -53,3 +53,16 @@ def test_money_is_a_currency_code() -> None:
 def test_identifier_names_are_codes_not_measures() -> None:
     assert all(is_code_name(n) for n in ("customer_id", "cod_cliente", "num_pedido", "id"))
     assert not any(is_code_name(n) for n in ("amount", "weight", "valor_total"))
+    # a prefix counts only with its underscore: an age or idle minutes are measures
+    assert not any(is_code_name(n) for n in ("idade", "idle_minutes", "identity_score"))
+    assert is_code_name("id_cliente")
+
+
+def test_the_catalogs_keys_are_identifiers_whatever_their_names() -> None:
+    from ddl_catalog import load_catalog
+    from ddl_catalog.deployment import load_deployment
+    from nodes.units import identifier_columns
+
+    clinics = load_catalog(load_deployment("clinics").catalog_dir)
+    found = identifier_columns(["competencia", "horas", "item", "quantidade", "cod_x"], clinics)
+    assert found == {"competencia", "item", "cod_x"}  # key columns and a code by name
