@@ -22,6 +22,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel
 
 from ddl_catalog.text import without_unsafe
+from graph import model_health
 from graph.local_model import approx_tokens
 from graph.metrics import MODEL_CALLS, MODEL_TOKENS
 from graph.model_errors import (
@@ -120,7 +121,7 @@ class Meter:
                         methods[index + 1],
                     )
                     continue
-                failure = self._named(role, error)
+                failure = self._named(role, error, model)
                 if failure is error:
                     raise
                 raise failure from error
@@ -141,6 +142,7 @@ class Meter:
             self._count(role, outcome.get("raw"), prompt)
             if declined := refusal(outcome):
                 raise ModelRefused(f"{role}: {declined}")
+            model_health.succeeded(model)
             parsed, problem = parse(outcome, schema)
             if parsed is not None:
                 remember(model, method)
@@ -174,7 +176,7 @@ class Meter:
                 failure = classify(error)
                 wait = self._wait(failure, attempt) if failure and not parts else None
                 if failure is None or wait is None:
-                    named = self._named(role, error)
+                    named = self._named(role, error, model)
                     if named is error:
                         raise
                     raise named from error
@@ -197,6 +199,7 @@ class Meter:
                 await on_text(rest)
         answer = "".join(parts)
         self._count(role, last, messages, answer)
+        model_health.succeeded(model)
         return answer
 
     async def _call(self, role: str, make: Callable[[], Awaitable[Any]]) -> Any:
@@ -231,11 +234,12 @@ class Meter:
         self.waited_s += seconds
         await asyncio.sleep(seconds)
 
-    def _named(self, role: str, error: Exception) -> Exception:
+    def _named(self, role: str, error: Exception, model: BaseChatModel) -> Exception:
         """`error` as the named model failure it is (counted), or unchanged if ours."""
         failure = classify(error)
         if failure is None:
             return error
+        model_health.failed(model, failure)
         MODEL_ERRORS.labels(role=role, code=failure.code).inc()
         log.warning("model %s failed: %s (%s)", role, failure.code, failure.detail)
         return failure

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, ValidationError
 
 Method = Literal["json_schema", "function_calling", "json_mode"]
@@ -67,10 +68,9 @@ def bound(model: BaseChatModel, schema: type[BaseModel], method: Method):
     if method == "json_schema" and _openai_client(model):
         # Given a Pydantic class, the OpenAI client parses the answer itself and raises on
         # anything but bare JSON (a reasoning model's `<think>` block), losing the message.
-        # The same strict schema as a plain response format leaves the parsing to us.
-        return model.with_structured_output(
-            strict_response_format(schema), method=method, include_raw=True
-        )
+        # The same strict schema sent as a plain response format leaves the parsing to us.
+        raw = model.bind(response_format=strict_response_format(schema))
+        return raw | RunnableLambda(lambda message: {"raw": message, "parsed": None})
     return model.with_structured_output(schema, method=method, include_raw=True)
 
 

@@ -158,7 +158,6 @@ def _dev_login_route(app: FastAPI) -> None:
 
 
 async def _readiness(app: FastAPI) -> dict[str, str]:
-    from graph.models import model_for
 
     checks = {}
     try:
@@ -167,9 +166,26 @@ async def _readiness(app: FastAPI) -> dict[str, str]:
         checks["database"] = "ok"
     except Exception as exc:  # reported, not raised: this is the readiness probe
         checks["database"] = f"unavailable: {type(exc).__name__}"
-    try:
-        model_for("router", RunContext(), app.state.settings)
-        checks["model"] = "ok"
-    except Exception as exc:
-        checks["model"] = f"unavailable: {type(exc).__name__}"
+    checks["model"] = await _models_ready(app.state.settings)
     return checks
+
+
+async def _models_ready(settings: Settings) -> str:
+    """`ok` when every role's model can be built and its credentials are not refused."""
+    from graph.context import ROLES
+    from graph.model_health import credentials
+    from graph.models import model_for
+
+    seen: set[int] = set()
+    for role in ROLES:
+        try:
+            model = model_for(role, RunContext(), settings)
+        except Exception as exc:  # reported, not raised: this is the readiness probe
+            return f"unavailable ({role}): {type(exc).__name__}"
+        if id(model) in seen:
+            continue
+        seen.add(id(model))
+        status = await credentials(model)
+        if status != "ok":
+            return f"{status} ({role})"
+    return "ok"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import os
 import signal
@@ -125,6 +126,15 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("--json", action="store_true", help="print the result as JSON")
     sql.add_argument("query", help="the SQL")
     sql.set_defaults(run=_cmd_sql)
+
+    models = commands.add_parser("models", help="the configured models").add_subparsers(
+        dest="models_command", required=True, metavar="ACTION"
+    )
+    check = _deployment_option(
+        models.add_parser("check", help="probe each role's model once: method, stream, usage")
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.set_defaults(run=_cmd_models_check)
 
     ask = _deployment_option(commands.add_parser("ask", help="one turn in the terminal, streamed"))
     ask.add_argument("--tenant", required=True, help="tenant code asking")
@@ -410,6 +420,17 @@ def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
         settings=settings,
         chart=args.chart,
     )
+
+
+def _cmd_models_check(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.models_check import check_models, table
+
+    checks = asyncio.run(check_models(settings))
+    if args.json:
+        print(json.dumps([c.as_dict() for c in checks], ensure_ascii=False, indent=1))
+    else:
+        print(table(checks))
+    return 1 if any(c.error for c in checks) else 0
 
 
 def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:

@@ -45,8 +45,10 @@ ROLES = {
     "SqlDraft": "sql_writer",
     "FixedSql": "fixer",
     "LibrarianAnswer": "librarian",
+    "Probe": "probe",
 }
-"""Schema title → the offline model's role; any other schema is a judge's."""
+"""Schema title → the offline model's role; any other schema is a judge's. `Probe` is
+`orquestra models check`'s own tiny schema, which no stage of the graph answers."""
 THINKING = "Let me think about the tables…"
 THINK_PIECES = ["<thi", "nk>\nLet me think ", "about the tables…\n</th", "ink>\n"]
 """The `think` quirk's block, cut inside both tags so a client must join partial tags."""
@@ -536,6 +538,8 @@ def listing(provider: FakeProvider, request: Request, model_id: str | None) -> R
 
 async def answer(provider: FakeProvider, role: str, body: dict[str, Any]) -> str:
     """The offline model's answer for `role`: a dict as JSON, a text as it is."""
+    if role == "probe":
+        return json.dumps({"ok": True, "word": "ready"})
     model = OfflineChatModel(
         role=role, deployment=provider.deployment, catalog_dir=provider.catalog_dir
     )
