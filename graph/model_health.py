@@ -2,9 +2,10 @@
 
 A model whose provider refuses the credentials cannot answer anyone, so readiness says so.
 What is known comes from two places: every real call (a `MODEL_AUTH` failure marks the model,
-a success clears it), and, for OpenAI-compatible endpoints, a cheap probe — listing the
-models, which costs no tokens — made at most once a minute per model, so a load balancer's
-frequent probes never turn into provider traffic.
+a success clears it), and, for OpenAI-compatible endpoints, a cheap probe — reading the
+model's entry, which costs no tokens — made at most once a minute per model, so a load
+balancer's frequent probes never turn into provider traffic. A probe can only add a refusal;
+only a real call that succeeds clears one.
 """
 
 from __future__ import annotations
@@ -44,9 +45,10 @@ async def credentials(model: BaseChatModel) -> str:
     due = time.monotonic() - _probed.get(key, float("-inf")) >= PROBE_EVERY_S
     if client is not None and due:
         _probed[key] = time.monotonic()
-        try:
-            await asyncio.wait_for(client.models.list(), PROBE_TIMEOUT_S)
-            _refused.pop(key, None)
+        name = getattr(model, "model_name", None)
+        try:  # this model's own entry: a key may list models yet not reach this one
+            probe = client.models.retrieve(name) if name else client.models.list()
+            await asyncio.wait_for(probe, PROBE_TIMEOUT_S)
         except Exception as error:  # the probe informs; only a refusal of credentials counts
             found = classify(error)
             if isinstance(found, ModelAuth):
