@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/init_scale.py
 	$(BIN)/python bench/db_policies.py
 	$(BIN)/python bench/guardrails.py
+	$(BIN)/python bench/providers.py
 	$(BIN)/python bench/hardening.py
 
 clean:
