@@ -71,11 +71,6 @@ class TenantCopy:
 
 
 @pytest.fixture(scope="session")
-def policy(deployment: DeploymentUnderTest) -> GuardPolicy:
-    return deployment.policy
-
-
-@pytest.fixture(scope="session")
 async def tenant_copy(deployment: DeploymentUnderTest) -> TenantCopy:
     """A schema of the deployment's database holding only its tenant's rows, parents first."""
     schema = f"tenant_{deployment.tenant}_only"
