@@ -52,3 +52,4 @@ eval: $(STAMP)
 	$(BIN)/orquestra eval --dataset evals/datasets/project.jsonl --out evals/out/project
 	$(BIN)/orquestra eval --dataset evals/datasets/heldout.jsonl --out evals/out/heldout
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics.jsonl --out evals/out/clinics
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_heldout.jsonl --out evals/out/clinics_heldout
