@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from httpx_sse import connect_sse
+from playwright.sync_api import Browser, sync_playwright
 
 BIN = Path(sys.executable).parent
 
@@ -119,3 +121,40 @@ def stream(url: str, message: str, *, bearer: str, thread: str | None = None) ->
         for event in source.iter_sse():
             events.append({"event": event.event, "data": json.loads(event.data)})
     return events
+
+
+FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium() -> str:
+    """Debian's Chromium, installed by the test setup when missing (root, package registry)."""
+    found = shutil.which("chromium")
+    if found is None and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-q", "chromium"], check=True, env=env, capture_output=True
+        )
+        found = shutil.which("chromium")
+    if found is None:
+        pytest.fail("Chromium is required: install Debian's `chromium` package")
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium through Playwright, one per test module (Playwright's sync API runs
+    its own event loop, which must not outlive the module's tests)."""
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium(), args=FLAGS)
+        yield launched
+        launched.close()

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from tests.e2e.conftest import Server, start_server, stream, token
-from tests.e2e.test_web_chat import FLAGS, chromium
 from tests.fake_provider import FakeProvider
 
 QUESTION = "quantas notas bloqueadas temos?"
@@ -100,14 +99,6 @@ def test_each_failure_ends_in_its_name(
         assert again["code"] == code
     finally:
         running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium(), args=FLAGS)
-        yield launched
-        launched.close()
 
 
 def test_the_web_chat_shows_the_named_error(refused_key: Server, browser: Browser) -> None:
