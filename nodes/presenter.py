@@ -88,12 +88,14 @@ def chart_for(
     categories = [c for c in columns if kinds[c] == "category"]
     data = alt.Data(values=[])  # rows are attached after building: Altair copies them slowly
     if times and numbers:
-        chart = (
+        series = {"color": alt.Color(f"{categories[0]}:N")} if categories else {}
+        chart = (  # one line per category ("por mês e por canal"), not one zig-zag line
             alt.Chart(data)
             .mark_line(point=True)
             .encode(
                 x=alt.X(f"{times[0]}:T", title=times[0]),
                 y=alt.Y(f"{numbers[-1]}:Q", title=numbers[-1]),
+                **series,
             )
         )
     elif categories and numbers and SHARE.search(fold(question)) and len(rows) <= 12:

@@ -103,3 +103,20 @@ def test_cards() -> None:
     # Units come from the catalog only: a name that sounds like money is not money.
     unnamed = cards_for({"columns": ["customer_id", "valor_total"], "rows": [[3, 10.5]]}, None)
     assert [c["unit"] for c in unnamed] == [None, None]
+
+
+def test_a_time_series_per_category_draws_a_line_per_category() -> None:
+    result = {
+        "columns": ["mes", "canal", "total"],
+        "rows": [
+            ["2026-01-01T00:00:00", "EDI", 10],
+            ["2026-01-01T00:00:00", "API", 4],
+            ["2026-02-01T00:00:00", "EDI", 12],
+            ["2026-02-01T00:00:00", "API", 5],
+        ],
+        "row_count": 4,
+        "truncated": False,
+    }
+    spec = chart_for("total por mês e por canal", result)
+    assert spec["mark"]["type"] == "line"
+    assert spec["encoding"]["color"]["field"] == "canal"
