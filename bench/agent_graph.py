@@ -22,15 +22,15 @@ from figures import DATA_QUESTIONS as QUESTIONS
 from figures import quantile
 from langgraph.checkpoint.memory import InMemorySaver
 
-from ddl_catalog.render import render_schema
-from graph.context import ROLES, RunContext
-from graph.events import run_turn
-from graph.resources import close_resources, open_resources
-from graph.scripted import reset_scripts
-from graph.wiring import build_graph
-from nodes.prompts import prompt
-from server.db_init import init_database
-from server.settings import Settings
+from orquestra.agent.wiring import build_graph
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog.render import render_schema
+from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.events import run_turn
+from orquestra.graph.resources import close_resources, open_resources
+from orquestra.nodes.prompts import prompt
+from orquestra.offline.scripted import reset_scripts
+from orquestra.server.db_init import init_database
 
 REVENUE = (
     "SELECT date_trunc('month', data_emissao) AS mes, sum(valor_nota) AS faturamento "

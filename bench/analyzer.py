@@ -18,9 +18,9 @@ from datetime import date, timedelta
 
 from figures import quantile
 
-from graph.sandbox.pool import AnalysisPool
-from nodes.presenter import cards_for, chart_for
-from nodes.streamer import preview
+from orquestra.nodes.presenter import cards_for, chart_for
+from orquestra.nodes.streamer import preview
+from orquestra.sandbox.pool import AnalysisPool
 
 COLUMNS = ["dia", "cliente", "canal", "pedidos", "valor_total", "frete"]
 

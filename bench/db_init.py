@@ -16,9 +16,9 @@ from pathlib import Path
 
 import asyncpg
 
-from server.database import admin_url, stop_embedded, with_database
-from server.db_init import InitReport, init_database
-from server.settings import Settings
+from orquestra.core.database import admin_url, stop_embedded, with_database
+from orquestra.core.settings import Settings
+from orquestra.server.db_init import InitReport, init_database
 
 
 async def one_run(base_url: str, scale: float, run: int) -> InitReport:

@@ -24,12 +24,12 @@ import asyncpg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' rental chain
 
-from ddl_catalog import load_catalog
-from guards.executor import ExecutionLimits, run_as_tenant
-from guards.policies import least_intrusive_statements
-from server.database import admin_url, stop_embedded, with_database, with_user
-from server.db_policies import apply_policies
-from server.settings import Settings
+from orquestra.core.database import admin_url, stop_embedded, with_database, with_user
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards.executor import ExecutionLimits, run_as_tenant
+from orquestra.guards.policies import least_intrusive_statements
+from orquestra.server.db_policies import apply_policies
 from tests.integration.guards.via.conftest import CATALOG_DIR
 from tests.integration.guards.via.rental_data import rental_chain_rows
 

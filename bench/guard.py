@@ -25,12 +25,12 @@ import asyncpg
 import yaml
 from figures import summary
 
-from ddl_catalog import load_catalog
-from guards import GuardPolicy, guard_sql
-from guards.executor import ExecutionLimits, run_as_tenant
-from server.database import agent_url
-from server.db_init import init_database
-from server.settings import Settings
+from orquestra.core.database import agent_url
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.guards.executor import ExecutionLimits, run_as_tenant
+from orquestra.server.db_init import init_database
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 CORPORA = (

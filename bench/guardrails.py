@@ -19,14 +19,14 @@ from dataclasses import replace
 from figures import DATA_QUESTIONS, quantile, summary
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.context import RunContext
-from graph.events import run_turn
-from graph.resources import close_resources, open_resources
-from graph.wiring import build_graph
-from guards.rails import Entry, Guardrails, JudgeCase, RailCheck, RailResult
-from guards.rails.engine import Loaded
-from server.db_init import init_database
-from server.settings import Settings
+from orquestra.agent.wiring import build_graph
+from orquestra.core.settings import Settings
+from orquestra.graph.context import RunContext
+from orquestra.graph.events import run_turn
+from orquestra.graph.resources import close_resources, open_resources
+from orquestra.guards.rails import Entry, Guardrails, JudgeCase, RailCheck, RailResult
+from orquestra.guards.rails.engine import Loaded
+from orquestra.server.db_init import init_database
 
 QUESTIONS = [
     *DATA_QUESTIONS[:6],

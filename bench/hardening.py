@@ -23,8 +23,8 @@ from figures import quantile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' fault proxy
 
-from server.database import admin_url
-from server.settings import Settings
+from orquestra.core.database import admin_url
+from orquestra.core.settings import Settings
 from tests.e2e.conftest import start_server, token
 from tests.e2e.faults import PostgresProxy, push_request
 

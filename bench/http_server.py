@@ -23,8 +23,8 @@ import psutil
 import yaml
 from figures import quantile
 
-from server.auth import mint_token
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.server.auth import mint_token
 
 MODEL_DELAY_MS = 200
 CALLS_PER_TURN = 4

@@ -21,9 +21,9 @@ from pathlib import Path
 import asyncpg
 from figures import quantile
 
-from ddl_catalog.scaffold import ScaffoldReport, scaffold_deployment
-from server.database import admin_url, stop_embedded, with_database
-from server.settings import Settings
+from orquestra.core.database import admin_url, stop_embedded, with_database
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog.scaffold import ScaffoldReport, scaffold_deployment
 
 ENUMS = 4
 

@@ -16,11 +16,11 @@ import numpy as np
 from figures import DATA_QUESTIONS as QUESTIONS
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from ddl_catalog import load_catalog
-from ddl_catalog.selection import SourceIndex, table_document
-from graph.embeddings import E5Embeddings
-from graph.offline import OfflineChatModel
-from nodes.prompts import prompt
+from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.selection import SourceIndex, table_document
+from orquestra.graph.embeddings import E5Embeddings
+from orquestra.nodes.prompts import prompt
+from orquestra.offline import OfflineChatModel
 
 RESULT = (
     '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 1.5}\n'

@@ -25,13 +25,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from graph.context import ROLES, RunContext
-from graph.events import run_turn
-from graph.resources import close_resources, open_resources
-from graph.structured import forget_choices
-from graph.wiring import build_graph
-from server.db_init import init_database
-from server.settings import Settings
+from orquestra.agent.wiring import build_graph
+from orquestra.core.settings import Settings
+from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.events import run_turn
+from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.structured import forget_choices
+from orquestra.server.db_init import init_database
 from tests.fake_provider import FakeProvider
 
 warnings.filterwarnings("ignore", "This model does not support OpenAI's structured output")

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import yaml
 
-from ddl_catalog import load_catalog
-from ddl_catalog.render import render_schema
-from ddl_catalog.selection import SourceIndex, table_document
-from graph.embeddings import E5Embeddings
-from graph.vector_cache import VectorCache
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.render import render_schema
+from orquestra.ddl_catalog.selection import SourceIndex, table_document
+from orquestra.graph.embeddings import E5Embeddings
+from orquestra.graph.vector_cache import VectorCache
 
 DOMAINS = [
     ("compras", "purchasing"),

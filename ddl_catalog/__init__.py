@@ -4,8 +4,8 @@ The catalog is the single source for the DDL `orquestra db init` applies, for th
 table allowlist and tenant columns, and for the schema text the SQL writer sees.
 """
 
-from ddl_catalog.loader import DEMO_CATALOG_DIR, CatalogError, load_catalog
-from ddl_catalog.model import Catalog, Column, GlossaryTerm, System, Table
+from orquestra.ddl_catalog.loader import DEMO_CATALOG_DIR, CatalogError, load_catalog
+from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, System, Table
 
 __all__ = [
     "DEMO_CATALOG_DIR",

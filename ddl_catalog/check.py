@@ -19,10 +19,10 @@ from typing import Any
 
 import asyncpg
 
-from ddl_catalog.check_tenancy import shared_key_drifts
-from ddl_catalog.check_types import partitioning_drift, relkinds, type_drifts, user_types
-from ddl_catalog.drift import Drift
-from ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.check_tenancy import shared_key_drifts
+from orquestra.ddl_catalog.check_types import partitioning_drift, relkinds, type_drifts, user_types
+from orquestra.ddl_catalog.drift import Drift
+from orquestra.ddl_catalog.model import Catalog, Table
 
 __all__ = ["COLUMNS_SQL", "PRIMARY_KEYS_SQL", "Drift", "check_catalog"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ddl_catalog.drift import Drift
-from ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.drift import Drift
+from orquestra.ddl_catalog.model import Catalog
 
 LIVE_KEYS_SQL = """
 SELECT src.relname AS table_name, sn.nspname AS table_schema,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ddl_catalog.drift import Drift
-from ddl_catalog.model import CatalogType, Location, Table
+from orquestra.ddl_catalog.drift import Drift
+from orquestra.ddl_catalog.model import CatalogType, Location, Table
 
 RELKINDS_SQL = """
 SELECT c.relname AS table_name, c.relkind::text AS kind

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ddl_catalog.model import Location
+from orquestra.ddl_catalog.model import Location
 
 
 @dataclass(frozen=True)

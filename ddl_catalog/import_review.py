@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ddl_catalog.path_agreement import PathAgreement
-from ddl_catalog.tenancy import TenancyProposal, describe_via
+from orquestra.ddl_catalog.path_agreement import PathAgreement
+from orquestra.ddl_catalog.tenancy import TenancyProposal, describe_via
 
 if TYPE_CHECKING:
-    from ddl_catalog.importer import SchemaImport
+    from orquestra.ddl_catalog.importer import SchemaImport
 
 VIEW_KINDS = {"v": "view", "m": "materialized view"}
 

@@ -21,8 +21,8 @@ import pglast
 import yaml
 from pglast.stream import RawStream
 
-from ddl_catalog.import_review import review_lines, table_comments
-from ddl_catalog.importer_sql import (
+from orquestra.ddl_catalog.import_review import review_lines, table_comments
+from orquestra.ddl_catalog.importer_sql import (
     COLUMNS_SQL,
     FOREIGN_KEYS_SQL,
     INDEXES_SQL,
@@ -31,9 +31,9 @@ from ddl_catalog.importer_sql import (
     RELATIONS_SQL,
     TYPES_SQL,
 )
-from ddl_catalog.loader import CatalogError
-from ddl_catalog.path_agreement import PathAgreement, measure_agreement
-from ddl_catalog.tenancy import Key, TenancyProposal, propose_tenancy
+from orquestra.ddl_catalog.loader import CatalogError
+from orquestra.ddl_catalog.path_agreement import PathAgreement, measure_agreement
+from orquestra.ddl_catalog.tenancy import Key, TenancyProposal, propose_tenancy
 
 __all__ = ["SchemaImport", "import_schema", "review_lines"]
 

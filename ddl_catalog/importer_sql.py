@@ -7,7 +7,7 @@ read as its partitioned root's (`pg_partition_root`), once: a partitioned table 
 key that scopes its rows, and is never taken for shared for want of one.
 """
 
-from ddl_catalog.check import PRIMARY_KEYS_SQL
+from orquestra.ddl_catalog.check import PRIMARY_KEYS_SQL
 
 __all__ = [
     "COLUMNS_SQL",

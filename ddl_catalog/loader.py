@@ -19,7 +19,7 @@ from pglast.enums.parsenodes import ConstrType
 from pglast.stream import RawStream
 from pydantic import ValidationError
 
-from ddl_catalog.model import (
+from orquestra.ddl_catalog.model import (
     Catalog,
     CatalogType,
     Column,
@@ -34,7 +34,7 @@ from ddl_catalog.model import (
     base_type,
     type_family,
 )
-from deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
+from orquestra.deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
 
 DEMO_CATALOG_DIR = DEPLOYMENTS_DIR / DEFAULT_DEPLOYMENT / "catalog"
 """The default deployment's catalog (the demo), shipped with the package."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from ddl_catalog.tenancy import Key, TenancyProposal
+from orquestra.ddl_catalog.tenancy import Key, TenancyProposal
 
 SAMPLE_ROWS = 10_000
 TIMEOUT_MS = 5_000

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ddl_catalog.model import Catalog, GlossaryTerm, Table
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, Table
 
 
 def render_schema(

@@ -15,10 +15,10 @@ from pathlib import Path
 import asyncpg
 import yaml
 
-from ddl_catalog.check import Drift, check_catalog
-from ddl_catalog.deployment import PROFILE_FILE, Profile
-from ddl_catalog.importer import SchemaImport, import_schema, review_lines
-from ddl_catalog.loader import CatalogError, load_catalog
+from orquestra.core.deployment import PROFILE_FILE, Profile
+from orquestra.ddl_catalog.check import Drift, check_catalog
+from orquestra.ddl_catalog.importer import SchemaImport, import_schema, review_lines
+from orquestra.ddl_catalog.loader import CatalogError, load_catalog
 
 GLOSSARY_DRAFT = """\
 # Business terms the database cannot explain: what people say, what it means, and, for a

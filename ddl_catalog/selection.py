@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ddl_catalog.model import Catalog, GlossaryTerm, Table
-from ddl_catalog.text import phrase_key, stem, words
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, Table
+from orquestra.ddl_catalog.text import phrase_key, stem, words
 
 TABLE_HIT = 1.0
 VALUE_HIT = 0.6

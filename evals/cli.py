@@ -8,14 +8,14 @@ import logging
 import os
 from pathlib import Path
 
-from evals.dataset import load_dataset
-from evals.metrics import summarize
-from evals.report import HEADLINE, compare, write_report
-from evals.runner import run_dataset
-from graph.context import RunContext
-from graph.models import spec_for
-from graph.resources import close_resources, open_resources
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.evals.dataset import load_dataset
+from orquestra.evals.metrics import summarize
+from orquestra.evals.report import HEADLINE, compare, write_report
+from orquestra.evals.runner import run_dataset
+from orquestra.graph.context import RunContext
+from orquestra.graph.models import spec_for
+from orquestra.graph.resources import close_resources, open_resources
 
 log = logging.getLogger("orquestra.eval")
 

@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
-from evals.runner import CaseResult
+from orquestra.evals.runner import CaseResult
 
 
 def _rate(values: Iterable[bool | None]) -> float | None:

@@ -9,7 +9,7 @@ from typing import Any
 import altair as alt
 import vl_convert
 
-from evals.runner import CaseResult
+from orquestra.evals.runner import CaseResult
 
 HEADLINE = (
     "route_accuracy",

@@ -10,14 +10,14 @@ from typing import Any
 from langgraph.checkpoint.memory import InMemorySaver
 from tqdm import tqdm
 
-from evals.compare import exact_match, relaxed_match
-from evals.dataset import Case
-from graph.context import ROLES, RunContext
-from graph.events import run_turn
-from graph.resources import Resources
-from graph.wiring import build_graph
-from guards import GuardRejection, guard_sql
-from guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.agent.wiring import build_graph
+from orquestra.evals.compare import exact_match, relaxed_match
+from orquestra.evals.dataset import Case
+from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.events import run_turn
+from orquestra.graph.resources import Resources
+from orquestra.guards import GuardRejection, guard_sql
+from orquestra.guards.executor import ExecutionLimits, QueryError, run_as_tenant
 
 GOLD_LIMITS = ExecutionLimits(row_cap=0, statement_timeout_ms=20_000, client_timeout_s=30)
 

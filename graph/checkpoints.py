@@ -19,7 +19,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from server.database import DatabaseUnavailable, Outage, is_unavailable
+from orquestra.core.database import DatabaseUnavailable, Outage, is_unavailable
 
 SCHEMA = "orquestra_sessions"
 INTERRUPT = "__interrupt__"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from server.settings import Settings
+from orquestra.core.settings import Settings
 
 ROLES = ("augmenter", "router", "sql_writer", "fixer", "librarian", "judge", "chat", "answer")
 

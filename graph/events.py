@@ -23,12 +23,12 @@ from langgraph.pregel import Pregel
 from langgraph.types import Command, StateSnapshot
 from prometheus_client import Counter
 
-from graph import tracing
-from graph.analysis import jsonable
-from graph.context import RunContext
-from graph.model_errors import ModelError
-from nodes.language import detect_language
-from server.database import is_unavailable
+from orquestra.core.database import is_unavailable
+from orquestra.ddl_catalog.language import detect_language
+from orquestra.graph import tracing
+from orquestra.graph.context import RunContext
+from orquestra.graph.model_errors import ModelError
+from orquestra.sandbox.analysis import jsonable
 
 log = logging.getLogger("orquestra.run")
 CANCEL_WAIT_S = 10.0

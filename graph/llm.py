@@ -21,11 +21,10 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from ddl_catalog.text import without_unsafe
-from graph import model_health
-from graph.local_model import approx_tokens
-from graph.metrics import MODEL_CALLS, MODEL_TOKENS
-from graph.model_errors import (
+from orquestra.ddl_catalog.text import without_unsafe
+from orquestra.graph import model_health
+from orquestra.graph.metrics import MODEL_CALLS, MODEL_TOKENS
+from orquestra.graph.model_errors import (
     MODEL_ERRORS,
     ModelError,
     ModelRateLimited,
@@ -33,7 +32,7 @@ from graph.model_errors import (
     classify,
     rejects_format,
 )
-from graph.structured import (
+from orquestra.graph.structured import (
     Method,
     ThinkingFilter,
     bound,
@@ -43,9 +42,10 @@ from graph.structured import (
     remember,
     with_instructions,
 )
+from orquestra.offline.local_model import approx_tokens
 
 if TYPE_CHECKING:
-    from graph.context import RunContext
+    from orquestra.graph.context import RunContext
 
 log = logging.getLogger("orquestra.model")
 

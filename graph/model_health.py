@@ -15,7 +15,7 @@ import time
 
 from langchain_core.language_models import BaseChatModel
 
-from graph.model_errors import ModelAuth, ModelError, classify
+from orquestra.graph.model_errors import ModelAuth, ModelError, classify
 
 PROBE_EVERY_S = 60.0
 PROBE_TIMEOUT_S = 5.0

@@ -12,9 +12,9 @@ from functools import cache
 
 from langchain_core.language_models import BaseChatModel
 
-from graph.context import RunContext
-from graph.model_errors import ModelError
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.graph.context import RunContext
+from orquestra.graph.model_errors import ModelError
 
 
 class ModelUnavailable(ModelError):
@@ -84,11 +84,11 @@ def _client(
     catalog_dir: str,
 ) -> BaseChatModel:
     if spec == "offline":
-        from graph.offline import OfflineChatModel
+        from orquestra.offline import OfflineChatModel
 
         return OfflineChatModel(role=role, deployment=deployment, catalog_dir=catalog_dir)
     if spec.startswith("scripted:"):
-        from graph.scripted import ScriptedChatModel, script
+        from orquestra.offline.scripted import ScriptedChatModel, script
 
         path = spec.removeprefix("scripted:")
         return ScriptedChatModel(role=role, script_path=path, delay_ms=script(path).delay_ms)

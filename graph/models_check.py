@@ -15,13 +15,13 @@ from dataclasses import asdict, dataclass, field
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from graph.context import ROLES, RunContext
-from graph.llm import Meter, chat
-from graph.local_model import LocalChatModel
-from graph.model_errors import ModelError
-from graph.models import model_for, spec_for
-from graph.structured import chosen, configured
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.llm import Meter, chat
+from orquestra.graph.model_errors import ModelError
+from orquestra.graph.models import model_for, spec_for
+from orquestra.graph.structured import chosen, configured
+from orquestra.offline.local_model import LocalChatModel
 
 PROBE_SYSTEM = "You check that a connection works. Answer briefly."
 

@@ -17,11 +17,11 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from graph.context import RunContext
-from graph.llm import Meter, chat
-from graph.models import model_for
-from graph.resources import Resources
-from guards.rails import Guardrails, ModelAccess, RailCheck, RailResult
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter, chat
+from orquestra.graph.models import model_for
+from orquestra.graph.resources import Resources
+from orquestra.guards.rails import Guardrails, ModelAccess, RailCheck, RailResult
 
 SENTENCE_END = re.compile(r"(?<!\d)[.!?:;](?=\s)|\n")
 LONGEST_HELD = 400

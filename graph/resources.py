@@ -7,26 +7,26 @@ Opened once per process and event loop — by the server's lifespan or the CLI e
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg
 
-from ddl_catalog import Catalog, load_catalog
-from ddl_catalog.deployment import Deployment, Profile
-from ddl_catalog.knowledge import Chunk, Example, load_chunks, load_examples
-from ddl_catalog.selection import SourceIndex, table_document
-from graph import tracing
-from graph.embeddings import build_embeddings
-from graph.sandbox.pool import AnalysisPool
-from graph.vector_cache import VectorCache
-from guards import GuardPolicy
-from guards.rails import Guardrails, Toolkit
-from guards.tenant_key import InvalidTenant, TenantKey
-from guards.tenant_names import TenantNames
-from nodes.prompts import preload_prompts
-from server.database import Connection, admin_url, agent_url, connect, ensure_state_database
-from server.settings import Settings
+from orquestra.core.database import Connection, admin_url, agent_url, connect, ensure_state_database
+from orquestra.core.deployment import Deployment, Profile
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.ddl_catalog.knowledge import Chunk, Example, load_chunks, load_examples
+from orquestra.ddl_catalog.selection import SourceIndex, table_document
+from orquestra.graph import tracing
+from orquestra.graph.embeddings import build_embeddings
+from orquestra.graph.vector_cache import VectorCache
+from orquestra.guards import GuardPolicy
+from orquestra.guards.rails import Guardrails, Toolkit
+from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+from orquestra.guards.tenant_names import TenantNames
+from orquestra.sandbox.pool import AnalysisPool
 
 
 @dataclass
@@ -86,6 +86,16 @@ class Resources:
         return [self.chunks[i] for i in found]
 
 
+_warm_ups: list[Callable[[], None]] = []
+
+
+def warm_up(fn: Callable[[], None]) -> Callable[[], None]:
+    """Register blocking start-up work (reading files) that a higher layer needs done when the
+    resources open, off the event loop: the runtime never imports the stages themselves."""
+    _warm_ups.append(fn)
+    return fn
+
+
 _open: dict[int, Resources] = {}
 _opening: dict[int, asyncio.Lock] = {}
 
@@ -141,7 +151,8 @@ async def _build(settings: Settings) -> Resources:
     table_vectors = await vectors.passages([table_document(t) for t in tables])
     index = SourceIndex(catalog, {t.name: v for t, v in zip(tables, table_vectors, strict=True)})
     examples, chunks = await asyncio.to_thread(lambda: (load_examples(folder), load_chunks(folder)))
-    await asyncio.to_thread(preload_prompts)
+    for warm in _warm_ups:  # the stages' own files (prompts), read now rather than in a run
+        await asyncio.to_thread(warm)
     policy = GuardPolicy.from_catalog(catalog)
     pool = await AnalysisPool(settings.analysis_workers, settings.limits.analysis_timeout_s).start()
     resources = Resources(

@@ -19,10 +19,10 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from opentelemetry import trace
 
-from graph.context import RunContext
-from graph.llm import BudgetExhausted, ModelOutputInvalid
-from graph.metrics import CAP_HITS, NODE_SECONDS
-from server.database import Outage
+from orquestra.core.database import Outage
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import BudgetExhausted, ModelOutputInvalid
+from orquestra.graph.metrics import CAP_HITS, NODE_SECONDS
 
 log = logging.getLogger("orquestra.graph")
 TRACER = trace.get_tracer("orquestra.graph")

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, TypedDict
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
-from graph.analysis import Analysis
+from orquestra.sandbox.analysis import Analysis
 
 Route = Literal["TRACKING", "ANALYTICS", "KNOWLEDGE", "CHAT"]
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 
-from server.settings import Settings
+from orquestra.core.settings import Settings
 
 log = logging.getLogger("orquestra.tracing")
 _handlers: list[BaseCallbackHandler] = []

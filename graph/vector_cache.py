@@ -16,7 +16,7 @@ import asyncpg
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.embeddings import embedding_name
+from orquestra.graph.embeddings import embedding_name
 
 log = logging.getLogger(__name__)
 TABLE = "orquestra_internal.embedding_cache"

@@ -6,8 +6,8 @@
    transaction, `SET LOCAL app.tenant_id`, statement timeout.
 """
 
-from guards.errors import GuardRejection
-from guards.policy import GuardPolicy, TablePolicy
-from guards.sql_guard import GuardedSQL, guard_sql
+from orquestra.guards.errors import GuardRejection
+from orquestra.guards.policy import GuardPolicy, TablePolicy
+from orquestra.guards.sql_guard import GuardedSQL, guard_sql
 
 __all__ = ["GuardPolicy", "GuardRejection", "GuardedSQL", "TablePolicy", "guard_sql"]

@@ -1,4 +1,5 @@
-"""`python -m guards rewrite --policy FILE --tenant T [--max-rows N]`: SQL on stdin → JSON.
+"""`orquestra guard rewrite --policy FILE --tenant T [--max-rows N]`: SQL on stdin → JSON
+(also `python -m orquestra.guards rewrite …`).
 
 Prints `{"sql": "...", "params": [...]}` and exits 0, or `{"rejected": "CODE", "message":
 "..."}` and exits 3. Without `--policy` the policy comes from the DDL catalog. `--max-rows 0`
@@ -12,22 +13,32 @@ import json
 import sys
 from pathlib import Path
 
-from guards import GuardPolicy, GuardRejection, guard_sql
+from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
 
 EXIT_REJECTED = 3
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m guards")
-    commands = parser.add_subparsers(dest="command", required=True)
+def add_rewrite(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """The `rewrite` command's arguments (shared by `orquestra guard` and this module)."""
     rewrite = commands.add_parser("rewrite", help="guard the SQL read from stdin")
     rewrite.add_argument("--policy", type=Path, default=None, help="policy YAML file")
     rewrite.add_argument("--tenant", required=True)
     rewrite.add_argument("--max-rows", type=int, default=None, help="row cap; 0 = none")
+    return rewrite
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m orquestra.guards")
+    add_rewrite(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
+    return rewrite(args.policy, args.tenant, args.max_rows)
+
+
+def rewrite(path: Path | None, tenant: str, max_rows: int | None) -> int:
+    """Guard the SQL on stdin as `tenant`; print the JSON; exit 0, or 3 when refused."""
     try:
-        policy, max_rows = _policy_and_cap(args.policy, args.max_rows)
-        result = guard_sql(sys.stdin.read(), policy, args.tenant, max_rows)
+        policy, cap = _policy_and_cap(path, max_rows)
+        result = guard_sql(sys.stdin.read(), policy, tenant, cap)
     except GuardRejection as exc:
         print(json.dumps(exc.as_dict(), ensure_ascii=False))
         return EXIT_REJECTED
@@ -38,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
 def _policy_and_cap(path: Path | None, max_rows: int | None) -> tuple[GuardPolicy, int]:
     if path is not None and max_rows is not None:
         return GuardPolicy.from_file(path), max_rows
-    from ddl_catalog import CatalogError, load_catalog
-    from server.settings import Settings
+    from orquestra.core.settings import Settings
+    from orquestra.ddl_catalog import CatalogError, load_catalog
 
     settings = Settings()
     cap = settings.limits.row_cap if max_rows is None else max_rows

@@ -17,6 +17,8 @@ from typing import Any
 
 import asyncpg
 
+from orquestra.core.limits import ExecutionLimits
+
 TENANT_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TIMEZONE_PATTERN = re.compile(r"^[A-Za-z0-9_/+-]{1,64}$")
 INTEGER_TYPES = {"int2", "int4", "int8"}
@@ -37,18 +39,6 @@ class QueryError(Exception):
         self.message = message
         self.detail = detail
         self.sqlstate = sqlstate
-
-
-@dataclass(frozen=True)
-class ExecutionLimits:
-    """How much one query may take: rows, server time, client time; and its time zone."""
-
-    row_cap: int = 500
-    """Rows returned (one more is fetched to know the result was truncated); 0 = no cap."""
-    statement_timeout_ms: int = 8_000
-    client_timeout_s: float = 10.0
-    timezone: str = "America/Sao_Paulo"
-    """Time zone dates are read in (`date_trunc('month', …)` depends on it)."""
 
 
 @dataclass(frozen=True)

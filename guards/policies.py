@@ -20,8 +20,8 @@ NOTICE starting with `orquestra:` that `--apply` prints as "what changed".
 
 from __future__ import annotations
 
-from ddl_catalog import Catalog
-from guards.row_security import (
+from orquestra.ddl_catalog import Catalog
+from orquestra.guards.row_security import (
     NOTICE_PREFIX,
     POLICY_NAME,
     Statement,

@@ -19,8 +19,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ddl_catalog import Catalog
-from guards.errors import GuardRejection
+from orquestra.ddl_catalog import Catalog
+from orquestra.guards.errors import GuardRejection
 
 
 @dataclass(frozen=True)

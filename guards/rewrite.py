@@ -24,9 +24,9 @@ from pglast.enums.nodes import LimitOption
 from pglast.enums.parsenodes import A_Expr_Kind, SetOperation
 from pglast.enums.primnodes import CoercionForm, SubLinkType
 
-from guards.errors import GuardRejection
-from guards.policy import GuardPolicy, TablePolicy
-from guards.tree import iter_nodes, iter_relations, map_relations
+from orquestra.guards.errors import GuardRejection
+from orquestra.guards.policy import GuardPolicy, TablePolicy
+from orquestra.guards.tree import iter_nodes, iter_relations, map_relations
 
 TENANT_PARAM = 1
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from ddl_catalog import Catalog
-from ddl_catalog.model import Table
+from orquestra.ddl_catalog import Catalog
+from orquestra.ddl_catalog.model import Table
 
 POLICY_NAME = "orquestra_tenant_isolation"
 """Restrictive: the agent reads a tenant table's rows of its tenant only."""

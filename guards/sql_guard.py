@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from pglast.stream import RawStream
 
-from guards.errors import GuardRejection
-from guards.policy import GuardPolicy
-from guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
-from guards.validate import parse_one, validate
+from orquestra.guards.errors import GuardRejection
+from orquestra.guards.policy import GuardPolicy
+from orquestra.guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
+from orquestra.guards.validate import parse_one, validate
 
 
 @dataclass(frozen=True)

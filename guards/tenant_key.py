@@ -19,7 +19,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Literal
 
-from ddl_catalog.model import INTEGER_TYPES, Catalog
+from orquestra.ddl_catalog.model import INTEGER_TYPES, Catalog
 
 INTEGER_MAX = {"smallint": 2**15 - 1, "integer": 2**31 - 1, "bigint": 2**63 - 1}
 DIGITS = re.compile(r"^[0-9]{1,20}$")

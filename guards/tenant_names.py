@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ddl_catalog.text import words
+from orquestra.ddl_catalog.text import words
 
 TOKEN = re.compile(r"\w+")
 

@@ -13,10 +13,10 @@ from collections.abc import Callable
 import pglast
 from pglast import ast
 
-from guards import allowlist
-from guards.errors import GuardRejection
-from guards.policy import GuardPolicy
-from guards.tree import iter_nodes, iter_relations
+from orquestra.guards import allowlist
+from orquestra.guards.errors import GuardRejection
+from orquestra.guards.policy import GuardPolicy
+from orquestra.guards.tree import iter_nodes, iter_relations
 
 PLAIN_NODES = {
     "ResTarget",

@@ -13,12 +13,12 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.analysis import jsonable_rows
-from graph.context import RunContext
-from graph.resources import open_resources
-from graph.sandbox.pool import AnalysisError
-from graph.stage import stage
-from nodes.units import identifier_columns
+from orquestra.graph.context import RunContext
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.nodes.units import identifier_columns
+from orquestra.sandbox.analysis import jsonable_rows
+from orquestra.sandbox.pool import AnalysisError
 
 
 async def _run(resources: Any, job: dict[str, Any], state: dict[str, Any], code_mode: bool) -> Any:

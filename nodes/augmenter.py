@@ -13,14 +13,14 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from graph.context import RunContext
-from graph.llm import Meter, chat
-from graph.models import model_for
-from graph.resources import open_resources
-from graph.stage import stage
-from nodes.prompts import prompt, sections
-from nodes.short_circuit import latest_user_message
-from nodes.wording import voice_of
+from orquestra.ddl_catalog.wording import voice_of
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter, chat
+from orquestra.graph.models import model_for
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.nodes.prompts import prompt, sections
+from orquestra.nodes.short_circuit import latest_user_message
 
 HISTORY_MESSAGES = 8
 

@@ -6,14 +6,14 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import RunContext
-from graph.llm import Meter, chat
-from graph.models import model_for
-from graph.rails import AnswerStream, rail_check
-from graph.resources import open_resources
-from graph.stage import stage
-from nodes.prompts import prompt
-from nodes.wording import voice_of
+from orquestra.ddl_catalog.wording import voice_of
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter, chat
+from orquestra.graph.models import model_for
+from orquestra.graph.rails import AnswerStream, rail_check
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.nodes.prompts import prompt
 
 
 @stage("chat", summary=lambda u: f"{len(u.get('answer') or '')} chars")

@@ -12,8 +12,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from graph.context import RunContext
-from graph.stage import stage
+from orquestra.graph.context import RunContext
+from orquestra.graph.stage import stage
 
 
 @stage("clarify", summary=lambda u: f"answered: {u.get('clarifications', [''])[-1][:80]}")

@@ -11,11 +11,11 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import RunContext
-from graph.resources import open_resources
-from graph.stage import stage
-from guards import GuardRejection, guard_sql
-from guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.graph.context import RunContext
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.guards import GuardRejection, guard_sql
+from orquestra.guards.executor import ExecutionLimits, QueryError, run_as_tenant
 
 COUNT_TIMEOUT_MS = 1_000
 

@@ -13,14 +13,14 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import RunContext
-from graph.llm import Meter
-from graph.rails import model_access, rail_check
-from graph.resources import open_resources
-from graph.stage import stage
-from guards.rails import RailResult
-from nodes.short_circuit import latest_user_message
-from nodes.wording import Voice, voice_of
+from orquestra.ddl_catalog.wording import Voice, voice_of
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter
+from orquestra.graph.rails import model_access, rail_check
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.guards.rails import RailResult
+from orquestra.nodes.short_circuit import latest_user_message
 
 log = logging.getLogger("orquestra.audit")
 TEXTS = {

@@ -17,13 +17,13 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-from graph.context import RunContext
-from graph.llm import Meter
-from graph.metrics import CAP_HITS
-from graph.rails import model_access
-from graph.resources import open_resources
-from graph.stage import stage
-from guards.rails import JudgeCase, JudgeResult
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter
+from orquestra.graph.metrics import CAP_HITS
+from orquestra.graph.rails import model_access
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.guards.rails import JudgeCase, JudgeResult
 
 NOTES = {
     "fail": {

@@ -12,14 +12,14 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
-from ddl_catalog.model import GlossaryTerm
-from graph.context import RunContext
-from graph.llm import Meter, chat
-from graph.models import model_for
-from graph.resources import Resources, open_resources
-from graph.stage import stage
-from nodes.prompts import prompt, sections
-from nodes.wording import voice_of
+from orquestra.ddl_catalog.model import GlossaryTerm
+from orquestra.ddl_catalog.wording import voice_of
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter, chat
+from orquestra.graph.models import model_for
+from orquestra.graph.resources import Resources, open_resources
+from orquestra.graph.stage import stage
+from orquestra.nodes.prompts import prompt, sections
 
 GLOSSARY_INLINE_CHARS = 24_000
 TERMS_WHEN_LARGE = 8

@@ -17,12 +17,12 @@ import jsonschema
 from altair.vegalite.v5.schema import core
 from langgraph.runtime import Runtime
 
-from ddl_catalog.text import fold, is_code_name
-from graph.analysis import column_kinds, jsonable_rows
-from graph.context import RunContext
-from graph.resources import open_resources
-from graph.stage import stage
-from nodes.units import column_units, identifier_columns
+from orquestra.ddl_catalog.text import fold, is_code_name
+from orquestra.graph.context import RunContext
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.nodes.units import column_units, identifier_columns
+from orquestra.sandbox.analysis import column_kinds, jsonable_rows
 
 CHART_ROWS = 500
 MAX_BARS = 30

@@ -11,6 +11,8 @@ import re
 from functools import cache
 from pathlib import Path
 
+from orquestra.graph.resources import warm_up
+
 HERE = Path(__file__).parent
 PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
@@ -26,6 +28,7 @@ def placeholders(name: str) -> frozenset[str]:
     return frozenset(PLACEHOLDER.findall(_template(name)))
 
 
+@warm_up
 def preload_prompts() -> None:
     """Read every prompt file now (at start-up) rather than inside a run."""
     for path in HERE.glob("*.md"):

@@ -11,12 +11,12 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from ddl_catalog.text import fold
-from graph.context import RunContext
-from graph.resources import open_resources
-from graph.stage import stage
-from nodes.language import detect_language, language_words
-from nodes.wording import Voice, voice_of
+from orquestra.ddl_catalog.language import detect_language, language_words
+from orquestra.ddl_catalog.text import fold
+from orquestra.ddl_catalog.wording import Voice, voice_of
+from orquestra.graph.context import RunContext
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
 
 GREETING = re.compile(
     r"^(oi+|ola|ol[aá]|e ai|opa|bom dia|boa tarde|boa noite|hello|hi|hey|good (morning|afternoon|"

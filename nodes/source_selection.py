@@ -10,10 +10,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from ddl_catalog.render import render_schema
-from graph.context import RunContext
-from graph.resources import open_resources
-from graph.stage import stage
+from orquestra.ddl_catalog.render import render_schema
+from orquestra.graph.context import RunContext
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
 
 
 def _summary(update: dict[str, Any]) -> str:

@@ -12,15 +12,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from ddl_catalog.render import render_schema
-from graph.context import RunContext
-from graph.llm import Meter, chat
-from graph.model_errors import ModelContext
-from graph.models import model_for
-from graph.resources import Resources, open_resources
-from graph.stage import stage
-from nodes.prompts import prompt, sections
-from nodes.wording import voice_of
+from orquestra.ddl_catalog.render import render_schema
+from orquestra.ddl_catalog.wording import voice_of
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter, chat
+from orquestra.graph.model_errors import ModelContext
+from orquestra.graph.models import model_for
+from orquestra.graph.resources import Resources, open_resources
+from orquestra.graph.stage import stage
+from orquestra.nodes.prompts import prompt, sections
 
 CODE_MODE = (
     "Also write `analysis_code`: pandas code over the DataFrame `df` (the query's rows, your "

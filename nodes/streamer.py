@@ -19,18 +19,18 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
-from ddl_catalog.model import Catalog
-from graph.context import RunContext
-from graph.llm import Meter, chat
-from graph.model_errors import ModelError
-from graph.models import model_for
-from graph.rails import AnswerStream, rail_check
-from graph.resources import open_resources
-from graph.stage import stage
-from nodes.honest import model_failed, stop_answer
-from nodes.prompts import prompt, sections
-from nodes.units import column_units
-from nodes.wording import voice_of
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.wording import voice_of
+from orquestra.graph.context import RunContext
+from orquestra.graph.llm import Meter, chat
+from orquestra.graph.model_errors import ModelError
+from orquestra.graph.models import model_for
+from orquestra.graph.rails import AnswerStream, rail_check
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.nodes.honest import model_failed, stop_answer
+from orquestra.nodes.prompts import prompt, sections
+from orquestra.nodes.units import column_units
 
 PREVIEW_ROWS = 20
 NOT_YOURS = {

@@ -6,11 +6,11 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import RunContext
-from graph.metrics import GUARD_REJECTIONS
-from graph.resources import open_resources
-from graph.stage import stage
-from guards import GuardRejection, guard_sql
+from orquestra.graph.context import RunContext
+from orquestra.graph.metrics import GUARD_REJECTIONS
+from orquestra.graph.resources import open_resources
+from orquestra.graph.stage import stage
+from orquestra.guards import GuardRejection, guard_sql
 
 
 def _summary(update: dict[str, Any]) -> str:

@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from pglast import ast, enums, parse_sql
 from pglast.parser import ParseError
 
-from ddl_catalog.model import Catalog
-from ddl_catalog.text import fold, is_code_name
-from guards.tree import iter_nodes
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import fold, is_code_name
+from orquestra.guards.tree import iter_nodes
 
 KEEPS_UNIT = {
     "sum",

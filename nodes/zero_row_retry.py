@@ -10,8 +10,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from graph.context import RunContext
-from graph.stage import stage
+from orquestra.graph.context import RunContext
+from orquestra.graph.stage import stage
 
 
 @stage("zero_row_retry", summary=lambda u: "another reading")

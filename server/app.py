@@ -18,18 +18,18 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from graph.checkpoints import postgres_checkpointer
-from graph.context import RunContext
-from graph.resources import close_resources, open_resources
-from graph.wiring import build_graph
-from guards.tenant_key import InvalidTenant, TenantKey
-from server import chat, web
-from server.auth import TokenRefused, mint_token
-from server.database import LOST_CONNECTION, database_work, is_unavailable, state_url
-from server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
-from server.schemas import DevLogin, invalid_input
-from server.settings import Settings
-from server.threads import ThreadStore, thread_scope
+from orquestra.agent.wiring import build_graph
+from orquestra.core.database import LOST_CONNECTION, database_work, is_unavailable, state_url
+from orquestra.core.settings import Settings
+from orquestra.graph.checkpoints import postgres_checkpointer
+from orquestra.graph.context import RunContext
+from orquestra.graph.resources import close_resources, open_resources
+from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+from orquestra.server import chat, web
+from orquestra.server.auth import TokenRefused, mint_token
+from orquestra.server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
+from orquestra.server.schemas import DevLogin, invalid_input
+from orquestra.server.threads import ThreadStore, thread_scope
 
 log = logging.getLogger("orquestra.server")
 HTTP_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
@@ -172,9 +172,9 @@ async def _readiness(app: FastAPI) -> dict[str, str]:
 
 async def _models_ready(settings: Settings) -> str:
     """`ok` when every role's model can be built and its credentials are not refused."""
-    from graph.context import ROLES
-    from graph.model_health import credentials
-    from graph.models import model_for
+    from orquestra.graph.context import ROLES
+    from orquestra.graph.model_health import credentials
+    from orquestra.graph.models import model_for
 
     seen: set[int] = set()
     for role in ROLES:

@@ -14,13 +14,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from graph.checkpoints import postgres_checkpointer
-from graph.context import RunContext
-from graph.events import run_turn
-from graph.resources import close_resources, open_resources
-from graph.wiring import build_graph
-from server.database import state_url
-from server.settings import Settings
+from orquestra.agent.wiring import build_graph
+from orquestra.core.database import state_url
+from orquestra.core.settings import Settings
+from orquestra.graph.checkpoints import postgres_checkpointer
+from orquestra.graph.context import RunContext
+from orquestra.graph.events import run_turn
+from orquestra.graph.resources import close_resources, open_resources
 
 PREVIEW_ROWS = 10
 

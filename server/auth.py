@@ -17,9 +17,9 @@ import jwt
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from ddl_catalog.text import UNSAFE_CHARACTERS
-from guards.tenant_key import InvalidTenant, TenantKey
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog.text import UNSAFE_CHARACTERS
+from orquestra.guards.tenant_key import InvalidTenant, TenantKey
 
 bearer = HTTPBearer(auto_error=False)
 LEEWAY_S = 30

@@ -22,14 +22,14 @@ from pydantic import ValidationError
 from sse_starlette.sse import EventSourceResponse
 from starlette.requests import ClientDisconnect
 
-from graph.context import RunContext
-from graph.events import pending_question, run_turn, thread_config, user_error
-from server.auth import Caller, CurrentCaller
-from server.database import DatabaseUnavailable, database_work
-from server.middleware import RETRY_AFTER_S
-from server.schemas import ChatRequest, errors, invalid_input
-from server.settings import Settings
-from server.threads import ThreadStore, new_thread_id
+from orquestra.core.database import DatabaseUnavailable, database_work
+from orquestra.core.settings import Settings
+from orquestra.graph.context import RunContext
+from orquestra.graph.events import pending_question, run_turn, thread_config, user_error
+from orquestra.server.auth import Caller, CurrentCaller
+from orquestra.server.middleware import RETRY_AFTER_S
+from orquestra.server.schemas import ChatRequest, errors, invalid_input
+from orquestra.server.threads import ThreadStore, new_thread_id
 
 log = logging.getLogger("orquestra.server")
 ACTIVE_STREAMS = Gauge("orquestra_active_streams", "Chat streams in progress")

@@ -20,18 +20,19 @@ from typing import Any
 import asyncpg
 from pydantic import ValidationError
 
-from ddl_catalog import CatalogError, load_catalog
-from ddl_catalog.demo import SampleDataError
-from ddl_catalog.deployment import DeploymentError, packaged_deployments
-from deployments import DEFAULT_DEPLOYMENT
-from evals.dataset import DatasetError
-from guards.rails import Guardrails, GuardrailsError, Toolkit
-from server.auth import TokenRefused
-from server.database import DatabaseUnavailable
-from server.db_init import DatabaseNotEmpty
-from server.db_policies import PolicyError
-from server.logs import configure_logging
-from server.settings import Settings
+from orquestra.core.database import DatabaseUnavailable
+from orquestra.core.deployment import DeploymentError, packaged_deployments
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import CatalogError, load_catalog
+from orquestra.ddl_catalog.demo import SampleDataError
+from orquestra.deployments import DEFAULT_DEPLOYMENT
+from orquestra.evals.dataset import DatasetError
+from orquestra.guards.__main__ import add_rewrite
+from orquestra.guards.rails import Guardrails, GuardrailsError, Toolkit
+from orquestra.server.auth import TokenRefused
+from orquestra.server.db_init import DatabaseNotEmpty
+from orquestra.server.db_policies import PolicyError
+from orquestra.server.logs import configure_logging
 
 log = logging.getLogger("orquestra")
 USER_ERRORS = (
@@ -117,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--database", default=None, help="the database the printed SQL is for (with --print)"
     )
     policies.set_defaults(run=_cmd_db_policies)
+
+    guard = commands.add_parser("guard", help="the tenant guard on its own")
+    guard_rewrite = add_rewrite(guard.add_subparsers(dest="guard_command", required=True))
+    _deployment_option(guard_rewrite).set_defaults(run=_cmd_guard_rewrite)
 
     sql = _deployment_option(
         commands.add_parser("sql", help="run SQL as the agent would (guard + executor)")
@@ -238,7 +243,7 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
-    from server.db_init import init_database
+    from orquestra.server.db_init import init_database
 
     name = settings.active_deployment.name
     print(f"Orquestra demo ({name}): starting the embedded PostgreSQL and loading the sample data…")
@@ -247,7 +252,7 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     checked = _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
     if checked != 0:
         return checked
-    from server.auth import mint_token
+    from orquestra.server.auth import mint_token
 
     port = args.port or settings.port
     print(f"\nWeb chat: http://{settings.host}:{port}/  (Ctrl-C stops it and the database)")
@@ -261,8 +266,8 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
-    from server.database import admin_url
-    from server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
+    from orquestra.core.database import admin_url
+    from orquestra.server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
 
     if args.dev_login:
         if settings.mode == "production":
@@ -281,7 +286,9 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     check_guardrails(settings)  # a broken file is a clear error now, not a failed start-up
     admin_url(settings)  # start (or join) the embedded PostgreSQL in this process first
     uvicorn.run(
-        "server.app:create_dev_app" if args.dev_login else "server.app:create_app",
+        "orquestra.server.app:create_dev_app"
+        if args.dev_login
+        else "orquestra.server.app:create_app",
         factory=True,
         host=args.host or settings.host,
         port=args.port or settings.port,
@@ -294,8 +301,8 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
-    from guards.tenant_key import InvalidTenant, TenantKey
-    from server.auth import mint_token
+    from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+    from orquestra.server.auth import mint_token
 
     key = TenantKey.from_catalog(load_catalog(settings.catalog_dir))
     try:
@@ -307,7 +314,7 @@ def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_db_init(args: argparse.Namespace, settings: Settings) -> int:
-    from server.db_init import init_database
+    from orquestra.server.db_init import init_database
 
     report = asyncio.run(init_database(settings, scale=args.scale, reset=args.reset))
     _print_report(report, settings)
@@ -334,8 +341,8 @@ def _print_report(report: Any, settings: Settings) -> None:
 def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     from urllib.parse import urlsplit
 
-    from guards.policies import render
-    from server.db_policies import owned, statements_for
+    from orquestra.guards.policies import render
+    from orquestra.server.db_policies import owned, statements_for
 
     catalog = load_catalog(settings.catalog_dir)
     database = (
@@ -357,8 +364,8 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
 def _apply_db_policies(
     catalog: Any, statements: list[Any], settings: Settings, named: str | None
 ) -> int:
-    from server.database import admin_url, connect
-    from server.db_policies import apply_policies, owned
+    from orquestra.core.database import admin_url, connect
+    from orquestra.server.db_policies import apply_policies, owned
 
     async def run() -> Any:
         conn = await connect(admin_url(settings))
@@ -387,8 +394,14 @@ def _apply_db_policies(
     return 0
 
 
+def _cmd_guard_rewrite(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.guards.__main__ import rewrite
+
+    return rewrite(args.policy, args.tenant, args.max_rows)
+
+
 def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
-    from server.sql_command import run_sql_command
+    from orquestra.server.sql_command import run_sql_command
 
     return run_sql_command(
         args.query, args.tenant, raw=args.raw, as_json=args.json, settings=settings
@@ -400,7 +413,7 @@ def _sample_loaded(settings: Settings) -> None:
     loaded first, as `orquestra demo` does: `ask` and `eval` work on a fresh machine."""
     if settings.database_url or settings.active_deployment.profile.sample_data is None:
         return
-    from server.db_init import init_database
+    from orquestra.server.db_init import init_database
 
     report = asyncio.run(init_database(settings))
     if report.loaded:
@@ -409,7 +422,7 @@ def _sample_loaded(settings: Settings) -> None:
 
 
 def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    from server.ask_command import run_ask_command
+    from orquestra.server.ask_command import run_ask_command
 
     _sample_loaded(settings)
     return run_ask_command(
@@ -423,7 +436,7 @@ def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_models_check(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.models_check import check_models, table
+    from orquestra.graph.models_check import check_models, table
 
     checks = asyncio.run(check_models(settings))
     if args.json:
@@ -434,21 +447,21 @@ def _cmd_models_check(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
-    from evals.cli import run_eval
+    from orquestra.evals.cli import run_eval
 
     _sample_loaded(settings)
     return run_eval(args.dataset, args.out, args.model, args.concurrency, args.fail_under, settings)
 
 
 def _cmd_eval_compare(args: argparse.Namespace, settings: Settings) -> int:
-    from evals.cli import run_compare
+    from orquestra.evals.cli import run_compare
 
     return run_compare(args.first, args.second)
 
 
 def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:
-    from ddl_catalog.check import check_catalog
-    from server.database import admin_url, connect
+    from orquestra.core.database import admin_url, connect
+    from orquestra.ddl_catalog.check import check_catalog
 
     catalog = load_catalog(args.catalog or settings.catalog_dir)
 
@@ -474,8 +487,8 @@ def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
-    from ddl_catalog.importer import import_schema, review_lines
-    from server.database import admin_url, connect
+    from orquestra.core.database import admin_url, connect
+    from orquestra.ddl_catalog.importer import import_schema, review_lines
 
     system = args.system or args.schema
     target = args.out / f"{system}.yaml"
@@ -526,8 +539,8 @@ def _tenant_column(args: argparse.Namespace, settings: Settings) -> str | None:
 
 
 def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
-    from ddl_catalog.scaffold import ScaffoldError, scaffold_deployment
-    from server.database import admin_url, connect
+    from orquestra.core.database import admin_url, connect
+    from orquestra.ddl_catalog.scaffold import ScaffoldError, scaffold_deployment
 
     tenant_column = _tenant_column(args, settings)
     if tenant_column is None:

@@ -17,13 +17,13 @@ from datetime import date
 
 import asyncpg
 
-from ddl_catalog import Catalog, load_catalog
-from ddl_catalog.demo import DemoData, SampleDataError, generate_sample
-from ddl_catalog.deployment import Deployment
-from deployments import DEFAULT_DEPLOYMENT
-from server.database import connect, ensure_database
-from server.db_policies import statements_for
-from server.settings import Settings
+from orquestra.core.database import connect, ensure_database
+from orquestra.core.deployment import Deployment
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.ddl_catalog.demo import DemoData, SampleDataError, generate_sample
+from orquestra.deployments import DEFAULT_DEPLOYMENT
+from orquestra.server.db_policies import statements_for
 
 INIT_LOCK_KEY = 7_460_001
 """Advisory lock id that serialises `db init` across processes."""

@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 
 import asyncpg
 
-from ddl_catalog import Catalog
-from guards.policies import (
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import Catalog
+from orquestra.guards.policies import (
     DANGEROUS_FUNCTIONS,
     NOTICE_PREFIX,
     Statement,
     least_intrusive_statements,
     owned_database_statements,
 )
-from server.settings import Settings
 
 LAYER_1 = "guards/allowlist.py FUNCTIONS, checked by guards/validate.py _check_function"
 

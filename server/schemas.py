@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
 
-from ddl_catalog.text import UNSAFE_CHARACTERS
+from orquestra.ddl_catalog.text import UNSAFE_CHARACTERS
 
 THREAD_ID = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 

@@ -19,11 +19,11 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from graph.checkpoints import SCHEMA
-from server.auth import Caller
-from server.database import admin_url, database_work
-from server.schemas import THREAD_ID
-from server.settings import Settings
+from orquestra.core.database import admin_url, database_work
+from orquestra.core.settings import Settings
+from orquestra.graph.checkpoints import SCHEMA
+from orquestra.server.auth import Caller
+from orquestra.server.schemas import THREAD_ID
 
 TABLE = f"{SCHEMA}.threads"
 TITLE_CHARS = 120

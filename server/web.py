@@ -23,7 +23,7 @@ from fastapi.responses import FileResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
-from ddl_catalog.deployment import Language, Profile, TenantLabel
+from orquestra.core.deployment import Language, Profile, TenantLabel
 
 log = logging.getLogger("orquestra.web")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ddl_catalog import DEMO_CATALOG_DIR
+from orquestra.ddl_catalog import DEMO_CATALOG_DIR
 
 
 def catalog_copy(tmp_path: Path) -> Path:

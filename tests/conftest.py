@@ -12,7 +12,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from server.settings import Settings
+from orquestra.core.settings import Settings
 from tests.deployment_cases import CLINICS_SCALE, DEPLOYMENTS, TENANTS, DeploymentUnderTest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def settings(data_dir: Path, hermetic_environment: None) -> Settings:
 @pytest.fixture(scope="session")
 async def demo_db(settings: Settings):
     """The embedded database with the demo data at scale 1 (loaded once per session)."""
-    from server.db_init import init_database
+    from orquestra.server.db_init import init_database
 
     return await init_database(settings)
 
@@ -66,7 +66,7 @@ def clinics_db(clinics_settings: Settings):
 
     Loaded on a thread of its own: the first suite to ask for it may be running inside an
     event loop already (Playwright's sync API, in the browser tests)."""
-    from server.db_init import init_database
+    from orquestra.server.db_init import init_database
 
     with ThreadPoolExecutor(max_workers=1) as loader:
         load = loader.submit(asyncio.run, init_database(clinics_settings, scale=CLINICS_SCALE))
@@ -86,7 +86,7 @@ def deployment(request: pytest.FixtureRequest) -> DeploymentUnderTest:
 
 @pytest.fixture(scope="session")
 def db_url(settings: Settings, demo_db: object) -> str:
-    from server.database import admin_url
+    from orquestra.core.database import admin_url
 
     return admin_url(settings)
 
@@ -103,7 +103,7 @@ async def conn(db_url: str) -> AsyncIterator[asyncpg.Connection]:
 @pytest.fixture
 async def agent(settings: Settings, demo_db) -> AsyncIterator[asyncpg.Connection]:
     """A connection as the least-privilege agent role."""
-    from server.database import agent_url
+    from orquestra.core.database import agent_url
 
     connection = await asyncpg.connect(agent_url(settings))
     try:

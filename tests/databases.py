@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from server.database import with_database
+from orquestra.core.database import with_database
 
 
 async def fresh_database(server_url: str, name: str) -> str:

@@ -16,10 +16,10 @@ from itertools import pairwise
 
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
-from ddl_catalog.deployment import Profile
-from guards import GuardPolicy
-from server.settings import Settings
+from orquestra.core.deployment import Profile
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.guards import GuardPolicy
 
 DEPLOYMENTS = ("logistics", "clinics")
 DEMO_WORDS = re.compile(
@@ -109,13 +109,13 @@ class DeploymentUnderTest:
 
     @property
     def owner_url(self) -> str:
-        from server.database import admin_url
+        from orquestra.core.database import admin_url
 
         return admin_url(self.settings)
 
     @property
     def agent_url(self) -> str:
-        from server.database import agent_url
+        from orquestra.core.database import agent_url
 
         return agent_url(self.settings)
 

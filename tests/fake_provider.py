@@ -35,9 +35,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from ddl_catalog.deployment import load_deployment
-from deployments import DEFAULT_DEPLOYMENT
-from graph.offline import OfflineChatModel
+from orquestra.core.deployment import load_deployment
+from orquestra.deployments import DEFAULT_DEPLOYMENT
+from orquestra.offline import OfflineChatModel
 
 ROLES = {
     "Augmented": "augmenter",

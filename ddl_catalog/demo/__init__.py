@@ -11,11 +11,11 @@ import importlib
 from datetime import date
 from typing import Protocol
 
-from ddl_catalog.demo.generator import DemoData, generate
+from orquestra.ddl_catalog.demo.generator import DemoData, generate
 
 SAMPLE_GENERATORS = {
-    "logistics": "ddl_catalog.demo.generator",
-    "clinics": "ddl_catalog.demo.clinics",
+    "logistics": "orquestra.ddl_catalog.demo.generator",
+    "clinics": "orquestra.ddl_catalog.demo.clinics",
 }
 """Sample-data name → module whose `generate(seed, scale, reference_date)` builds it."""
 

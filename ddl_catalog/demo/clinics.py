@@ -16,10 +16,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
 
-from ddl_catalog.demo import clinics_profiles as P
-from ddl_catalog.demo.clinics_reports import reports_and_reviews
-from ddl_catalog.demo.clinics_staff import Professional, month_starts, professionals, schedules
-from ddl_catalog.demo.generator import DemoData
+from orquestra.ddl_catalog.demo import clinics_profiles as P
+from orquestra.ddl_catalog.demo.clinics_reports import reports_and_reviews
+from orquestra.ddl_catalog.demo.clinics_staff import (
+    Professional,
+    month_starts,
+    professionals,
+    schedules,
+)
+from orquestra.ddl_catalog.demo.generator import DemoData
 
 BRT = timezone(timedelta(hours=-3))
 CENT = Decimal("0.01")

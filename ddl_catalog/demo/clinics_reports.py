@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ddl_catalog.demo import clinics_profiles as P
+from orquestra.ddl_catalog.demo import clinics_profiles as P
 
 FIRST_REPORT_NUMBER = 5001
 URGENT_HOURS = 4

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from ddl_catalog.demo import clinics_profiles as P
+from orquestra.ddl_catalog.demo import clinics_profiles as P
 
 SHIFT_HOURS = {"MANHA": Decimal("6.0"), "TARDE": Decimal("6.0"), "NOITE": Decimal("12.0")}
 

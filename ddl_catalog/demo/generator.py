@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
 
-from ddl_catalog.demo import profiles as P
-from ddl_catalog.demo.logistics import ship_and_track
+from orquestra.ddl_catalog.demo import profiles as P
+from orquestra.ddl_catalog.demo.logistics import ship_and_track
 
 BRT = timezone(timedelta(hours=-3))
 CENT = Decimal("0.01")

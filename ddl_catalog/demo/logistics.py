@@ -15,10 +15,10 @@ from datetime import datetime, time, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from ddl_catalog.demo import profiles as P
+from orquestra.ddl_catalog.demo import profiles as P
 
 if TYPE_CHECKING:
-    from ddl_catalog.demo.generator import Nota
+    from orquestra.ddl_catalog.demo.generator import Nota
 
 CARRIER = {code: (name, modal, late) for code, name, modal, late in P.CARRIERS}
 REGION_ORDER = ("S", "SE", "CO", "NE", "N")

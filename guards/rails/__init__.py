@@ -1,16 +1,16 @@
 """Guardrails and judges declared per deployment in YAML: generic mechanisms here, policies
 outside (`type: external` classes a deployment ships in its own package)."""
 
-from guards.rails.config import Entry, GuardrailsError
-from guards.rails.contracts import (
+from orquestra.guards.rails.config import Entry, GuardrailsError
+from orquestra.guards.rails.contracts import (
     JudgeCase,
     JudgeResult,
     ModelAccess,
     RailCheck,
     RailResult,
 )
-from guards.rails.engine import Decision, Guardrails
-from guards.rails.input_rails import Toolkit
+from orquestra.guards.rails.engine import Decision, Guardrails
+from orquestra.guards.rails.input_rails import Toolkit
 
 __all__ = [
     "Decision",

@@ -21,7 +21,7 @@ from typing import Any
 
 from prometheus_client import Counter, Histogram
 
-from guards.rails.config import (
+from orquestra.guards.rails.config import (
     DEFAULT_GUARDRAILS,
     Entry,
     GuardrailsError,
@@ -29,10 +29,10 @@ from guards.rails.config import (
     read_guardrails,
     read_mapping,
 )
-from guards.rails.contracts import JudgeCase, JudgeResult, RailCheck, RailResult
-from guards.rails.input_rails import MessageSize, OutOfScope, PromptInjection, Toolkit
-from guards.rails.judges import Groundedness, RelevanceJudge
-from guards.rails.output_rails import PersonalData
+from orquestra.guards.rails.contracts import JudgeCase, JudgeResult, RailCheck, RailResult
+from orquestra.guards.rails.input_rails import MessageSize, OutOfScope, PromptInjection, Toolkit
+from orquestra.guards.rails.judges import Groundedness, RelevanceJudge
+from orquestra.guards.rails.output_rails import PersonalData
 
 log = logging.getLogger("orquestra.guardrails")
 

@@ -11,11 +11,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ddl_catalog.deployment import Profile
-from ddl_catalog.model import Catalog
-from ddl_catalog.text import fold, phrase_key, stem, words
-from guards.rails.config import Entry
-from guards.rails.contracts import RailCheck, RailResult
+from orquestra.core.deployment import Profile
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import fold, phrase_key, stem, words
+from orquestra.guards.rails.config import Entry
+from orquestra.guards.rails.contracts import RailCheck, RailResult
 
 INSTRUCTIONS = (
     r"\b(ignor\w*|esquec\w*|desconsider\w*|disregard|forget|override|bypass|burl\w*|contorn\w*)"

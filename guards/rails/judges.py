@@ -10,10 +10,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from guards.rails.config import Entry
-from guards.rails.contracts import JudgeCase, JudgeResult
-from guards.rails.input_rails import Toolkit
-from guards.rails.numbers import Evidence, ungrounded
+from orquestra.guards.rails.config import Entry
+from orquestra.guards.rails.contracts import JudgeCase, JudgeResult
+from orquestra.guards.rails.input_rails import Toolkit
+from orquestra.guards.rails.numbers import Evidence, ungrounded
 
 RELEVANCE_PROMPT = Path(__file__).with_name("relevance.md")
 SHOWN_MISSING = 6

@@ -97,8 +97,8 @@ def clinics_server(data_dir: Path, clinics_db) -> Iterator[Server]:
 
 
 def token(tenant: str = "101", user: str = "ana") -> str:
-    from server.auth import mint_token
-    from server.settings import Settings
+    from orquestra.core.settings import Settings
+    from orquestra.server.auth import mint_token
 
     return mint_token(Settings(), tenant, user)
 

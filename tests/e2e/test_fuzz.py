@@ -32,7 +32,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from server.settings import DEV_SECRET
+from orquestra.core.settings import DEV_SECRET
 from tests.e2e.conftest import Server, token
 
 EXAMPLES = {"POST /v1/chat/stream": 200, "GET /v1/threads/{thread_id}": 200, "GET /v1/threads": 100}

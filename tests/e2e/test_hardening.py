@@ -35,7 +35,7 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.settings import DEV_SECRET
+from orquestra.core.settings import DEV_SECRET
 from tests.e2e.conftest import BIN, Server, free_port, start_server, token
 from tests.e2e.faults import (
     PeakMemory,
@@ -248,7 +248,7 @@ def metric_delta(before: dict, after: dict, name: str, **labels: str) -> float:
 
 @pytest.fixture(scope="module")
 def proxy(settings, demo_db) -> Iterator[PostgresProxy]:
-    from server.database import admin_url
+    from orquestra.core.database import admin_url
 
     running = PostgresProxy(admin_url(settings)).start()
     yield running
@@ -1002,8 +1002,8 @@ def test_minted_tokens_carry_audience_and_issuer(
         timeout=60,
     )
     assert printed.returncode == 0, printed.stderr[-2000:]
-    from server.auth import mint_token
-    from server.settings import Settings
+    from orquestra.core.settings import Settings
+    from orquestra.server.auth import mint_token
 
     for name, value in env.items():
         monkeypatch.setenv(name, value)

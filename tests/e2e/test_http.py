@@ -51,7 +51,7 @@ def test_auth_failures_are_401_with_a_clear_body(
             algorithm="HS256",
         )
     elif header == "expired":
-        from server.settings import Settings
+        from orquestra.core.settings import Settings
 
         header = "Bearer " + jwt.encode(
             {"sub": "x", "tenant": "101", "exp": time.time() - 120},  # past the 30 s leeway

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from ddl_catalog.deployment import load_deployment
+from orquestra.core.deployment import load_deployment
 from tests.e2e.conftest import Server
 
 PUBLIC_FIELDS = {

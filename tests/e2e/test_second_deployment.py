@@ -13,7 +13,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from server.settings import Settings
+from orquestra.core.settings import Settings
 from tests.deployment_cases import DEMO_WORDS
 from tests.e2e.conftest import BIN, Server, stream, token
 
@@ -112,6 +112,6 @@ async def test_a_question_on_a_table_scoped_through_parents_answers_each_unit_al
 
 
 def _admin_url(data_dir: Path) -> str:
-    from server.database import admin_url
+    from orquestra.core.database import admin_url
 
     return admin_url(Settings(data_dir=data_dir, deployment="clinics"))

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import asyncpg
 
-from ddl_catalog import load_catalog
-from guards.policies import least_intrusive_statements
-from server.database import with_database
-from server.db_policies import apply_policies
-from server.settings import Settings
+from orquestra.core.database import with_database
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards.policies import least_intrusive_statements
+from orquestra.server.db_policies import apply_policies
 from tests.e2e.conftest import start_server, stream, token
 
 DATA = "company_data"

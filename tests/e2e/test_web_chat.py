@@ -151,7 +151,7 @@ def test_labels_come_from_the_profile(
     chat_server: Server,
     refused: Callable[[], list[str]],
 ) -> None:
-    from ddl_catalog.deployment import load_deployment
+    from orquestra.core.deployment import load_deployment
 
     profile = load_deployment(deployment.name).profile
     page.goto(chat_server.url)

@@ -8,9 +8,9 @@ import asyncpg
 import pytest
 import yaml
 
-from ddl_catalog import load_catalog
-from ddl_catalog.check import check_catalog
-from ddl_catalog.importer import import_schema
+from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.check import check_catalog
+from orquestra.ddl_catalog.importer import import_schema
 from tests.catalog_copies import catalog_copy, edit
 
 

@@ -16,15 +16,15 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from ddl_catalog.deployment import load_deployment
-from ddl_catalog.knowledge import load_examples
-from ddl_catalog.loader import load_catalog
-from ddl_catalog.model import Catalog
-from guards.executor import ExecutionLimits, run_as_tenant
-from guards.policy import GuardPolicy
-from guards.sql_guard import guard_sql
-from server.database import admin_url, agent_url
-from server.settings import Settings
+from orquestra.core.database import admin_url, agent_url
+from orquestra.core.deployment import load_deployment
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog.knowledge import load_examples
+from orquestra.ddl_catalog.loader import load_catalog
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.guards.executor import ExecutionLimits, run_as_tenant
+from orquestra.guards.policy import GuardPolicy
+from orquestra.guards.sql_guard import guard_sql
 from tests.deployment_cases import chain_join_sql
 
 REPO = Path(__file__).resolve().parents[2]
@@ -87,7 +87,7 @@ def test_catalog_declares_every_kind_of_tenancy(catalog: Catalog) -> None:
 
 
 def test_same_seed_same_rows_and_another_seed_other_rows() -> None:
-    from ddl_catalog.demo import generate_sample
+    from orquestra.ddl_catalog.demo import generate_sample
 
     first, again, other = (
         generate_sample("clinics", seed, 0.2, date(2026, 6, 30)) for seed in (7, 7, 8)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from server.database import DatabaseUnavailable, admin_url, connect, with_database
-from server.db_init import DatabaseNotEmpty, init_database
-from server.settings import Settings
+from orquestra.core.database import DatabaseUnavailable, admin_url, connect, with_database
+from orquestra.core.settings import Settings
+from orquestra.server.db_init import DatabaseNotEmpty, init_database
 
 TABLE_CHECKSUM = """
 SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) FROM {table} AS t

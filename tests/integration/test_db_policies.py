@@ -17,12 +17,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
-from guards.executor import QueryError, run_as_tenant
-from guards.policies import least_intrusive_statements
-from server.database import Connection, admin_url, with_database, with_user
-from server.db_policies import PolicyError, apply_policies
-from server.settings import Settings
+from orquestra.core.database import Connection, admin_url, with_database, with_user
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.guards.executor import QueryError, run_as_tenant
+from orquestra.guards.policies import least_intrusive_statements
+from orquestra.server.db_policies import PolicyError, apply_policies
 from tests.integration.guards.via.conftest import CATALOG_DIR, LIMITS
 from tests.integration.guards.via.rental_data import rental_chain_rows
 
@@ -456,7 +456,7 @@ async def test_a_view_in_the_catalog_is_reported_and_the_tables_still_secured(
 
 
 def test_a_database_declared_orquestras_own_gets_the_owned_hardening(catalog: Catalog) -> None:
-    from server.db_policies import statements_for
+    from orquestra.server.db_policies import statements_for
 
     company = Settings(database_url="postgresql://u@h/d")
     dedicated = Settings(database_url="postgresql://u@h/d", database_owned=True)

@@ -13,10 +13,10 @@ import asyncpg
 import pytest
 import yaml
 
-from deployments import DEPLOYMENTS_DIR
-from server.database import admin_url
-from server.db_init import DatabaseNotEmpty, InitReport, init_database
-from server.settings import Settings
+from orquestra.core.database import admin_url
+from orquestra.core.settings import Settings
+from orquestra.deployments import DEPLOYMENTS_DIR
+from orquestra.server.db_init import DatabaseNotEmpty, InitReport, init_database
 
 ORQUESTRA = str(Path(sys.executable).parent / "orquestra")
 

@@ -26,12 +26,12 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, ValidationError
 
-from guards.rails.judges import Relevance
-from nodes.augmenter import Augmented
-from nodes.fixer import FixedSql
-from nodes.librarian import LibrarianAnswer
-from nodes.router import RouteDecision
-from nodes.sql_writer import SqlDraft
+from orquestra.guards.rails.judges import Relevance
+from orquestra.nodes.augmenter import Augmented
+from orquestra.nodes.fixer import FixedSql
+from orquestra.nodes.librarian import LibrarianAnswer
+from orquestra.nodes.router import RouteDecision
+from orquestra.nodes.sql_writer import SqlDraft
 from tests.fake_provider import FakeProvider
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,11 +10,11 @@ import asyncpg
 import pytest
 import yaml
 
-from ddl_catalog import CatalogError, load_catalog
-from ddl_catalog.check import check_catalog
-from ddl_catalog.importer import import_schema, review_lines
-from server.database import embedded_server
-from server.settings import Settings
+from orquestra.core.database import embedded_server
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import CatalogError, load_catalog
+from orquestra.ddl_catalog.check import check_catalog
+from orquestra.ddl_catalog.importer import import_schema, review_lines
 from tests.integration.rental_schema import create_rental_database
 
 SCHEMAS = ("public", "dvd")

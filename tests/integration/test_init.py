@@ -11,12 +11,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from ddl_catalog import load_catalog
-from ddl_catalog.check import check_catalog
-from ddl_catalog.deployment import load_deployment
-from ddl_catalog.knowledge import load_examples
-from server.database import embedded_server
-from server.settings import Settings
+from orquestra.core.database import embedded_server
+from orquestra.core.deployment import load_deployment
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.check import check_catalog
+from orquestra.ddl_catalog.knowledge import load_examples
 from tests.integration.rental_schema import create_rental_database
 
 ORQUESTRA = str(Path(sys.executable).parent / "orquestra")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from server.database import (
+from orquestra.core.database import (
     STATE_DATABASE,
     DatabaseUnavailable,
     StateDatabaseMissing,
@@ -15,7 +15,7 @@ from server.database import (
     with_database,
     with_user,
 )
-from server.settings import Settings
+from orquestra.core.settings import Settings
 
 
 def test_the_embedded_database_keeps_everything(settings: Settings, db_url: str) -> None:

@@ -13,9 +13,9 @@ import uuid
 import asyncpg
 import pytest
 
-from server.auth import Caller
-from server.settings import Settings
-from server.threads import ThreadStore, thread_scope
+from orquestra.core.settings import Settings
+from orquestra.server.auth import Caller
+from orquestra.server.threads import ThreadStore, thread_scope
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from guards.rails import JudgeCase, JudgeResult, RailCheck, RailResult
+from orquestra.guards.rails import JudgeCase, JudgeResult, RailCheck, RailResult
 
 LOADED = True
 """Set at import, so a test can see whether this module was imported at all."""

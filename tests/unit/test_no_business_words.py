@@ -14,7 +14,17 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-FRAMEWORK = ("nodes", "graph", "guards", "server", "ddl_catalog")
+FRAMEWORK = (
+    "core",
+    "ddl_catalog",
+    "guards",
+    "offline",
+    "sandbox",
+    "graph",
+    "nodes",
+    "agent",
+    "server",
+)
 SAMPLE_GENERATORS = "ddl_catalog/demo/"
 """The sample deployments' data generators: business by nature, like `deployments/`."""
 TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".js", ".mjs", ".html", ".css", ".json", ".txt"}

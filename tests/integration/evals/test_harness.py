@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.compare import exact_match, relaxed_match
-from evals.dataset import DatasetError, load_dataset
+from orquestra.evals.compare import exact_match, relaxed_match
+from orquestra.evals.dataset import DatasetError, load_dataset
 from tests.deployment_cases import DeploymentUnderTest, only
 
 HERE = Path(__file__).parent

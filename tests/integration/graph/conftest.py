@@ -16,12 +16,12 @@ import pytest
 import yaml
 from langgraph.checkpoint.memory import InMemorySaver
 
-from graph.context import ROLES, RunContext
-from graph.events import run_turn
-from graph.resources import close_resources, open_resources
-from graph.scripted import Script, reset_scripts, script
-from graph.wiring import build_graph
-from server.settings import Settings
+from orquestra.agent.wiring import build_graph
+from orquestra.core.settings import Settings
+from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.events import run_turn
+from orquestra.graph.resources import close_resources, open_resources
+from orquestra.offline.scripted import Script, reset_scripts, script
 from tests.deployment_cases import DeploymentUnderTest
 from tests.integration.graph.scripts import APPROVED, SCRIPTED, Scripted
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.rails import WITHHELD
-from graph.resources import open_resources
-from guards.rails import Guardrails, Toolkit
+from orquestra.graph.rails import WITHHELD
+from orquestra.graph.resources import open_resources
+from orquestra.guards.rails import Guardrails, Toolkit
 from tests.integration.graph.conftest import Harness
 from tests.integration.graph.scripts import (
     APPROVED,

@@ -13,15 +13,15 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from ddl_catalog import DEMO_CATALOG_DIR, load_catalog
-from graph.context import ROLES
-from graph.offline.answers import answer
-from graph.offline.fixer import repair
-from graph.offline.lexicon import lexicon_for
-from graph.offline.parser import parse
-from graph.offline.sql import build_sql
-from guards import GuardPolicy, GuardRejection, guard_sql
-from guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
+from orquestra.graph.context import ROLES
+from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
+from orquestra.guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.offline.answers import answer
+from orquestra.offline.fixer import repair
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
 from tests.integration.graph.conftest import Harness
 
 FOLLOW_UPS = {
@@ -163,7 +163,7 @@ def offline(harness: Harness) -> Harness:
 
 
 async def ask_offline(harness: Harness, message: str, thread: str = "t1"):
-    from graph.events import run_turn
+    from orquestra.graph.events import run_turn
     from tests.integration.graph.conftest import Turn
 
     turn = Turn()

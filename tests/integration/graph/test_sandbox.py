@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.sandbox.pool import AnalysisError, AnalysisPool
+from orquestra.sandbox.pool import AnalysisError, AnalysisPool
 
 JOB = {
     "kind": "builtin",

@@ -7,8 +7,8 @@ from pathlib import Path
 import asyncpg
 import numpy as np
 
-from graph.embeddings import E5Embeddings
-from graph.vector_cache import VectorCache
+from orquestra.graph.embeddings import E5Embeddings
+from orquestra.graph.vector_cache import VectorCache
 
 TEXTS = ["notas fiscais bloqueadas", "cargas atrasadas por transportadora", "títulos vencidos"]
 

@@ -19,8 +19,8 @@ import asyncpg
 import pytest
 import yaml
 
-from guards import GuardPolicy, guard_sql
-from guards.executor import ExecutionLimits, QueryResult, run_as_tenant
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.guards.executor import ExecutionLimits, QueryResult, run_as_tenant
 from tests.deployment_cases import DEPLOYMENTS, DeploymentUnderTest, owned_rows_sql, parents_first
 
 HERE = Path(__file__).parent

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from guards import GuardRejection
-from guards.executor import QueryError
+from orquestra.guards import GuardRejection
+from orquestra.guards.executor import QueryError
 from tests.deployment_cases import DEPLOYMENTS
 from tests.integration.guards.conftest import (
     TenantCopy,

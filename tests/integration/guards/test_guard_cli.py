@@ -1,4 +1,4 @@
-"""The guard's command lines: `python -m guards rewrite`, `orquestra sql`, `db policies`."""
+"""The guard's command lines: `orquestra guard rewrite`, `orquestra sql`, `db policies`."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_rewrite_with_a_policy_file(tmp_path: Path) -> None:
 
 def test_rewrite_defaults_to_the_catalog_and_the_row_cap(tmp_path: Path) -> None:
     result = run(
-        [sys.executable, "-m", "guards", "rewrite", "--tenant", "101"],
+        [str(Path(sys.executable).parent / "orquestra"), "guard", "rewrite", "--tenant", "101"],
         tmp_path,
         "SELECT count(*) FROM notas_fiscais",
     )
@@ -105,7 +105,7 @@ async def test_printed_policies_apply_to_a_fresh_database(
     demo_db, data_dir: Path, db_url: str
 ) -> None:
     """What a DBA would do: the printed SQL, applied to their own copy of the tables."""
-    from server.database import with_database, with_user
+    from orquestra.core.database import with_database, with_user
 
     printed = run(
         [str(BIN / "orquestra"), "db", "policies", "--print", "--database", "dba_db"], data_dir
@@ -124,7 +124,7 @@ async def test_printed_policies_apply_to_a_fresh_database(
             "CREATE TABLE pedidos (num_pedido bigint, cod_fornecedor integer);"
             "INSERT INTO pedidos VALUES (1, 101), (2, 102)"
         )
-        from ddl_catalog import load_catalog
+        from orquestra.ddl_catalog import load_catalog
 
         for table in load_catalog().tables:
             if table != "pedidos":

@@ -15,12 +15,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
-from guards import GuardPolicy, GuardRejection, allowlist, guard_sql
-from guards.executor import ExecutionLimits, run_as_tenant
-from guards.policies import policy_statements
-from server.database import connect
-from server.settings import Settings
+from orquestra.core.database import connect
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.guards import GuardPolicy, GuardRejection, allowlist, guard_sql
+from orquestra.guards.executor import ExecutionLimits, run_as_tenant
+from orquestra.guards.policies import policy_statements
 from tests.databases import fresh_database
 
 CATALOG_DIR = Path(__file__).parent / "constructs" / "catalog"
@@ -128,7 +128,7 @@ def films_policy(films_catalog: Catalog) -> GuardPolicy:
 @pytest.fixture(scope="module")
 async def films_db(settings: Settings, films_catalog: Catalog) -> str:
     """The owner's URL of a fresh database with the schema, its rows and layer 3."""
-    from server.database import admin_url
+    from orquestra.core.database import admin_url
 
     url = await fresh_database(admin_url(settings), DATABASE)
     conn = await asyncpg.connect(url)
@@ -156,7 +156,7 @@ async def _load(conn: asyncpg.Connection, catalog: Catalog) -> None:
 @pytest.fixture
 async def films_agent(films_db: str) -> AsyncIterator[asyncpg.Connection]:
     """The least-privilege agent role of this database."""
-    from server.database import with_user
+    from orquestra.core.database import with_user
 
     connection = await connect(with_user(films_db, AGENT_ROLE))
     try:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from evals.metrics import summarize
-from evals.report import markdown
-from evals.runner import CaseResult
+from orquestra.evals.metrics import summarize
+from orquestra.evals.report import markdown
+from orquestra.evals.runner import CaseResult
 from tests.fake_provider import FakeProvider
 
 REPO = Path(__file__).resolve().parents[3]

@@ -16,13 +16,13 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from prometheus_client import REGISTRY
 
-from graph.context import ROLES, RunContext
-from graph.events import run_turn
-from graph.model_health import forget
-from graph.resources import close_resources, open_resources
-from graph.structured import forget_choices
-from graph.wiring import build_graph
-from server.settings import Settings
+from orquestra.agent.wiring import build_graph
+from orquestra.core.settings import Settings
+from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.events import run_turn
+from orquestra.graph.model_health import forget
+from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.structured import forget_choices
 from tests.fake_provider import FakeProvider
 
 pytestmark = pytest.mark.filterwarnings(

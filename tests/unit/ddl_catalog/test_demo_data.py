@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from ddl_catalog import load_catalog
-from ddl_catalog.demo import DemoData, generate
+from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.demo import DemoData, generate
 
 REFERENCE = date(2026, 6, 30)
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ddl_catalog import load_catalog
-from ddl_catalog.deployment import DeploymentError, load_deployment, packaged_deployments
-from deployments import DEPLOYMENTS_DIR
+from orquestra.core.deployment import DeploymentError, load_deployment, packaged_deployments
+from orquestra.ddl_catalog import load_catalog
+from orquestra.deployments import DEPLOYMENTS_DIR
 
 LOGISTICS = DEPLOYMENTS_DIR / "logistics"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ddl_catalog import CatalogError, load_catalog
+from orquestra.ddl_catalog import CatalogError, load_catalog
 from tests.catalog_copies import catalog_copy, edit
 
 DESIGN_TABLES = {

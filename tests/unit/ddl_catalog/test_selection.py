@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ddl_catalog import load_catalog
-from ddl_catalog.render import render_schema
-from ddl_catalog.selection import SourceIndex, table_document
-from graph.embeddings import E5Embeddings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.render import render_schema
+from orquestra.ddl_catalog.selection import SourceIndex, table_document
+from orquestra.graph.embeddings import E5Embeddings
 
 
 @pytest.fixture(scope="module")

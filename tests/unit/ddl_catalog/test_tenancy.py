@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ddl_catalog.tenancy import Key, describe_via, propose_tenancy
+from orquestra.ddl_catalog.tenancy import Key, describe_via, propose_tenancy
 
 
 def key(table: str, target: str, column: str, *, not_null: bool = True) -> Key:

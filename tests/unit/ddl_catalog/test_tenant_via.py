@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ddl_catalog import CatalogError, load_catalog
-from ddl_catalog.render import render_table
+from orquestra.ddl_catalog import CatalogError, load_catalog
+from orquestra.ddl_catalog.render import render_table
 
 DDL = """\
 system: rental

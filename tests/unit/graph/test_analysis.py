@@ -5,8 +5,8 @@ from __future__ import annotations
 import altair as alt
 import pytest
 
-from graph.analysis import analyze, column_kinds
-from nodes.presenter import cards_for, chart_for
+from orquestra.nodes.presenter import cards_for, chart_for
+from orquestra.sandbox.analysis import analyze, column_kinds
 
 SERIES = {
     "columns": ["mes", "faturamento"],
@@ -71,7 +71,7 @@ def test_chart_follows_the_shape(question: str, result: dict, mark: str) -> None
 
 
 def test_an_invalid_specification_is_refused() -> None:
-    from nodes.presenter import validate_spec
+    from orquestra.nodes.presenter import validate_spec
 
     spec = chart_for("pedidos por canal", {**CATEGORIES, "row_count": 3, "truncated": False})
     with pytest.raises(ValueError):

@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage
 from pydantic import BaseModel
 
-from graph.model_errors import (
+from orquestra.graph.model_errors import (
     ModelAuth,
     ModelContext,
     ModelError,
@@ -23,7 +23,7 @@ from graph.model_errors import (
     classify,
     rejects_format,
 )
-from graph.structured import ThinkingFilter, parse, without_thinking
+from orquestra.graph.structured import ThinkingFilter, parse, without_thinking
 
 REQUEST = httpx.Request("POST", "http://provider.test/v1/chat/completions")
 

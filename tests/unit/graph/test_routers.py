@@ -6,8 +6,7 @@ from types import SimpleNamespace
 
 from langgraph.graph import END
 
-from graph.context import RunContext
-from graph.wiring import (
+from orquestra.agent.wiring import (
     after_answer_judge,
     after_augmenter,
     after_executor,
@@ -19,6 +18,7 @@ from graph.wiring import (
     after_streamer,
     after_writer,
 )
+from orquestra.graph.context import RunContext
 
 RUNTIME = SimpleNamespace(context=RunContext(max_fix_attempts=2, max_sql_attempts=4))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.language import detect_language
-from nodes.short_circuit import classify
+from orquestra.ddl_catalog.language import detect_language
+from orquestra.nodes.short_circuit import classify
 
 
 @pytest.mark.parametrize(

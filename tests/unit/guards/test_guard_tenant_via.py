@@ -9,9 +9,9 @@ import pytest
 import yaml
 from pglast.stream import RawStream
 
-from guards import GuardPolicy, GuardRejection, guard_sql
-from guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
-from guards.validate import parse_one
+from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
+from orquestra.guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
+from orquestra.guards.validate import parse_one
 
 HERE = Path(__file__).parent
 CASES = yaml.safe_load((HERE / "via_rewrite_cases.yaml").read_text(encoding="utf-8"))

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from prometheus_client import REGISTRY
 
-from ddl_catalog import DEMO_CATALOG_DIR, load_catalog
-from guards.rails import (
+from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
+from orquestra.guards.rails import (
     Guardrails,
     GuardrailsError,
     JudgeCase,

@@ -9,10 +9,10 @@ import pytest
 import yaml
 from pglast.stream import RawStream
 
-from ddl_catalog import load_catalog
-from guards import GuardPolicy, GuardRejection, guard_sql
-from guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
-from guards.validate import parse_one, validate
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
+from orquestra.guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
+from orquestra.guards.validate import parse_one, validate
 
 HERE = Path(__file__).parent
 VALIDATE_CASES = yaml.safe_load((HERE / "validate_cases.yaml").read_text(encoding="utf-8"))
@@ -101,7 +101,7 @@ def test_shared_only_query_has_no_parameter(policy: GuardPolicy) -> None:
 def test_internal_failure_fails_closed(
     policy: GuardPolicy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import guards.sql_guard as sql_guard
+    import orquestra.guards.sql_guard as sql_guard
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")

@@ -6,14 +6,13 @@ import doctest
 
 import pytest
 
-import guards.tenant_key
-import guards.tenant_names
-from ddl_catalog import DEMO_CATALOG_DIR, load_catalog
-from guards.tenant_key import InvalidTenant, TenantKey
-from guards.tenant_names import TenantNames
+from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
+from orquestra.guards import tenant_key, tenant_names
+from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+from orquestra.guards.tenant_names import TenantNames
 
 
-@pytest.mark.parametrize("module", [guards.tenant_key, guards.tenant_names])
+@pytest.mark.parametrize("module", [tenant_key, tenant_names])
 def test_docstring_examples(module: object) -> None:
     assert doctest.testmod(module).failed == 0
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
+from orquestra.ddl_catalog import Catalog, load_catalog
 
 SYSTEM = """\
 system: rental

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ddl_catalog import Catalog
-from nodes.units import catalog_units, column_units, is_code_name, is_money
+from orquestra.ddl_catalog import Catalog
+from orquestra.nodes.units import catalog_units, column_units, is_code_name, is_money
 
 
 def test_catalog_units_are_the_declared_ones(rental: Catalog) -> None:
@@ -59,9 +59,9 @@ def test_identifier_names_are_codes_not_measures() -> None:
 
 
 def test_the_catalogs_keys_are_identifiers_whatever_their_names() -> None:
-    from ddl_catalog import load_catalog
-    from ddl_catalog.deployment import load_deployment
-    from nodes.units import identifier_columns
+    from orquestra.core.deployment import load_deployment
+    from orquestra.ddl_catalog import load_catalog
+    from orquestra.nodes.units import identifier_columns
 
     clinics = load_catalog(load_deployment("clinics").catalog_dir)
     found = identifier_columns(["competencia", "horas", "item", "quantidade", "cod_x"], clinics)

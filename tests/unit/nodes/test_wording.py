@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from ddl_catalog import Catalog
-from ddl_catalog.deployment import Profile, TenantLabel
-from ddl_catalog.knowledge import Example
-from guards.rails.contracts import RailResult
-from nodes.input_rails import blocked_text
-from nodes.language import detect_language, language_words
-from nodes.prompts import HERE, placeholders, prompt
-from nodes.short_circuit import reply
-from nodes.wording import Voice, spoken_list, voice_for
+from orquestra.core.deployment import Profile, TenantLabel
+from orquestra.ddl_catalog import Catalog
+from orquestra.ddl_catalog.knowledge import Example
+from orquestra.ddl_catalog.language import detect_language, language_words
+from orquestra.ddl_catalog.wording import Voice, spoken_list, voice_for
+from orquestra.guards.rails.contracts import RailResult
+from orquestra.nodes.input_rails import blocked_text
+from orquestra.nodes.prompts import HERE, placeholders, prompt
+from orquestra.nodes.short_circuit import reply
 
 PROFILE = Profile(
     name="rental",

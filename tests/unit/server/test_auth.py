@@ -13,9 +13,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from pydantic import ValidationError
 
-from guards.tenant_key import TenantKey
-from server.auth import TokenRefused, mint_token, verify_token
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.guards.tenant_key import TenantKey
+from orquestra.server.auth import TokenRefused, mint_token, verify_token
 
 SECRET = "a-test-secret-that-is-at-least-32-bytes-long"
 KEY = TenantKey("integer", 2**31 - 1)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ddl_catalog.deployment import DeploymentError
-from deployments import DEPLOYMENTS_DIR
-from server.settings import Settings
+from orquestra.core.deployment import DeploymentError
+from orquestra.core.settings import Settings
+from orquestra.deployments import DEPLOYMENTS_DIR
 
 
 @pytest.fixture

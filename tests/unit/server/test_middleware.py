@@ -8,8 +8,8 @@ import httpx
 import pytest
 from prometheus_client import REGISTRY
 
-from server.app import create_app
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.server.app import create_app
 
 
 def counted(name: str, **labels: str) -> float:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from ddl_catalog.text import without_unsafe
-from server.schemas import ChatRequest, UnsafeText, safe_text
+from orquestra.ddl_catalog.text import without_unsafe
+from orquestra.server.schemas import ChatRequest, UnsafeText, safe_text
 
 
 @pytest.mark.parametrize(

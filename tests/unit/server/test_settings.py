@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from server.settings import Settings
+from orquestra.core.settings import Settings
 
 
 @pytest.fixture
@@ -119,7 +119,7 @@ def test_tracing_reads_the_tools_variables_ahead_of_the_yaml(
 
 
 def test_the_tenant_setting_reaches_the_run_context(monkeypatch: pytest.MonkeyPatch) -> None:
-    from graph.context import RunContext
+    from orquestra.graph.context import RunContext
 
     monkeypatch.setenv("ORQUESTRA_TENANTS__103__MASK_PERSONAL_DATA", "true")
     settings = Settings()

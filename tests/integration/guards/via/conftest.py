@@ -15,11 +15,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
-from guards import GuardPolicy, guard_sql
-from guards.executor import ExecutionLimits, QueryResult, run_as_tenant
-from guards.policies import policy_statements
-from server.settings import Settings
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.guards.executor import ExecutionLimits, QueryResult, run_as_tenant
+from orquestra.guards.policies import policy_statements
 from tests.databases import fresh_database
 from tests.integration.guards.via.rental_data import STORES, rental_chain_rows
 
@@ -51,7 +51,7 @@ def via_policy(via_catalog: Catalog) -> GuardPolicy:
 @pytest.fixture(scope="session")
 async def via_db(settings: Settings, via_catalog: Catalog) -> str:
     """The owner's URL of a fresh database with the rental chain, copies and layer 3."""
-    from server.database import admin_url
+    from orquestra.core.database import admin_url
 
     url = await fresh_database(admin_url(settings), DATABASE)
     conn = await asyncpg.connect(url)
@@ -127,7 +127,7 @@ async def owner(via_db: str) -> AsyncIterator[asyncpg.Connection]:
 @pytest.fixture
 async def via_agent(via_db: str) -> AsyncIterator[asyncpg.Connection]:
     """The least-privilege agent role of this database, under row-level security."""
-    from server.database import with_user
+    from orquestra.core.database import with_user
 
     connection = await asyncpg.connect(with_user(via_db, AGENT_ROLE))
     try:

@@ -14,8 +14,8 @@ import asyncpg
 import pytest
 import yaml
 
-from guards import GuardPolicy, GuardRejection
-from guards.executor import QueryError
+from orquestra.guards import GuardPolicy, GuardRejection
+from orquestra.guards.executor import QueryError
 from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     TENANTS,

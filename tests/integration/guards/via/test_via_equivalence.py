@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 import yaml
 
-from guards import GuardPolicy
+from orquestra.guards import GuardPolicy
 from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     POLICY_FILE,

@@ -1,7 +1,7 @@
 """The rental chain's tenancy as a guard policy file, and the catalog that must fail closed.
 
 The hand-written policy file must scope every table exactly as the catalog does; the
-`python -m guards rewrite --policy FILE` path must produce SQL that, run on the database,
+`orquestra guard rewrite --policy FILE` path must produce SQL that, run on the database,
 returns the store's own rows; and a catalog sharing a table keyed into tenant data without
 saying why is refused.
 """
@@ -18,10 +18,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
-from ddl_catalog.loader import CatalogError
-from guards import GuardPolicy
-from guards.executor import run_as_tenant
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.ddl_catalog.loader import CatalogError
+from orquestra.guards import GuardPolicy
+from orquestra.guards.executor import run_as_tenant
 from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     CATALOG_DIR,
@@ -75,7 +75,13 @@ async def test_rewrite_command_with_the_policy_file(
     tenant: str, owner: asyncpg.Connection, tmp_path: Path
 ) -> None:
     process = await asyncio.create_subprocess_exec(
-        *[sys.executable, "-m", "guards", "rewrite", "--policy", str(POLICY_FILE)],
+        *[
+            str(Path(sys.executable).parent / "orquestra"),
+            "guard",
+            "rewrite",
+            "--policy",
+            str(POLICY_FILE),
+        ],
         *["--tenant", tenant, "--max-rows", "0"],
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,

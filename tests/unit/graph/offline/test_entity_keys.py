@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
-from graph.offline.lexicon import key_column, lexicon_for, natural_keys
-from graph.offline.parser import parse
-from graph.offline.sql import _series_for, build_sql
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.offline.lexicon import key_column, lexicon_for, natural_keys
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import _series_for, build_sql
 
 SYSTEM = """\
 system: imaging

@@ -6,13 +6,13 @@ from datetime import date
 
 import pytest
 
-from ddl_catalog import load_catalog
-from graph.offline.conversation import augment, resolve, route
-from graph.offline.lexicon import lexicon_for
-from graph.offline.parser import parse
-from graph.offline.periods import find_period
-from graph.offline.sql import Unmappable, build_sql
-from guards import GuardPolicy, guard_sql
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.offline.conversation import augment, resolve, route
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.periods import find_period
+from orquestra.offline.sql import Unmappable, build_sql
 
 TODAY = date(2026, 6, 30)
 CATALOG = load_catalog()

@@ -12,12 +12,12 @@ from datetime import date
 
 import pytest
 
-from ddl_catalog import Catalog, load_catalog
-from ddl_catalog.deployment import load_deployment
-from graph.offline.conversation import route
-from graph.offline.lexicon import lexicon_for, verb_roots
-from graph.offline.parser import parse
-from graph.offline.sql import build_sql
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.offline.conversation import route
+from orquestra.offline.lexicon import lexicon_for, verb_roots
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
 
 TODAY = date(2026, 6, 30)
 CATALOGS = {

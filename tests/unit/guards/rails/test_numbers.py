@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from guards.rails.numbers import Evidence, ungrounded, written_dates, written_numbers
+from orquestra.guards.rails.numbers import Evidence, ungrounded, written_dates, written_numbers
 
 
 def values(text: str) -> list[list[float]]:

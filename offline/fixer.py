@@ -15,10 +15,10 @@ import pglast
 from pglast import ast
 from pglast.stream import RawStream
 
-from ddl_catalog.model import Catalog
-from ddl_catalog.text import fold, phrase_key
-from graph.offline.lexicon import Lexicon
-from guards.tree import iter_nodes, iter_relations
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import fold, phrase_key
+from orquestra.guards.tree import iter_nodes, iter_relations
+from orquestra.offline.lexicon import Lexicon
 
 
 def repair(sql: str, error: str, catalog: Catalog, lexicon: Lexicon) -> str:

@@ -15,7 +15,7 @@ from decimal import Decimal
 from itertools import pairwise
 from typing import Any, TypedDict
 
-from ddl_catalog.text import is_code_name
+from orquestra.ddl_catalog.text import is_code_name
 
 
 class Point(TypedDict):

@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from ddl_catalog.model import Catalog, GlossaryTerm
-from ddl_catalog.text import fold, stem, words
-from graph.offline.lexicon import (
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.lexicon import (
     DATE_TYPES,
     Lexicon,
     Meaning,
@@ -24,7 +24,7 @@ from graph.offline.lexicon import (
     key_column,
     shares_root,
 )
-from graph.offline.periods import Period, find_periods
+from orquestra.offline.periods import Period, find_periods
 
 AGGREGATES = {
     "total": ("total de", "total of"),

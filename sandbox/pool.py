@@ -18,7 +18,7 @@ import sys
 import tempfile
 from typing import Any
 
-from graph.sandbox.confine import MEMORY_BYTES, can_drop_privileges, limit_process
+from orquestra.sandbox.confine import MEMORY_BYTES, can_drop_privileges, limit_process
 
 OUTPUT_LIMIT = 8 * 1024 * 1024
 
@@ -54,7 +54,7 @@ class Worker:
             sys.executable,
             "-I",
             "-m",
-            "graph.sandbox.worker",
+            "orquestra.sandbox.worker",
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,

@@ -14,26 +14,26 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
-from graph.context import RunContext
-from graph.stage import stopped
-from graph.state import AgentState, InputState, OutputState
-from nodes.analyzer import analyzer
-from nodes.augmenter import augmenter
-from nodes.chat import chat_node
-from nodes.clarify import clarify
-from nodes.executor import executor
-from nodes.fixer import fixer
-from nodes.input_rails import input_rails
-from nodes.judge import answer_judge, judge
-from nodes.librarian import librarian
-from nodes.presenter import presenter
-from nodes.router import router
-from nodes.short_circuit import short_circuit
-from nodes.source_selection import select_sources
-from nodes.sql_writer import sql_writer
-from nodes.streamer import streamer
-from nodes.tenant_guard import tenant_guard
-from nodes.zero_row_retry import zero_row_retry
+from orquestra.graph.context import RunContext
+from orquestra.graph.stage import stopped
+from orquestra.graph.state import AgentState, InputState, OutputState
+from orquestra.nodes.analyzer import analyzer
+from orquestra.nodes.augmenter import augmenter
+from orquestra.nodes.chat import chat_node
+from orquestra.nodes.clarify import clarify
+from orquestra.nodes.executor import executor
+from orquestra.nodes.fixer import fixer
+from orquestra.nodes.input_rails import input_rails
+from orquestra.nodes.judge import answer_judge, judge
+from orquestra.nodes.librarian import librarian
+from orquestra.nodes.presenter import presenter
+from orquestra.nodes.router import router
+from orquestra.nodes.short_circuit import short_circuit
+from orquestra.nodes.source_selection import select_sources
+from orquestra.nodes.sql_writer import sql_writer
+from orquestra.nodes.streamer import streamer
+from orquestra.nodes.tenant_guard import tenant_guard
+from orquestra.nodes.zero_row_retry import zero_row_retry
 
 State = dict[str, Any]
 Ctx = Runtime[RunContext]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ddl_catalog.model import Catalog
-from ddl_catalog.text import words
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import words
 
 PORTUGUESE = {
     "o",

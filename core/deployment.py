@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
+from orquestra.deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it."""

@@ -16,18 +16,18 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
-from ddl_catalog.deployment import DEFAULT_DEPLOYMENT, load_deployment
-from ddl_catalog.knowledge import load_examples
-from graph.local_model import LocalChatModel
-from graph.offline import answers
-from graph.offline.conversation import augment, route
-from graph.offline.fixer import repair
-from graph.offline.lexicon import lexicon_for
-from graph.offline.parser import parse
-from graph.offline.reading import language_in, system_text, today_in, user_sections
-from graph.offline.sql import Unmappable, build_sql
-from nodes.wording import Voice, voice_for
+from orquestra.core.deployment import DEFAULT_DEPLOYMENT, load_deployment
+from orquestra.ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
+from orquestra.ddl_catalog.knowledge import load_examples
+from orquestra.ddl_catalog.wording import Voice, voice_for
+from orquestra.offline import answers
+from orquestra.offline.conversation import augment, route
+from orquestra.offline.fixer import repair
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.local_model import LocalChatModel
+from orquestra.offline.parser import parse
+from orquestra.offline.reading import language_in, system_text, today_in, user_sections
+from orquestra.offline.sql import Unmappable, build_sql
 
 _catalogs: dict[str, Catalog] = {}
 _voices: dict[tuple[str, str], Voice] = {}

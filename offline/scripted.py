@@ -26,7 +26,7 @@ import yaml
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from graph.local_model import LocalChatModel
+from orquestra.offline.local_model import LocalChatModel
 
 
 class ScriptExhausted(Exception):

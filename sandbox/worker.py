@@ -14,18 +14,18 @@ import os
 import sys
 import traceback
 
-from graph.sandbox.confine import install_audit_hook
+from orquestra.sandbox.confine import install_audit_hook
 
 
 def handle(job: dict) -> dict:
     kind = job.get("kind")
     if kind == "builtin":
-        from graph.analysis import analyze
+        from orquestra.sandbox.analysis import analyze
 
         return {"ok": True, "analysis": analyze(job)}
     if kind in ("code", "python"):
         if kind == "code":
-            from graph.sandbox.codecheck import check_code
+            from orquestra.sandbox.codecheck import check_code
 
             check_code(job["code"])
         return {"ok": True, "analysis": _run_code(job)}

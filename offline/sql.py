@@ -13,9 +13,10 @@ import pglast
 from pglast import ast
 from pglast.stream import RawStream
 
-from ddl_catalog.model import Catalog, Table
-from ddl_catalog.text import fold, stem, words
-from graph.offline.lexicon import (
+from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.guards.tree import iter_nodes
+from orquestra.offline.lexicon import (
     DATE_TYPES,
     date_column,
     display_column,
@@ -23,8 +24,7 @@ from graph.offline.lexicon import (
     key_column,
     shares_root,
 )
-from graph.offline.parser import COUNT_WORDS, Group, Intent
-from guards.tree import iter_nodes
+from orquestra.offline.parser import COUNT_WORDS, Group, Intent
 
 GRAIN_NAMES = {
     "month": "mes",

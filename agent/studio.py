@@ -6,6 +6,6 @@ tenant in the assistant's context (`{"tenant": "101"}`): without one, no data is
 
 from __future__ import annotations
 
-from graph.wiring import build_graph
+from orquestra.agent.wiring import build_graph
 
 graph = build_graph().compile(name="orquestra")

@@ -13,8 +13,8 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from ddl_catalog.text import words
-from nodes.wording import Voice
+from orquestra.ddl_catalog.text import words
+from orquestra.ddl_catalog.wording import Voice
 
 SYMBOLS = {"BRL": "R$", "USD": "US$", "EUR": "€", "GBP": "£", "JPY": "¥"}
 """How a currency code is written before an amount; other codes are written as they are."""

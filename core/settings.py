@@ -22,9 +22,9 @@ from pydantic_settings import (
     YamlConfigSettingsSource,
 )
 
-from ddl_catalog.deployment import Deployment, load_deployment
-from deployments import DEFAULT_DEPLOYMENT
-from guards.executor import ExecutionLimits
+from orquestra.core.deployment import Deployment, load_deployment
+from orquestra.core.limits import ExecutionLimits
+from orquestra.deployments import DEFAULT_DEPLOYMENT
 
 CONFIG_ENV = "ORQUESTRA_CONFIG"
 DEV_SECRET = "orquestra-demo-secret-not-for-production"

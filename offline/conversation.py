@@ -12,11 +12,11 @@ import re
 from datetime import date
 from typing import Any
 
-from ddl_catalog.model import Catalog
-from ddl_catalog.text import fold
-from graph.offline.lexicon import Lexicon, key_column
-from graph.offline.parser import Intent, parse
-from nodes.language import detect_language, language_words
+from orquestra.ddl_catalog.language import detect_language, language_words
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import fold
+from orquestra.offline.lexicon import Lexicon, key_column
+from orquestra.offline.parser import Intent, parse
 
 REFERENCE = re.compile(
     r"\b(dela|dele|dessa|desse|desta|deste|nela|nele|ela|ele|its|it|that one|"

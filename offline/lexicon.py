@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
-from ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
-from ddl_catalog.text import fold, is_code_name, phrase_key, stem
+from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
+from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")

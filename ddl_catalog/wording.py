@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ddl_catalog.deployment import Profile
-from ddl_catalog.knowledge import Example
-from ddl_catalog.model import Catalog
+from orquestra.core.deployment import Profile
+from orquestra.ddl_catalog.knowledge import Example
+from orquestra.ddl_catalog.model import Catalog
 
 LANGUAGE_NAMES = {"pt": "Portuguese", "en": "English"}
 AND = {"pt": "e", "en": "and"}

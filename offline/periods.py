@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ddl_catalog.text import fold
+from orquestra.ddl_catalog.text import fold
 
 MONTHS = {
     "janeiro": 1,

@@ -24,7 +24,7 @@ import psutil
 import psycopg
 
 if TYPE_CHECKING:
-    from server.settings import Settings
+    from orquestra.core.settings import Settings
 
 CONNECT_TIMEOUT_S = 10.0
 STATE_DATABASE = "orquestra_state"
