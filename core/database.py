@@ -23,6 +23,8 @@ import asyncpg
 import psutil
 import psycopg
 
+from orquestra.core.errors import OrquestraError
+
 if TYPE_CHECKING:
     from orquestra.core.settings import Settings
 
@@ -31,14 +33,10 @@ STATE_DATABASE = "orquestra_state"
 """Orquestra's own database beside a company's `DATABASE_URL` when no state URL is set."""
 
 
-class DatabaseUnavailable(Exception):
+class DatabaseUnavailable(OrquestraError):
     """The configured PostgreSQL cannot be reached; the message says what to do."""
 
     code = "DB_UNAVAILABLE"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class StateDatabaseMissing(DatabaseUnavailable):

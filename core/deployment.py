@@ -26,6 +26,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from orquestra.core.errors import OrquestraError
 from orquestra.deployments import DEFAULT_DEPLOYMENT, DEPLOYMENTS_DIR
 
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -37,13 +38,8 @@ NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_-]{0,62}$")
 """What a packaged deployment's name (and a profile's `name`) looks like."""
 
 
-class DeploymentError(Exception):
+class DeploymentError(OrquestraError):
     """A deployment cannot be used; `code` is stable, `message` names the folder or file."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 class TenantLabel(BaseModel):

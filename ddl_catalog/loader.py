@@ -19,6 +19,7 @@ from pglast.enums.parsenodes import ConstrType
 from pglast.stream import RawStream
 from pydantic import ValidationError
 
+from orquestra.core.errors import OrquestraError
 from orquestra.ddl_catalog.model import (
     Catalog,
     CatalogType,
@@ -40,13 +41,8 @@ DEMO_CATALOG_DIR = DEPLOYMENTS_DIR / DEFAULT_DEPLOYMENT / "catalog"
 """The default deployment's catalog (the demo), shipped with the package."""
 
 
-class CatalogError(Exception):
+class CatalogError(OrquestraError):
     """A catalog file is invalid; `code` is stable, `message` names file and line."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 def load_catalog(folder: Path | None = None) -> Catalog:

@@ -16,6 +16,7 @@ import asyncpg
 import yaml
 
 from orquestra.core.deployment import PROFILE_FILE, Profile
+from orquestra.core.errors import OrquestraError
 from orquestra.ddl_catalog.check import Drift, check_catalog
 from orquestra.ddl_catalog.importer import SchemaImport, import_schema, review_lines
 from orquestra.ddl_catalog.loader import CatalogError, load_catalog
@@ -49,13 +50,8 @@ examples: []
 """
 
 
-class ScaffoldError(Exception):
+class ScaffoldError(OrquestraError):
     """`orquestra init` cannot write the folder; `code` is stable."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from orquestra.core.errors import OrquestraError
 
-class DatasetError(Exception):
+
+class DatasetError(OrquestraError):
+    """A dataset file is invalid; the message names the file and the line."""
+
     code = "DATASET_INVALID"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class Case(BaseModel):

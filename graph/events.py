@@ -164,7 +164,7 @@ def user_error(error: Exception, run_id: str, lang: str = "en") -> dict[str, str
     """A code and a plain message (in the user's language where it is ours to word); the
     details go to the log with the run id."""
     if isinstance(error, ModelError):
-        code, message = error.code, error.message(lang)
+        code, message = error.code, error.for_user(lang)
     elif is_unavailable(error):
         code, message = "DB_UNAVAILABLE", "The database is unavailable right now. Try again soon."
     elif isinstance(error, GraphRecursionError):

@@ -16,13 +16,16 @@ from typing import Any, ClassVar
 
 from prometheus_client import Counter
 
+from orquestra.core.errors import OrquestraError
+
 MODEL_ERRORS = Counter(
     "orquestra_model_errors_total", "Model calls that failed, by role and code", ["role", "code"]
 )
 
 
-class ModelError(Exception):
-    """A model call failed for a reason outside Orquestra; `code` names it."""
+class ModelError(OrquestraError):
+    """A model call failed for a reason outside Orquestra; `code` names it. `message` is the
+    provider's detail (for the log); `for_user(lang)` is what a person reads."""
 
     code = "MODEL_UNAVAILABLE"
     TEXTS: ClassVar[dict[str, str]] = {
@@ -33,10 +36,13 @@ class ModelError(Exception):
 
     def __init__(self, detail: str, *, retry_after: float | None = None) -> None:
         super().__init__(detail)
-        self.detail = detail
         self.retry_after = retry_after
 
-    def message(self, lang: str = "en") -> str:
+    @property
+    def detail(self) -> str:
+        return self.message
+
+    def for_user(self, lang: str = "en") -> str:
         """What the user reads, in their language (the detail goes to the log)."""
         return self.TEXTS.get(lang, self.TEXTS["en"])
 

@@ -23,8 +23,8 @@ class ModelUnavailable(ModelError):
 
     code = "MODEL_UNAVAILABLE"
 
-    def message(self, lang: str = "en") -> str:
-        return self.detail
+    def for_user(self, lang: str = "en") -> str:
+        return self.message
 
 
 def spec_for(role: str, context: RunContext, settings: Settings) -> str:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
+from orquestra.core.errors import OrquestraError
 
-class GuardRejection(Exception):
+
+class GuardRejection(OrquestraError):
     """The SQL was refused; `code` is stable (see README), `message` is safe to show a user."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
     def as_dict(self) -> dict[str, str]:
         return {"rejected": self.code, "message": self.message}

@@ -17,6 +17,7 @@ from typing import Any
 
 import asyncpg
 
+from orquestra.core.errors import OrquestraError
 from orquestra.core.limits import ExecutionLimits
 
 TENANT_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -30,13 +31,11 @@ SQLSTATE_CODES = {
 }
 
 
-class QueryError(Exception):
+class QueryError(OrquestraError):
     """A query failed: `code` for people and metrics, `detail` (PostgreSQL's words) for fixing."""
 
     def __init__(self, code: str, message: str, *, detail: str = "", sqlstate: str = "") -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
         self.detail = detail
         self.sqlstate = sqlstate
 

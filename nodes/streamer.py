@@ -95,7 +95,7 @@ async def _data_answer(
         # with the named failure, rather than lose the result.
         stream.reset()
         lang = state.get("lang", "pt")
-        return {**meter.update(), "stop_reason": failure.code, "last_error": failure.message(lang)}
+        return {**meter.update(), "stop_reason": failure.code, "last_error": failure.for_user(lang)}
     return meter.update()
 
 

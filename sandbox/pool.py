@@ -18,18 +18,14 @@ import sys
 import tempfile
 from typing import Any
 
+from orquestra.core.errors import OrquestraError
 from orquestra.sandbox.confine import MEMORY_BYTES, can_drop_privileges, limit_process
 
 OUTPUT_LIMIT = 8 * 1024 * 1024
 
 
-class AnalysisError(Exception):
+class AnalysisError(OrquestraError):
     """The analysis failed or was stopped; `code` says which, `message` is for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 class Worker:

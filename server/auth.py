@@ -17,6 +17,7 @@ import jwt
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog.text import UNSAFE_CHARACTERS
 from orquestra.guards.tenant_key import InvalidTenant, TenantKey
@@ -36,13 +37,8 @@ class Caller:
     """Canonical tenant identifier."""
 
 
-class TokenRefused(Exception):
+class TokenRefused(OrquestraError):
     """A token that cannot be used, with the code and message the client gets."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def mint_token(settings: Settings, tenant: str, user: str = "demo") -> str:

@@ -20,32 +20,17 @@ from typing import Any
 import asyncpg
 from pydantic import ValidationError
 
-from orquestra.core.database import DatabaseUnavailable
-from orquestra.core.deployment import DeploymentError, packaged_deployments
+from orquestra.core.deployment import packaged_deployments
+from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import CatalogError, load_catalog
-from orquestra.ddl_catalog.demo import SampleDataError
 from orquestra.deployments import DEFAULT_DEPLOYMENT
-from orquestra.evals.dataset import DatasetError
 from orquestra.guards.__main__ import add_rewrite
-from orquestra.guards.rails import Guardrails, GuardrailsError, Toolkit
-from orquestra.server.auth import TokenRefused
-from orquestra.server.db_init import DatabaseNotEmpty
+from orquestra.guards.rails import Guardrails, Toolkit
 from orquestra.server.db_policies import PolicyError
 from orquestra.server.logs import configure_logging
 
 log = logging.getLogger("orquestra")
-USER_ERRORS = (
-    CatalogError,
-    DatabaseUnavailable,
-    DatabaseNotEmpty,
-    DatasetError,
-    DeploymentError,
-    GuardrailsError,
-    PolicyError,
-    SampleDataError,
-    TokenRefused,
-)
 
 
 def _deployment_help() -> str:
@@ -205,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         return _fail("CONFIG_INVALID", f"setting {where}: {first['msg']}")
-    except USER_ERRORS as exc:
+    except OrquestraError as exc:  # every error Orquestra names: its code, its message
         return _fail(exc.code, exc.message)
     except asyncpg.PostgresError as exc:
         log.info("database error", exc_info=exc)
@@ -540,7 +525,7 @@ def _tenant_column(args: argparse.Namespace, settings: Settings) -> str | None:
 
 def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.core.database import admin_url, connect
-    from orquestra.ddl_catalog.scaffold import ScaffoldError, scaffold_deployment
+    from orquestra.ddl_catalog.scaffold import scaffold_deployment
 
     tenant_column = _tenant_column(args, settings)
     if tenant_column is None:
@@ -561,7 +546,7 @@ def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
 
     try:
         report = asyncio.run(run())
-    except ScaffoldError as exc:
+    except OrquestraError as exc:
         return _fail(exc.code, exc.message)
     print(f"wrote {report.folder} (catalog: {report.system_file})\n\nReview before use:")
     for line in report.review():

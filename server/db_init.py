@@ -19,6 +19,7 @@ import asyncpg
 
 from orquestra.core.database import connect, ensure_database
 from orquestra.core.deployment import Deployment
+from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
 from orquestra.ddl_catalog.demo import DemoData, SampleDataError, generate_sample
@@ -30,13 +31,13 @@ INIT_LOCK_KEY = 7_460_001
 META_SCHEMA = "orquestra_internal"
 
 
-class DatabaseNotEmpty(Exception):
+class DatabaseNotEmpty(OrquestraError):
     """Catalog tables exist that Orquestra did not load; refuse to overwrite them."""
 
+    code = "DB_NOT_EMPTY"
+
     def __init__(self, message: str, code: str = "DB_NOT_EMPTY") -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
+        super().__init__(code, message)
 
 
 @dataclass

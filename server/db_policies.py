@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import asyncpg
 
+from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog
 from orquestra.guards.policies import (
@@ -31,13 +32,8 @@ from orquestra.guards.policies import (
 LAYER_1 = "guards/allowlist.py FUNCTIONS, checked by guards/validate.py _check_function"
 
 
-class PolicyError(Exception):
+class PolicyError(OrquestraError):
     """Layer 3 could not be applied; nothing was changed."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import importlib
 from datetime import date
 from typing import Protocol
 
+from orquestra.core.errors import OrquestraError
 from orquestra.ddl_catalog.demo.generator import DemoData, generate
 
 SAMPLE_GENERATORS = {
@@ -20,13 +21,8 @@ SAMPLE_GENERATORS = {
 """Sample-data name → module whose `generate(seed, scale, reference_date)` builds it."""
 
 
-class SampleDataError(Exception):
+class SampleDataError(OrquestraError):
     """No sample data can be generated; `code` is stable, `message` says why."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 class Generator(Protocol):

@@ -31,20 +31,18 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from orquestra.core.errors import OrquestraError
+
 HERE = Path(__file__).parent
 DEFAULT_GUARDRAILS = HERE / "guardrails.yaml"
 DEFAULT_MAPPING = HERE / "observability_mapping.yaml"
 CLASS_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 
-class GuardrailsError(Exception):
+class GuardrailsError(OrquestraError):
     """The guardrails or mapping file is invalid; the message names the file and the entry."""
 
     code = "GUARDRAILS_INVALID"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class Entry(BaseModel):

@@ -80,7 +80,7 @@ def api_error(status: int, message: str, code: str | None = None, **headers: str
 def test_provider_failures_are_named(error: Exception, named: type[ModelError]) -> None:
     failure = classify(error)
     assert type(failure) is named
-    assert failure.message("pt") != failure.message("en")  # worded in both languages
+    assert failure.for_user("pt") != failure.for_user("en")  # worded in both languages
 
 
 def test_a_rate_limit_carries_the_wait_the_provider_asked_for() -> None:
