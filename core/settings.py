@@ -306,6 +306,12 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def catalog_folder(self) -> Path:
+        """The catalog in use: `catalog_dir` if set, else the deployment's (the one place
+        this is decided)."""
+        return self.catalog_dir or self.active_deployment.catalog_dir
+
+    @property
     def active_deployment(self) -> Deployment:
         """The deployment these settings select (loaded and validated once, at start-up)."""
         if self._deployment is None:

@@ -301,21 +301,6 @@ class Catalog:
         """The table of the tenants themselves, when the catalog names their name column."""
         return next((t for t in self.tables.values() if t.meta.tenant_name_column), None)
 
-    def guard_policy(self) -> dict[str, dict[str, dict[str, object]]]:
-        """The guard's policy file content: per table its schema and exactly one of
-        `tenant_column`, `tenant_via` or `shared: true`."""
-        policy: dict[str, dict[str, object]] = {}
-        for table in self.tables.values():
-            entry: dict[str, object] = {"schema": table.db_schema}
-            if table.tenant_column:
-                entry["tenant_column"] = table.tenant_column
-            elif table.tenant_via:
-                entry["tenant_via"] = table.tenant_via.model_dump()
-            else:
-                entry["shared"] = True
-            policy[table.name] = entry
-        return {"tables": policy}
-
 
 class MetricDefinition(_Strict):
     """How a glossary term is computed, so the SQL writer uses the business's definition.

@@ -8,14 +8,11 @@ problems, 2 a user-facing error, 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import json
 import logging
 import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
 
 import asyncpg
 from pydantic import ValidationError
@@ -23,12 +20,28 @@ from pydantic import ValidationError
 from orquestra.core.deployment import packaged_deployments
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
-from orquestra.ddl_catalog import CatalogError, load_catalog
 from orquestra.deployments import DEFAULT_DEPLOYMENT
 from orquestra.guards.__main__ import add_rewrite
-from orquestra.guards.rails import Guardrails, Toolkit
-from orquestra.server.db_policies import PolicyError
+from orquestra.server.cli_data import (
+    _cmd_catalog_check,
+    _cmd_catalog_import,
+    _cmd_db_init,
+    _cmd_db_policies,
+    _cmd_init,
+)
+from orquestra.server.cli_run import (
+    _cmd_ask,
+    _cmd_demo,
+    _cmd_eval,
+    _cmd_eval_compare,
+    _cmd_guard_rewrite,
+    _cmd_models_check,
+    _cmd_serve,
+    _cmd_sql,
+    _cmd_token,
+)
 from orquestra.server.logs import configure_logging
+from orquestra.server.terminal import fail
 
 log = logging.getLogger("orquestra")
 
@@ -189,12 +202,12 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        return _fail("CONFIG_INVALID", f"setting {where}: {first['msg']}")
+        return fail("CONFIG_INVALID", f"setting {where}: {first['msg']}")
     except OrquestraError as exc:  # every error Orquestra names: its code, its message
-        return _fail(exc.code, exc.message)
+        return fail(exc.code, exc.message)
     except asyncpg.PostgresError as exc:
         log.info("database error", exc_info=exc)
-        return _fail("DB_ERROR", f"{type(exc).__name__}: {exc}")
+        return fail("DB_ERROR", f"{type(exc).__name__}: {exc}")
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -210,355 +223,5 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings
 
 
-def check_guardrails(settings: Settings) -> None:
-    """Load the guardrails file once, so that any error in it is reported before serving."""
-    catalog = load_catalog(settings.catalog_dir)
-    profile = settings.active_deployment.profile
-    toolkit = Toolkit(catalog, settings.limits.max_message_chars, profile)
-    Guardrails.load(toolkit, settings.guardrails_file, settings.observability_mapping_file)
-
-
-def _fail(code: str, message: str) -> int:
-    print(f"error [{code}]: {message}", file=sys.stderr)
-    return 2
-
-
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
-
-
-def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.server.db_init import init_database
-
-    name = settings.active_deployment.name
-    print(f"Orquestra demo ({name}): starting the embedded PostgreSQL and loading the sample data…")
-    report = asyncio.run(init_database(settings))
-    _print_report(report, settings)
-    checked = _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
-    if checked != 0:
-        return checked
-    from orquestra.server.auth import mint_token
-
-    port = args.port or settings.port
-    print(f"\nWeb chat: http://{settings.host}:{port}/  (Ctrl-C stops it and the database)")
-    tenant = next(iter(report.tenant_rows), None)
-    if tenant is not None:
-        print(f"Demo token for tenant {tenant}: {mint_token(settings, tenant, f'demo-{tenant}')}")
-    serve = argparse.Namespace(host=None, port=port, workers=1, dev_login=True)
-    return _cmd_serve(serve, settings)
-
-
-def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
-    import uvicorn
-
-    from orquestra.core.database import admin_url
-    from orquestra.server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
-
-    if args.dev_login:
-        if settings.mode == "production":
-            return _fail(
-                "DEV_LOGIN_REFUSED",
-                "--dev-login lets anyone mint a token for any tenant; it is refused in production",
-            )
-        log.warning(
-            "dev login is ON: POST /v1/dev/token mints a token for any tenant, unauthenticated."
-            " Never expose this server beyond your own machine."
-        )
-        print(
-            "WARNING: dev login is on — anyone who can reach this server can act as any tenant.",
-            file=sys.stderr,
-        )
-    check_guardrails(settings)  # a broken file is a clear error now, not a failed start-up
-    admin_url(settings)  # start (or join) the embedded PostgreSQL in this process first
-    uvicorn.run(
-        "orquestra.server.app:create_dev_app"
-        if args.dev_login
-        else "orquestra.server.app:create_app",
-        factory=True,
-        host=args.host or settings.host,
-        port=args.port or settings.port,
-        workers=args.workers,
-        log_level="warning",
-        http=BoundedH11Protocol,  # a request head bounded in size and time
-        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-    )
-    return 0
-
-
-def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.guards.tenant_key import InvalidTenant, TenantKey
-    from orquestra.server.auth import mint_token
-
-    key = TenantKey.from_catalog(load_catalog(settings.catalog_dir))
-    try:
-        tenant = key.canonical(args.tenant)
-    except InvalidTenant as exc:
-        return _fail("INVALID_TENANT", f"{args.tenant!r}: {exc}")
-    print(mint_token(settings, tenant, args.user))
-    return 0
-
-
-def _cmd_db_init(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.server.db_init import init_database
-
-    report = asyncio.run(init_database(settings, scale=args.scale, reset=args.reset))
-    _print_report(report, settings)
-    return 0
-
-
-def _print_report(report: Any, settings: Settings) -> None:
-    verb = "loaded" if report.loaded else "already loaded"
-    print(
-        f"Sample data of {report.deployment} {verb}: {report.total_rows:,} rows,"
-        f" seed {report.seed}, scale {report.scale:g},"
-        f" history ending {report.reference_date.isoformat()}"
-        + (f", in {report.seconds:.1f} s" if report.loaded else "")
-    )
-    profile = settings.active_deployment.profile
-    print(f"\nTenants ({profile.tenant_label('en', plural=True)})")
-    for code, rows in report.tenant_rows.items():
-        print(f"  {code}  {report.tenants.get(code, ''):<28} {rows:>10,} rows")
-    print("\nTables")
-    for name, count in report.row_counts.items():
-        print(f"  {name:<22} {count:>10,}")
-
-
-def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
-    from urllib.parse import urlsplit
-
-    from orquestra.guards.policies import render
-    from orquestra.server.db_policies import owned, statements_for
-
-    catalog = load_catalog(settings.catalog_dir)
-    database = (
-        args.database
-        or (urlsplit(settings.database_url).path.lstrip("/") if settings.database_url else None)
-        or settings.database_name
-    )
-    statements = statements_for(catalog, settings, database)
-    if args.apply:
-        return _apply_db_policies(catalog, statements, settings, args.database)
-    kind = "owned" if owned(settings) else "least intrusive: a company's database"
-    print(f"-- Orquestra layer-3 policies for database {database}, role {settings.agent_role}")
-    print(f"-- ({kind}). Apply as the tables' owner; one transaction, idempotent: each block")
-    print("-- acts only when the state differs, and then raises an `orquestra:` NOTICE.\n")
-    print(f"BEGIN;\n\n{render(statements)}\nCOMMIT;")
-    return 0
-
-
-def _apply_db_policies(
-    catalog: Any, statements: list[Any], settings: Settings, named: str | None
-) -> int:
-    from orquestra.core.database import admin_url, connect
-    from orquestra.server.db_policies import apply_policies, owned
-
-    async def run() -> Any:
-        conn = await connect(admin_url(settings))
-        try:
-            database = await conn.fetchval("SELECT current_database()")
-            if named and named != database:
-                raise PolicyError(
-                    "POLICY_DATABASE_MISMATCH",
-                    f"--database {named} names the database the printed SQL is for; --apply"
-                    f" works on the one the settings name ({database}). Point DATABASE_URL at"
-                    f" {named}, or apply the --print output there yourself. Nothing was changed.",
-                )
-            return await apply_policies(
-                conn, catalog, statements, settings.agent_role, owned=owned(settings)
-            )
-        finally:
-            await conn.close()
-
-    report = asyncio.run(run())
-    print(f"changed ({len(report.changes)}):" if report.changes else "already in place: no change")
-    for change in report.changes:
-        print(f"  {change}")
-    print(f"\nfindings ({len(report.findings)}):" if report.findings else "\nfindings: none")
-    for finding in report.findings:
-        print(f"  [{finding.code}] {finding.message}")
-    return 0
-
-
-def _cmd_guard_rewrite(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.guards.__main__ import rewrite
-
-    return rewrite(args.policy, args.tenant, args.max_rows)
-
-
-def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.server.sql_command import run_sql_command
-
-    return run_sql_command(
-        args.query, args.tenant, raw=args.raw, as_json=args.json, settings=settings
-    )
-
-
-def _sample_loaded(settings: Settings) -> None:
-    """On the embedded database (Orquestra's own), a deployment with sample data gets it
-    loaded first, as `orquestra demo` does: `ask` and `eval` work on a fresh machine."""
-    if settings.database_url or settings.active_deployment.profile.sample_data is None:
-        return
-    from orquestra.server.db_init import init_database
-
-    report = asyncio.run(init_database(settings))
-    if report.loaded:
-        name = settings.active_deployment.name
-        print(f"loaded the {name} sample data ({report.total_rows} rows)", file=sys.stderr)
-
-
-def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.server.ask_command import run_ask_command
-
-    _sample_loaded(settings)
-    return run_ask_command(
-        args.question,
-        args.tenant,
-        thread=args.thread,
-        as_json=args.json,
-        settings=settings,
-        chart=args.chart,
-    )
-
-
-def _cmd_models_check(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.graph.models_check import check_models, table
-
-    checks = asyncio.run(check_models(settings))
-    if args.json:
-        print(json.dumps([c.as_dict() for c in checks], ensure_ascii=False, indent=1))
-    else:
-        print(table(checks))
-    return 1 if any(c.error for c in checks) else 0
-
-
-def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.evals.cli import run_eval
-
-    _sample_loaded(settings)
-    return run_eval(args.dataset, args.out, args.model, args.concurrency, args.fail_under, settings)
-
-
-def _cmd_eval_compare(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.evals.cli import run_compare
-
-    return run_compare(args.first, args.second)
-
-
-def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.core.database import admin_url, connect
-    from orquestra.ddl_catalog.check import check_catalog
-
-    catalog = load_catalog(args.catalog or settings.catalog_dir)
-
-    async def run() -> list[Any]:
-        conn = await connect(admin_url(settings))
-        try:
-            return await check_catalog(conn, catalog)
-        finally:
-            await conn.close()
-
-    drifts = asyncio.run(run())
-    for warning in catalog.warnings:
-        print(f"warning: {warning}")
-    for drift in drifts:
-        print(drift)
-    summary = f"{len(catalog.systems)} systems, {len(catalog.tables)} tables, "
-    summary += f"{len(catalog.glossary)} glossary terms"
-    if drifts:
-        print(f"\ncatalog check: {len(drifts)} drift(s) ({summary})")
-        return 1
-    print(f"\ncatalog check: clean ({summary})")
-    return 0
-
-
-def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.core.database import admin_url, connect
-    from orquestra.ddl_catalog.importer import import_schema, review_lines
-
-    system = args.system or args.schema
-    target = args.out / f"{system}.yaml"
-    if target.exists() and not args.force:
-        return _fail("FILE_EXISTS", f"{target} exists; pass --force to overwrite it")
-    tenant_column = _tenant_column(args, settings)
-    if tenant_column is None:
-        return _fail("TENANT_COLUMN_REQUIRED", TENANT_COLUMN_HINT)
-
-    async def run() -> Any:
-        conn = await connect(admin_url(settings))
-        try:
-            return await import_schema(
-                conn,
-                args.schema,
-                system=system,
-                tenant_column=tenant_column,
-                views=args.views,
-            )
-        finally:
-            await conn.close()
-
-    imported = asyncio.run(run())
-    args.out.mkdir(parents=True, exist_ok=True)
-    target.write_text(imported.text, encoding="utf-8")
-    print(f"wrote {target}\n\nReview before use:")
-    for line in review_lines(imported):
-        print(f"  - {line}")
-    return 0
-
-
-TENANT_COLUMN_HINT = (
-    "name the column that holds the tenant with --tenant-column COL "
-    "(or ORQUESTRA_TENANT_COLUMN); the active deployment's catalog has no single one to reuse"
-)
-
-
-def _tenant_column(args: argparse.Namespace, settings: Settings) -> str | None:
-    """`--tenant-column`, else the setting, else the one tenant column name the active
-    deployment's catalog uses (so importing more of the same database needs no flag)."""
-    if args.tenant_column or settings.tenant_column:
-        return args.tenant_column or settings.tenant_column
-    try:
-        names = set(load_catalog(settings.catalog_dir).tenant_tables().values())
-    except CatalogError:
-        return None
-    return names.pop() if len(names) == 1 else None
-
-
-def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.core.database import admin_url, connect
-    from orquestra.ddl_catalog.scaffold import scaffold_deployment
-
-    tenant_column = _tenant_column(args, settings)
-    if tenant_column is None:
-        return _fail("TENANT_COLUMN_REQUIRED", TENANT_COLUMN_HINT)
-
-    async def run() -> Any:
-        conn = await connect(args.database_url or admin_url(settings))
-        try:
-            return await scaffold_deployment(
-                conn,
-                args.folder,
-                args.schema,
-                tenant_column=tenant_column,
-                views=args.views,
-            )
-        finally:
-            await conn.close()
-
-    try:
-        report = asyncio.run(run())
-    except OrquestraError as exc:
-        return _fail(exc.code, exc.message)
-    print(f"wrote {report.folder} (catalog: {report.system_file})\n\nReview before use:")
-    for line in report.review():
-        print(f"  - {line}")
-    for warning in report.warnings:
-        print(f"warning: {warning}")
-    if not report.ready:
-        print("\ninit: the deployment needs the decisions above before it can serve")
-        return 1
-    print(f"\ninit: catalog check clean; use it with ORQUESTRA_DEPLOYMENT={report.folder}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -72,7 +72,7 @@ async def init_database(
     started = time.perf_counter()
     deployment = settings.active_deployment
     sample = _sample_data_name(deployment)
-    catalog = load_catalog(settings.catalog_dir or deployment.catalog_dir)
+    catalog = load_catalog(settings.catalog_folder)
     url = await ensure_database(settings)
     conn = await connect(url)
     try:

@@ -27,7 +27,7 @@ def run_sql_command(
     sql, params = query, []
     try:
         if not raw:
-            policy = GuardPolicy.from_catalog(load_catalog(settings.catalog_dir))
+            policy = GuardPolicy.from_catalog(load_catalog(settings.catalog_folder))
             guarded = guard_sql(query, policy, tenant, max_rows=settings.limits.row_cap + 1)
             sql, params = guarded.sql, guarded.params
         result = asyncio.run(_execute(sql, params, tenant, settings))

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from orquestra.ddl_catalog import CatalogError, load_catalog
+from orquestra.guards.policy import GuardPolicy, TablePolicy
 from tests.catalog_copies import catalog_copy, edit
 
 DESIGN_TABLES = {
@@ -38,11 +39,10 @@ def test_demo_catalog_has_the_six_systems_and_eleven_tables() -> None:
 
 
 def test_tenancy_drives_the_guard_policy() -> None:
-    catalog = load_catalog()
-    policy = catalog.guard_policy()["tables"]
-    assert policy["transportadoras"] == {"schema": "public", "shared": True}
+    policy = GuardPolicy.from_catalog(load_catalog()).tables
+    assert policy["transportadoras"] == TablePolicy("transportadoras", "public", None)
     assert all(
-        entry == {"schema": "public", "tenant_column": "cod_fornecedor"}
+        entry == TablePolicy(name, "public", "cod_fornecedor")
         for name, entry in policy.items()
         if name != "transportadoras"
     )

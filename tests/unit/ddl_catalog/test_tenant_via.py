@@ -9,6 +9,7 @@ import pytest
 
 from orquestra.ddl_catalog import CatalogError, load_catalog
 from orquestra.ddl_catalog.render import render_table
+from orquestra.guards.policy import GuardPolicy, ParentLink, TablePolicy
 
 DDL = """\
 system: rental
@@ -59,11 +60,10 @@ def test_chains_load_and_end_at_the_tenant_column(tmp_path: Path) -> None:
     assert catalog.table("notes").tenancy == "via"
     assert catalog.table("stores").tenancy == "column"
     assert catalog.table("film_stock").tenancy == "shared"
-    policy = catalog.guard_policy()["tables"]
-    assert policy["payments"] == {
-        "schema": "public",
-        "tenant_via": {"parent": "rentals", "columns": {"rental_id": "rental_id"}},
-    }
+    policy = GuardPolicy.from_catalog(catalog).tables
+    assert policy["payments"] == TablePolicy(
+        "payments", "public", None, ParentLink("rentals", (("rental_id", "rental_id"),))
+    )
     # notes match rentals on a pair that contains its key: each note has one rental at most
     assert not [w for w in catalog.warnings if "tenant_via" in w]
     assert "-- Each row belongs to its rentals row (rental_id = rentals.rental_id)." in (

@@ -1,0 +1,161 @@
+"""The command line's run commands: demo, serve, token, ask, sql, guard, models, eval."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards.rails import Guardrails, Toolkit
+from orquestra.server.cli_data import _cmd_catalog_check, _print_report
+from orquestra.server.terminal import fail
+
+log = logging.getLogger("orquestra")
+
+
+def check_guardrails(settings: Settings) -> None:
+    """Load the guardrails file once, so that any error in it is reported before serving."""
+    catalog = load_catalog(settings.catalog_folder)
+    profile = settings.active_deployment.profile
+    toolkit = Toolkit(catalog, settings.limits.max_message_chars, profile)
+    Guardrails.load(toolkit, settings.guardrails_file, settings.observability_mapping_file)
+
+
+def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.server.db_init import init_database
+
+    name = settings.active_deployment.name
+    print(f"Orquestra demo ({name}): starting the embedded PostgreSQL and loading the sample data…")
+    report = asyncio.run(init_database(settings))
+    _print_report(report, settings)
+    checked = _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
+    if checked != 0:
+        return checked
+    from orquestra.server.auth import mint_token
+
+    port = args.port or settings.port
+    print(f"\nWeb chat: http://{settings.host}:{port}/  (Ctrl-C stops it and the database)")
+    tenant = next(iter(report.tenant_rows), None)
+    if tenant is not None:
+        print(f"Demo token for tenant {tenant}: {mint_token(settings, tenant, f'demo-{tenant}')}")
+    serve = argparse.Namespace(host=None, port=port, workers=1, dev_login=True)
+    return _cmd_serve(serve, settings)
+
+
+def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from orquestra.core.database import admin_url
+    from orquestra.server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
+
+    if args.dev_login:
+        if settings.mode == "production":
+            return fail(
+                "DEV_LOGIN_REFUSED",
+                "--dev-login lets anyone mint a token for any tenant; it is refused in production",
+            )
+        log.warning(
+            "dev login is ON: POST /v1/dev/token mints a token for any tenant, unauthenticated."
+            " Never expose this server beyond your own machine."
+        )
+        print(
+            "WARNING: dev login is on — anyone who can reach this server can act as any tenant.",
+            file=sys.stderr,
+        )
+    check_guardrails(settings)  # a broken file is a clear error now, not a failed start-up
+    admin_url(settings)  # start (or join) the embedded PostgreSQL in this process first
+    uvicorn.run(
+        "orquestra.server.app:create_dev_app"
+        if args.dev_login
+        else "orquestra.server.app:create_app",
+        factory=True,
+        host=args.host or settings.host,
+        port=args.port or settings.port,
+        workers=args.workers,
+        log_level="warning",
+        http=BoundedH11Protocol,  # a request head bounded in size and time
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+    )
+    return 0
+
+
+def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+    from orquestra.server.auth import mint_token
+
+    key = TenantKey.from_catalog(load_catalog(settings.catalog_folder))
+    try:
+        tenant = key.canonical(args.tenant)
+    except InvalidTenant as exc:
+        return fail("INVALID_TENANT", f"{args.tenant!r}: {exc}")
+    print(mint_token(settings, tenant, args.user))
+    return 0
+
+
+def _cmd_guard_rewrite(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.guards.__main__ import rewrite
+
+    return rewrite(args.policy, args.tenant, args.max_rows)
+
+
+def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.server.sql_command import run_sql_command
+
+    return run_sql_command(
+        args.query, args.tenant, raw=args.raw, as_json=args.json, settings=settings
+    )
+
+
+def _sample_loaded(settings: Settings) -> None:
+    """On the embedded database (Orquestra's own), a deployment with sample data gets it
+    loaded first, as `orquestra demo` does: `ask` and `eval` work on a fresh machine."""
+    if settings.database_url or settings.active_deployment.profile.sample_data is None:
+        return
+    from orquestra.server.db_init import init_database
+
+    report = asyncio.run(init_database(settings))
+    if report.loaded:
+        name = settings.active_deployment.name
+        print(f"loaded the {name} sample data ({report.total_rows} rows)", file=sys.stderr)
+
+
+def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.server.ask_command import run_ask_command
+
+    _sample_loaded(settings)
+    return run_ask_command(
+        args.question,
+        args.tenant,
+        thread=args.thread,
+        as_json=args.json,
+        settings=settings,
+        chart=args.chart,
+    )
+
+
+def _cmd_models_check(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.graph.models_check import check_models, table
+
+    checks = asyncio.run(check_models(settings))
+    if args.json:
+        print(json.dumps([c.as_dict() for c in checks], ensure_ascii=False, indent=1))
+    else:
+        print(table(checks))
+    return 1 if any(c.error for c in checks) else 0
+
+
+def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.evals.cli import run_eval
+
+    _sample_loaded(settings)
+    return run_eval(args.dataset, args.out, args.model, args.concurrency, args.fail_under, settings)
+
+
+def _cmd_eval_compare(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.evals.cli import run_compare
+
+    return run_compare(args.first, args.second)
