@@ -16,7 +16,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from orquestra.core.database import DatabaseUnavailable, Outage, is_unavailable
@@ -25,6 +25,8 @@ SCHEMA = "orquestra_sessions"
 INTERRUPT = "__interrupt__"
 """The channel LangGraph records a paused turn's question under, in its `checkpoint_writes`."""
 T = TypeVar("T")
+Pool = AsyncConnectionPool[psycopg.AsyncConnection[DictRow]]
+"""The checkpointer's pool: its connections return rows as dicts (`row_factory=dict_row`)."""
 
 
 class FailFastSaver(AsyncPostgresSaver):
@@ -39,8 +41,9 @@ class FailFastSaver(AsyncPostgresSaver):
     call after that window tries the database again.
     """
 
-    def __init__(self, pool: AsyncConnectionPool, call_s: float = 3.0, open_s: float = 1.0) -> None:
+    def __init__(self, pool: Pool, call_s: float = 3.0, open_s: float = 1.0) -> None:
         super().__init__(pool)
+        self.pool = pool
         self.call_s = call_s
         self.open_s = open_s
         self.tripped = asyncio.Event()
@@ -82,7 +85,7 @@ class FailFastSaver(AsyncPostgresSaver):
         """
 
         async def delete() -> None:
-            async with self.conn.connection() as conn:  # type: ignore[union-attr]
+            async with self.pool.connection() as conn:
                 await conn.execute(
                     "DELETE FROM checkpoint_writes WHERE thread_id = %s AND checkpoint_ns = ''"
                     " AND checkpoint_id = %s AND channel <> %s",
@@ -129,7 +132,7 @@ async def postgres_checkpointer(
     """
     async with await psycopg.AsyncConnection.connect(admin_url, autocommit=True) as conn:
         await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
-    pool = AsyncConnectionPool(
+    pool: Pool = AsyncConnectionPool(
         with_search_path(admin_url, SCHEMA),
         min_size=1,
         max_size=8,

@@ -37,11 +37,15 @@ class E5Embeddings(Embeddings):
         if not texts:
             return []
         with _lock:  # the C engine is not re-entrant
-            return np.asarray(self._model.passage(texts), dtype=np.float32).tolist()
+            vectors: list[list[float]] = np.asarray(
+                self._model.passage(texts), dtype=np.float32
+            ).tolist()
+            return vectors
 
     def embed_query(self, text: str) -> list[float]:
         with _lock:
-            return np.asarray(self._model.query(text), dtype=np.float32).tolist()
+            vector: list[float] = np.asarray(self._model.query(text), dtype=np.float32).tolist()
+            return vector
 
     async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.get_running_loop().run_in_executor(
@@ -65,6 +69,7 @@ def build_embeddings(spec: str) -> Embeddings:
 
 def embedding_name(embeddings: Embeddings) -> str:
     """A stable name for cache keys."""
-    return getattr(embeddings, "model_name", None) or getattr(
-        embeddings, "model", type(embeddings).__name__
+    return str(
+        getattr(embeddings, "model_name", None)
+        or getattr(embeddings, "model", type(embeddings).__name__)
     )

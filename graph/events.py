@@ -18,9 +18,10 @@ from typing import Any
 
 import anyio
 from langchain_core.messages import HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
-from langgraph.types import Command, StateSnapshot
+from langgraph.types import Command, StateSnapshot, StreamMode
 from prometheus_client import Counter
 
 from orquestra.core.database import is_unavailable
@@ -28,6 +29,7 @@ from orquestra.ddl_catalog.language import detect_language
 from orquestra.graph import tracing
 from orquestra.graph.context import RunContext
 from orquestra.graph.model_errors import ModelError
+from orquestra.graph.state import AgentState, InputState, OutputState
 from orquestra.sandbox.analysis import jsonable
 
 log = logging.getLogger("orquestra.run")
@@ -35,9 +37,11 @@ CANCEL_WAIT_S = 10.0
 RUN_ERRORS = Counter("orquestra_run_errors_total", "Runs that ended with an error event", ["code"])
 
 Event = dict[str, Any]
+Graph = Pregel[AgentState, RunContext, InputState, OutputState]
+"""The compiled agent graph: its state, the run context it takes, its input and output."""
 
 
-def thread_config(thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
+def thread_config(thread_id: str, checkpoint_id: str | None = None) -> RunnableConfig:
     """LangGraph's config for a thread: its newest checkpoint, or the one named."""
     configurable = {"thread_id": thread_id}
     if checkpoint_id:
@@ -46,7 +50,7 @@ def thread_config(thread_id: str, checkpoint_id: str | None = None) -> dict[str,
 
 
 async def run_turn(
-    graph: Pregel,
+    graph: Graph,
     message: str,
     *,
     thread_id: str,
@@ -62,7 +66,7 @@ async def run_turn(
     """
     run_id = run_id or str(uuid.uuid4())
     yield {"event": "run", "data": {"run_id": run_id, "thread_id": thread_id}}
-    config = {
+    config: RunnableConfig = {
         **thread_config(thread_id, checkpoint_id),
         "recursion_limit": context.recursion_limit,
         "metadata": {"run_id": run_id, "tenant": context.tenant, "user": context.user},
@@ -86,7 +90,14 @@ async def run_turn(
     yield {"event": "done", "data": {}}
 
 
-async def _produce(graph, message, config, context, run_id: str, queue: asyncio.Queue) -> None:
+async def _produce(
+    graph: Graph,
+    message: str,
+    config: RunnableConfig,
+    context: RunContext,
+    run_id: str,
+    queue: asyncio.Queue[Event | None],
+) -> None:
     try:
         async for event in _stream(graph, message, config, context):
             await queue.put(event)
@@ -105,15 +116,20 @@ def pending_question(snapshot: StateSnapshot) -> str | None:
     return None
 
 
-async def _stream(graph: Pregel, message: str, config: dict, context: RunContext):
+async def _stream(
+    graph: Graph, message: str, config: RunnableConfig, context: RunContext
+) -> AsyncIterator[Event]:
     base = await graph.aget_state(config)
     payload: Any = (
         Command(resume=message)
         if pending_question(base) is not None
         else {"messages": [HumanMessage(content=message)]}
     )
-    modes = ["updates", "custom"]
+    modes: list[StreamMode] = ["updates", "custom"]
     paused = False
+    # With several modes, each part is a (mode, chunk) pair; LangGraph types parts loosely.
+    mode: str
+    chunk: Any
     # Consumed to the end even after an interrupt: the run's last checkpoints are written
     # when the stream finishes, and the turn is over only once they are.
     async for mode, chunk in graph.astream(payload, config, context=context, stream_mode=modes):

@@ -11,6 +11,7 @@ and otherwise raised as the named `ModelError` it is (`graph.model_errors`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -18,7 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+)
 from pydantic import BaseModel
 
 from orquestra.ddl_catalog.text import without_unsafe
@@ -50,6 +57,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("orquestra.model")
 
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
 
 
 class BudgetExhausted(Exception):
@@ -138,7 +146,7 @@ class Meter:
         runnable = bound(model, schema, method)
         prompt = with_instructions(messages, schema, method)
         for attempt in range(2):
-            outcome = await self._call(role, lambda p=prompt: runnable.ainvoke(p))
+            outcome = await self._call(role, functools.partial(runnable.ainvoke, prompt))
             self._count(role, outcome.get("raw"), prompt)
             if declined := refusal(outcome):
                 raise ModelRefused(f"{role}: {declined}")
@@ -183,10 +191,17 @@ class Meter:
                 await self._sleep(wait)
         raise AssertionError("unreachable: the last attempt raises")
 
-    async def _stream(self, model, role, messages, on_text, parts: list[str]) -> str:
+    async def _stream(
+        self,
+        model: BaseChatModel,
+        role: str,
+        messages: list[BaseMessage],
+        on_text: Callable[[str], Awaitable[None]] | None,
+        parts: list[str],
+    ) -> str:
         self._spend(role)
         thinking = ThinkingFilter()
-        last = None
+        last: AIMessageChunk | None = None
         async for chunk in model.astream(messages):
             text = thinking.feed(without_unsafe(str(chunk.content or "")))
             parts.append(text)
@@ -202,7 +217,7 @@ class Meter:
         model_health.succeeded(model)
         return answer
 
-    async def _call(self, role: str, make: Callable[[], Awaitable[Any]]) -> Any:
+    async def _call(self, role: str, make: Callable[[], Awaitable[R]]) -> R:
         """One model call, retried after a rate limit or an outage while the budgets allow;
         a request format the provider refuses is raised as it is (the caller falls back)."""
         for attempt in range(self.retries + 1):
@@ -214,7 +229,7 @@ class Meter:
                     raise
                 failure = classify(error)
                 wait = self._wait(failure, attempt) if failure else None
-                if wait is None:
+                if failure is None or wait is None:
                     raise
                 log.warning("model %s: %s; retrying in %.1f s", role, failure.code, wait)
                 await self._sleep(wait)

@@ -9,6 +9,7 @@ llama.cpp) work through `OPENAI_BASE_URL`. Clients are cached per spec and role.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
@@ -96,11 +97,12 @@ def _client(
 
     provider = spec.split(":", 1)[0] if ":" in spec else None
     # Retries are ours (graph.llm: Retry-After within the turn's budget), not the client's.
-    extra: dict[str, object] = {"timeout": timeout_s, "max_retries": 0}
+    extra: dict[str, Any] = {"timeout": timeout_s, "max_retries": 0}
     if provider == "openai":
         extra.update({k: v for k, v in (("base_url", base_url), ("api_key", api_key)) if v})
         extra["stream_usage"] = True  # ask for the usage chunk; providers without one are estimated
     try:
-        return init_chat_model(spec, **extra)
+        # `configurable_fields=None` (the default) said aloud: the overload of a built model.
+        return init_chat_model(spec, configurable_fields=None, **extra)
     except (ImportError, ValueError) as exc:
         raise ModelUnavailable(f"model {spec!r} for {role} cannot be used: {exc}") from exc

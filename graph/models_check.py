@@ -10,7 +10,7 @@ setting a key.
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
@@ -70,7 +70,7 @@ async def check_models(settings: Settings) -> list[RoleCheck]:
         if id(model) in done:
             first = done[id(model)]
             first.shared_with.append(role)
-            checks.append(RoleCheck(**{**first.as_dict(), "role": role, "shared_with": []}))
+            checks.append(replace(first, role=role, shared_with=[]))
             continue
         check = await _probe(role, spec, model)
         done[id(model)] = check

@@ -34,7 +34,7 @@ def stage(
     name: str,
     summary: Callable[[dict[str, Any]], str] | None = None,
     details: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-):
+) -> Callable[[Node], Node]:
     """Decorate a node function as the stage `name`; `details` adds fields to its end event."""
 
     def wrap(fn: Node) -> Node:

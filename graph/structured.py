@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
-from langchain_core.runnables import RunnableLambda
+from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, ValidationError
 
 Method = Literal["json_schema", "function_calling", "json_mode"]
 METHODS: tuple[Method, ...] = ("json_schema", "function_calling", "json_mode")
 """The strictest first: a schema the provider enforces, then a tool's arguments, then JSON."""
+
+M = TypeVar("M", bound=BaseModel)
+Outcome = dict[str, Any]
+"""A structured call's outcome: `raw` (the model's message), `parsed`, `parsing_error`."""
 
 THINKING = re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|\Z)", re.DOTALL | re.IGNORECASE)
 
@@ -63,7 +67,9 @@ def forget_choices() -> None:
     _chosen.clear()
 
 
-def bound(model: BaseChatModel, schema: type[BaseModel], method: Method):
+def bound(
+    model: BaseChatModel, schema: type[BaseModel], method: Method
+) -> Runnable[LanguageModelInput, Outcome]:
     """`model` set up to answer `schema` with `method`, returning the raw message too."""
     if method == "json_schema" and _openai_client(model):
         # Given a Pydantic class, the OpenAI client parses the answer itself and raises on
@@ -71,7 +77,11 @@ def bound(model: BaseChatModel, schema: type[BaseModel], method: Method):
         # The same strict schema sent as a plain response format leaves the parsing to us.
         raw = model.bind(response_format=strict_response_format(schema))
         return raw | RunnableLambda(lambda message: {"raw": message, "parsed": None})
-    return model.with_structured_output(schema, method=method, include_raw=True)
+    # With `include_raw=True` the outcome is always the dict (LangChain types it as either).
+    return cast(
+        "Runnable[LanguageModelInput, Outcome]",
+        model.with_structured_output(schema, method=method, include_raw=True),
+    )
 
 
 def strict_response_format(schema: type[BaseModel]) -> dict[str, Any]:
@@ -115,7 +125,7 @@ def without_thinking(text: str) -> str:
     return THINKING.sub("", text).strip()
 
 
-def parse(outcome: dict[str, Any], schema: type[BaseModel]) -> tuple[BaseModel | None, str]:
+def parse(outcome: Outcome, schema: type[M]) -> tuple[M | None, str]:
     """The instance in a structured call's outcome, or None and why not.
 
     LangChain's own parse is used when it succeeded; otherwise the raw message is read
@@ -148,7 +158,7 @@ def parse(outcome: dict[str, Any], schema: type[BaseModel]) -> tuple[BaseModel |
         return None, _short(error)
 
 
-def refusal(outcome: dict[str, Any]) -> str | None:
+def refusal(outcome: Outcome) -> str | None:
     """The provider's refusal text, when the model declined (OpenAI's `refusal` field)."""
     raw = outcome.get("raw")
     kwargs = getattr(raw, "additional_kwargs", None) or {}

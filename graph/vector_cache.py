@@ -11,6 +11,7 @@ import hashlib
 import logging
 from collections import OrderedDict
 from pathlib import Path
+from typing import Self
 
 import asyncpg
 import numpy as np
@@ -46,7 +47,7 @@ class VectorCache:
         """Passages embedded (not found in the cache) by this process."""
 
     @classmethod
-    async def open(cls, embeddings: Embeddings, pool: asyncpg.Pool | None, folder: Path):
+    async def open(cls, embeddings: Embeddings, pool: asyncpg.Pool | None, folder: Path) -> Self:
         cache = cls(embeddings, pool if pool and await _has_pgvector(pool) else None, folder)
         await cache._ensure_table()
         return cache
