@@ -14,7 +14,7 @@ import asyncio
 import functools
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -89,7 +89,7 @@ class Meter:
     """Some call's tokens were estimated: the provider sent no usage."""
 
     @classmethod
-    def of(cls, state: dict[str, Any], context: RunContext) -> Meter:
+    def of(cls, state: Mapping[str, Any], context: RunContext) -> Meter:
         return cls(
             state.get("model_calls", 0),
             state.get("prompt_tokens", 0),

@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
@@ -27,19 +27,30 @@ from orquestra.graph.metrics import CAP_HITS, NODE_SECONDS
 log = logging.getLogger("orquestra.graph")
 TRACER = trace.get_tracer("orquestra.graph")
 """A no-op tracer until `graph.tracing` installs an OpenTelemetry provider."""
-Node = Callable[[dict[str, Any], Runtime[RunContext]], Awaitable[dict[str, Any]]]
+S = TypeVar("S", bound=Mapping[str, Any])
+"""The state a node reads: the graph's `AgentState`, or a plain dict."""
+S_contra = TypeVar("S_contra", bound=Mapping[str, Any], contravariant=True)
+
+
+class Node(Protocol[S_contra]):
+    """A stage's function: the state and the run in, a partial state update out. (A protocol,
+    not a `Callable`, so that LangGraph sees the `runtime` parameter by its name.)"""
+
+    def __call__(
+        self, state: S_contra, runtime: Runtime[RunContext]
+    ) -> Awaitable[dict[str, Any]]: ...
 
 
 def stage(
     name: str,
     summary: Callable[[dict[str, Any]], str] | None = None,
     details: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-) -> Callable[[Node], Node]:
+) -> Callable[[Node[S]], Node[S]]:
     """Decorate a node function as the stage `name`; `details` adds fields to its end event."""
 
-    def wrap(fn: Node) -> Node:
+    def wrap(fn: Node[S]) -> Node[S]:
         @functools.wraps(fn)
-        async def node(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+        async def node(state: S, runtime: Runtime[RunContext]) -> dict[str, Any]:
             run = get_config()
             ids = {
                 "thread_id": run.get("configurable", {}).get("thread_id"),
@@ -86,7 +97,7 @@ def stage(
     return wrap
 
 
-def _progress(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+def _progress(state: Mapping[str, Any], update: dict[str, Any]) -> dict[str, Any]:
     """Where the turn stands after a stage: chosen sources, SQL attempts, caps hit, stops."""
 
     def now(key: str) -> Any:
@@ -100,7 +111,7 @@ def _progress(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def stopped(state: dict[str, Any], reason: str, detail: str = "") -> dict[str, Any]:
+def stopped(state: Mapping[str, Any], reason: str, detail: str = "") -> dict[str, Any]:
     """State update that ends the turn early because of `reason` (a cap or a failure)."""
     caps = list(state.get("caps_hit") or [])
     if reason.startswith("MAX_") or reason == "MODEL_BUDGET":
