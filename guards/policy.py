@@ -116,9 +116,10 @@ class GuardPolicy:
             chain.append(parent)
         return tuple(chain) if chain[0].scoped else ()
 
-    def lookup(self, schema: str | None, name: str) -> TablePolicy | None:
-        """The policy of `schema.name` (or `name` when unqualified), if allowed."""
-        table = self.tables.get(name)
+    def lookup(self, schema: str | None, name: str | None) -> TablePolicy | None:
+        """The policy of `schema.name` (or `name` when unqualified), if allowed; a reference
+        without a name (`None`, as pglast types it) is never allowed."""
+        table = self.tables.get(name) if name is not None else None
         if table is None or (schema is not None and schema != table.schema):
             return None
         return table

@@ -58,7 +58,8 @@ def filter_tenant_tables(statement: ast.SelectStmt, policy: GuardPolicy) -> ast.
             alias=ref.alias or ast.Alias(aliasname=ref.relname),
         )
 
-    return map_relations(statement, hook)  # type: ignore[return-value]
+    map_relations(statement, hook)  # in place: only a bare table reference is replaced
+    return statement
 
 
 def cap_rows(statement: ast.SelectStmt, max_rows: int) -> ast.SelectStmt:
@@ -73,6 +74,7 @@ def cap_rows(statement: ast.SelectStmt, max_rows: int) -> ast.SelectStmt:
     keeps = (
         isinstance(current, ast.A_Const)
         and isinstance(current.val, ast.Integer)
+        and current.val.ival is not None
         and 0 <= current.val.ival <= max_rows
         and statement.limitOption != LimitOption.LIMIT_OPTION_WITH_TIES
     )
@@ -108,7 +110,7 @@ def verify_filters(statement: ast.SelectStmt, policy: GuardPolicy) -> bool:
     return bool(params)
 
 
-def _tenant_filter(chain: tuple[TablePolicy, ...], *, inh: bool) -> ast.SelectStmt:
+def _tenant_filter(chain: tuple[TablePolicy, ...], *, inh: bool | None) -> ast.SelectStmt:
     """`SELECT * FROM t WHERE <t's restriction>` for the first table of `chain`."""
     table = chain[0]
     return _select(
@@ -123,6 +125,7 @@ def _restriction(chain: tuple[TablePolicy, ...]) -> ast.Node:
     `IN` the matching columns of the parent's rows that pass the parent's restriction."""
     table = chain[0]
     if table.via is None:
+        assert table.tenant_column is not None  # a chain starts at a scoped table
         return ast.A_Expr(
             kind=A_Expr_Kind.AEXPR_OP,
             name=(ast.String(sval="="),),
@@ -150,7 +153,9 @@ def _restriction(chain: tuple[TablePolicy, ...]) -> ast.Node:
     )
 
 
-def _select(targets: tuple, source: ast.RangeVar, where: ast.Node) -> ast.SelectStmt:
+def _select(
+    targets: tuple[ast.ResTarget, ...], source: ast.RangeVar, where: ast.Node
+) -> ast.SelectStmt:
     return ast.SelectStmt(
         targetList=targets,
         fromClause=(source,),
@@ -167,9 +172,11 @@ def _column(table: str, column: str) -> ast.ColumnRef:
 def _filter_parts(node: ast.SelectStmt, policy: GuardPolicy) -> tuple[int, ...]:
     """ids of the tables and parameter of `node` if it is exactly a tenant filter subquery."""
     target = _plain_select(node, policy)
-    if target is None or not isinstance(node.targetList[0].val, ast.ColumnRef):
+    targets = node.targetList or ()
+    if target is None or not isinstance(targets[0].val, ast.ColumnRef):
         return ()
-    if not isinstance(node.targetList[0].val.fields[0], ast.A_Star) or len(node.targetList) != 1:
+    fields = targets[0].val.fields or ()
+    if not isinstance(fields[0], ast.A_Star) or len(targets) != 1:
         return ()
     return _restriction_parts(node, target, policy)
 
@@ -180,9 +187,10 @@ def _plain_select(node: ast.SelectStmt, policy: GuardPolicy) -> TablePolicy | No
         return None
     if node.distinctClause or node.sortClause or node.windowClause or node.limitOffset:
         return None
-    if len(node.fromClause or ()) != 1 or not node.targetList:
+    sources = node.fromClause or ()
+    if len(sources) != 1 or not node.targetList:
         return None
-    ref = node.fromClause[0]
+    ref = sources[0]
     if not isinstance(ref, ast.RangeVar) or ref.schemaname is None or ref.alias is not None:
         return None
     table = policy.lookup(ref.schemaname, ref.relname)
@@ -194,30 +202,36 @@ def _restriction_parts(
 ) -> tuple[int, ...]:
     """ids of every table and the parameter in `node`'s restriction of `table`, if the
     WHERE is exactly that restriction (recursively up the parent chain), else ()."""
+    assert node.fromClause  # a plain select (see _plain_select) reads one table
     where, ref = node.whereClause, node.fromClause[0]
     if table.via is None:
-        matches = (
+        if (
             isinstance(where, ast.A_Expr)
             and where.kind == A_Expr_Kind.AEXPR_OP
-            and [n.sval for n in where.name] == ["="]
+            and [n.sval for n in where.name or ()] == ["="]
             and _is_column(where.lexpr, table.name, table.tenant_column)
             and isinstance(where.rexpr, ast.ParamRef)
             and where.rexpr.number == TENANT_PARAM
-        )
-        return (id(ref), id(where.rexpr)) if matches else ()
+        ):
+            return (id(ref), id(where.rexpr))
+        return ()
     if not isinstance(where, ast.SubLink) or where.subLinkType != SubLinkType.ANY_SUBLINK:
         return ()
     if where.operName:
         return ()
     inner = where.subselect
-    parent = _plain_select(inner, policy) if isinstance(inner, ast.SelectStmt) else None
+    if not isinstance(inner, ast.SelectStmt):
+        return ()
+    parent = _plain_select(inner, policy)
     if parent is None or parent.name != table.via.parent:
         return ()
-    keys = where.testexpr.args if isinstance(where.testexpr, ast.RowExpr) else (where.testexpr,)
+    testexpr = where.testexpr
+    keys = (testexpr.args or ()) if isinstance(testexpr, ast.RowExpr) else (testexpr,)
+    targets = inner.targetList or ()
     pairs = table.via.columns
-    if len(keys) != len(pairs) or len(inner.targetList) != len(pairs):
+    if len(keys) != len(pairs) or len(targets) != len(pairs):
         return ()
-    for key, target, (child, column) in zip(keys, inner.targetList, pairs, strict=True):
+    for key, target, (child, column) in zip(keys, targets, pairs, strict=True):
         if not _is_column(key, table.name, child) or target.name is not None:
             return ()
         if not _is_column(target.val, parent.name, column):
@@ -227,7 +241,6 @@ def _restriction_parts(
 
 
 def _is_column(node: object, table: str, column: str | None) -> bool:
-    return isinstance(node, ast.ColumnRef) and [getattr(f, "sval", None) for f in node.fields] == [
-        table,
-        column,
-    ]
+    if not isinstance(node, ast.ColumnRef):
+        return False
+    return [getattr(f, "sval", None) for f in node.fields or ()] == [table, column]

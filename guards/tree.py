@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import cache
+from typing import overload
 
 from pglast import ast
 
@@ -17,18 +18,19 @@ RelationHook = Callable[[ast.RangeVar, frozenset[str]], ast.Node]
 
 
 @cache
-def _node_fields(kind: type) -> tuple[str, ...]:
+def _node_fields(kind: type[ast.Node]) -> tuple[str, ...]:
     """Fields of a node class that can hold nodes (pointers and lists, not C strings)."""
+    # pglast's stubs omit the per-class field table it fills in at import
+    slots: dict[str, ast.SlotTypeInfo] = kind.__slots__  # type: ignore[attr-defined]
     return tuple(
-        name
-        for name, info in kind.__slots__.items()
-        if info.c_type.endswith("*") and info.c_type != "char*"
+        name for name, info in slots.items() if info.c_type.endswith("*") and info.c_type != "char*"
     )
 
 
 def children(node: ast.Node) -> Iterator[tuple[str, object]]:
     """(field, value) of each non-empty field of `node` that may hold nodes."""
-    for field in _node_fields(type(node)):
+    # mypy#11470: mypy does not see a class as Hashable, which @cache asks of its argument
+    for field in _node_fields(type(node)):  # type: ignore[arg-type]
         value = getattr(node, field)
         if value is not None:
             yield field, value
@@ -62,12 +64,20 @@ def iter_relations(
     if isinstance(value, ast.SelectStmt) and value.withClause is not None:
         for cte, visible in _cte_scopes(value.withClause, scope):
             yield from iter_relations(cte.ctequery, visible)
-        scope = scope | frozenset(cte.ctename for cte in value.withClause.ctes)
+        scope = scope | frozenset(cte.ctename for cte in value.withClause.ctes or ())
     for field, child in children(value):
         if field != "withClause":
             yield from iter_relations(child, scope)
 
 
+@overload
+def map_relations(
+    value: ast.Node, hook: RelationHook, scope: frozenset[str] = frozenset()
+) -> ast.Node: ...
+@overload
+def map_relations(
+    value: object, hook: RelationHook, scope: frozenset[str] = frozenset()
+) -> object: ...
 def map_relations(value: object, hook: RelationHook, scope: frozenset[str] = frozenset()) -> object:
     """`value` with every table reference replaced by `hook(ref, cte_scope)`, in place."""
     if isinstance(value, tuple | list):
@@ -79,8 +89,9 @@ def map_relations(value: object, hook: RelationHook, scope: frozenset[str] = fro
         return hook(value, scope)
     if isinstance(value, ast.SelectStmt) and value.withClause is not None:
         for cte, visible in _cte_scopes(value.withClause, scope):
-            cte.ctequery = map_relations(cte.ctequery, hook, visible)
-        scope = scope | frozenset(cte.ctename for cte in value.withClause.ctes)
+            if cte.ctequery is not None:
+                cte.ctequery = map_relations(cte.ctequery, hook, visible)
+        scope = scope | frozenset(cte.ctename for cte in value.withClause.ctes or ())
     for field, child in children(value):
         if field != "withClause":
             replaced = map_relations(child, hook, scope)
@@ -92,7 +103,8 @@ def map_relations(value: object, hook: RelationHook, scope: frozenset[str] = fro
 def _cte_scopes(
     with_clause: ast.WithClause, scope: frozenset[str]
 ) -> Iterator[tuple[ast.CommonTableExpr, frozenset[str]]]:
-    names = [cte.ctename for cte in with_clause.ctes]
-    for position, cte in enumerate(with_clause.ctes):
+    ctes = with_clause.ctes or ()
+    names = [cte.ctename for cte in ctes]
+    for position, cte in enumerate(ctes):
         visible = names if with_clause.recursive else names[:position]
         yield cte, scope | frozenset(visible)

@@ -9,6 +9,7 @@ Casts may also name the schema's own enum and domain types the policy lists.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pglast
 from pglast import ast
@@ -138,9 +139,11 @@ def _check_operator(node: ast.A_Expr, _: GuardPolicy | None = None) -> None:
 
 
 def _check_cast(node: ast.TypeCast, policy: GuardPolicy) -> None:
-    names = [n.sval for n in node.typeName.names or ()]
+    type_name = node.typeName
+    assert type_name is not None  # the parser gives every cast its type's name
+    names = [n.sval for n in type_name.names or ()]
     shown = ".".join(names) or "?"
-    if node.typeName.setof or not _castable(names, node.arg, policy):
+    if type_name.setof or not _castable(names, node.arg, policy):
         raise GuardRejection("GUARD_TYPE_NOT_ALLOWED", f"casting to {shown} is not allowed")
 
 
@@ -164,19 +167,23 @@ def _castable(names: list[str], arg: ast.Node | None, policy: GuardPolicy) -> bo
 
 
 def _check_value_function(node: ast.SQLValueFunction, _: GuardPolicy) -> None:
+    assert node.op is not None  # the parser sets which function it is
     if node.op.name not in allowlist.SQL_VALUE_FUNCTIONS:
         raise GuardRejection("GUARD_FUNCTION_NOT_ALLOWED", f"{node.op.name[6:]} is not allowed")
 
 
 def _check_sublink(node: ast.SubLink, _: GuardPolicy) -> None:
+    assert node.subLinkType is not None  # the parser sets the kind of every sublink
     if node.subLinkType.name not in allowlist.SUBLINK_TYPES:
         raise GuardRejection("GUARD_NODE_NOT_ALLOWED", f"{node.subLinkType.name} is not allowed")
     if node.operName:
         _check_operator(ast.A_Expr(name=node.operName))
 
 
-def _unqualified(names: tuple, what: str) -> str:
-    parts = [n.sval for n in names or ()]
+def _unqualified(names: tuple[Any, ...] | None, what: str) -> str:
+    """The last part of `names` (pglast's tuple of `String`s), refused unless it stands bare
+    or after `pg_catalog.`; lower-cased except for an operator."""
+    parts: list[str] = [n.sval for n in names or ()]
     if not parts or len(parts) > 2 or (len(parts) == 2 and parts[0] != "pg_catalog"):
         shown = ".".join(parts) or "?"
         raise GuardRejection(f"GUARD_{what.upper()}_NOT_ALLOWED", f"{what} {shown} is not allowed")
@@ -185,6 +192,7 @@ def _unqualified(names: tuple, what: str) -> str:
 
 def _check_table(ref: ast.RangeVar, scope: frozenset[str], policy: GuardPolicy) -> None:
     shown = ".".join(p for p in (ref.catalogname, ref.schemaname, ref.relname) if p)
+    assert ref.relname is not None  # the parser names every table reference
     if ref.schemaname in allowlist.SYSTEM_SCHEMAS or ref.relname.startswith("pg_"):
         raise GuardRejection("GUARD_SYSTEM_CATALOG", f"system catalog {shown} is not allowed")
     if ref.catalogname is None and ref.schemaname is None and ref.relname in scope:
@@ -193,7 +201,9 @@ def _check_table(ref: ast.RangeVar, scope: frozenset[str], policy: GuardPolicy) 
         raise GuardRejection("GUARD_TABLE_NOT_ALLOWED", f"table {shown} is not in the catalog")
 
 
-CHECKS: dict[str, Callable[[ast.Node, GuardPolicy], None]] = {
+# Each check takes the node class its key names: a dispatch on the class name that mypy
+# cannot relate to the argument's type, hence `Any` for the node.
+CHECKS: dict[str, Callable[[Any, GuardPolicy], None]] = {
     "SelectStmt": _check_select,
     "CommonTableExpr": _check_cte,
     "FuncCall": _check_function,
