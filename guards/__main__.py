@@ -18,7 +18,9 @@ from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
 EXIT_REJECTED = 3
 
 
-def add_rewrite(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_rewrite(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """The `rewrite` command's arguments (shared by `orquestra guard` and this module)."""
     rewrite = commands.add_parser("rewrite", help="guard the SQL read from stdin")
     rewrite.add_argument("--policy", type=Path, default=None, help="policy YAML file")

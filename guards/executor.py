@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 import asyncpg
+from asyncpg.types import Type
 
 from orquestra.core.errors import OrquestraError
 from orquestra.core.limits import ExecutionLimits
@@ -100,7 +101,7 @@ async def run_as_tenant(
     return QueryResult(columns, kept, truncated, (time.perf_counter() - started) * 1000)
 
 
-def _bind(params: list[str], types: tuple) -> list[object]:
+def _bind(params: list[str], types: tuple[Type, ...]) -> list[object]:
     """Convert the tenant (text) to the parameter type PostgreSQL inferred for $1."""
     if len(params) != len(types):
         raise QueryError(
