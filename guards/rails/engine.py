@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from prometheus_client import Counter, Histogram
 
@@ -29,12 +29,19 @@ from orquestra.guards.rails.config import (
     read_guardrails,
     read_mapping,
 )
-from orquestra.guards.rails.contracts import JudgeCase, JudgeResult, RailCheck, RailResult
+from orquestra.guards.rails.contracts import (
+    JudgeCase,
+    JudgeResult,
+    Outcome,
+    RailCheck,
+    RailResult,
+)
 from orquestra.guards.rails.input_rails import MessageSize, OutOfScope, PromptInjection, Toolkit
 from orquestra.guards.rails.judges import Groundedness, RelevanceJudge
 from orquestra.guards.rails.output_rails import PersonalData
 
 log = logging.getLogger("orquestra.guardrails")
+Result = TypeVar("Result", RailResult, JudgeResult)
 
 NATIVE: dict[str, dict[str, Callable[[Entry, Toolkit], Any]]] = {
     "input": {"PINJ": PromptInjection, "OOS": OutOfScope, "SIZE": MessageSize},
@@ -136,8 +143,9 @@ class Guardrails:
         for rail in self.output:
             if any(r.code == rail.entry.id for r in rewrites):
                 result, failure = await _evaluate(rail, replace(check, text=text), RailResult)
-                if failure or not result.allowed:
-                    blocked = RailResult(False, failure or result.reason, code=rail.entry.id)
+                if result is None or not result.allowed:
+                    reason = failure if result is None else result.reason
+                    blocked = RailResult(False, reason, code=rail.entry.id)
                     return replace(decision, allowed=False, text=check.text, blocked_by=blocked)
                 text = result.text if result.text is not None else text
         return replace(decision, text=text)
@@ -164,8 +172,9 @@ class Guardrails:
     async def _rail(self, stage: str, rail: Loaded, check: RailCheck) -> RailResult:
         started = time.perf_counter()
         result, failure = await _evaluate(rail, check, RailResult)
-        if failure:  # fail closed: a rail that cannot decide blocks
-            result, outcome = RailResult(False, failure), failure.split(":")[0]
+        outcome: Outcome
+        if result is None:  # fail closed: a rail that cannot decide blocks
+            result, outcome = RailResult(False, failure), _failure_outcome(failure)
         elif not result.allowed:
             outcome = "block"
         elif result.text is not None and result.text != check.text:
@@ -173,19 +182,20 @@ class Guardrails:
         else:
             outcome = "pass"
         ms = round((time.perf_counter() - started) * 1000, 2)
-        result = replace(result, code=rail.entry.id, outcome=outcome, ms=ms)  # type: ignore[arg-type]
+        result = replace(result, code=rail.entry.id, outcome=outcome, ms=ms)
         self._record(stage, rail, outcome, ms, result.reason)
         return result
 
     async def _judge(self, judge: Loaded, case: JudgeCase) -> JudgeResult:
         started = time.perf_counter()
         result, failure = await _evaluate(judge, case, JudgeResult)
-        if failure:  # fail closed: an answer no judge could check is not passed
-            result, outcome = JudgeResult(False), failure.split(":")[0]
+        outcome: Outcome
+        if result is None:  # fail closed: an answer no judge could check is not passed
+            result, outcome = JudgeResult(False), _failure_outcome(failure)
         else:
             outcome = "pass" if result.passed else "fail"
         ms = round((time.perf_counter() - started) * 1000, 2)
-        result = replace(result, name=judge.entry.id, outcome=outcome, ms=ms)  # type: ignore[arg-type]
+        result = replace(result, name=judge.entry.id, outcome=outcome, ms=ms)
         self._record("judges", judge, outcome, ms, result.feedback)
         return result
 
@@ -205,7 +215,9 @@ class Guardrails:
         )
 
 
-async def _evaluate(item: Loaded, argument: Any, expected: type) -> tuple[Any, str]:
+async def _evaluate(
+    item: Loaded, argument: RailCheck | JudgeCase, expected: type[Result]
+) -> tuple[Result | None, str]:
     """`(result, "")`, or `(None, "timeout: …" | "error: …")` when the plugin did not decide."""
     try:
         async with asyncio.timeout(item.timeout_s):
@@ -220,6 +232,11 @@ async def _evaluate(item: Loaded, argument: Any, expected: type) -> tuple[Any, s
         log.warning("rail or judge returned %s", name, extra={"rail": item.entry.id})
         return None, f"error: evaluate() returned {name}, not {expected.__name__}"
     return result, ""
+
+
+def _failure_outcome(failure: str) -> Outcome:
+    """The outcome `_evaluate`'s failure begins with: `timeout` or `error`."""
+    return "timeout" if failure.startswith("timeout:") else "error"
 
 
 async def _call(evaluate: Callable[[Any], Any], argument: Any) -> Any:
