@@ -13,6 +13,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from orquestra.core.texts import TEXTS, language, say
 from orquestra.ddl_catalog.wording import Voice, voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter
@@ -23,39 +24,6 @@ from orquestra.guards.rails import RailResult
 from orquestra.nodes.short_circuit import latest_user_message
 
 log = logging.getLogger("orquestra.audit")
-TEXTS = {
-    "SIZE": {
-        "pt": "Sua mensagem é longa demais ({reason}). Resuma a pergunta em poucas frases, por "
-        "favor.",
-        "en": "Your message is too long ({reason}). Please ask in a few sentences.",
-    },
-    "PINJ": {
-        "pt": "Não posso mudar minhas instruções nem os filtros dos dados, e só consulto os "
-        "seus próprios dados ({label} {tenant}). Faça a pergunta sobre os seus dados, por "
-        "favor.",
-        "en": "I cannot change my instructions or the data filters, and I only read your own "
-        "data ({label} {tenant}). Please ask about your own data.",
-    },
-    "OOS": {
-        "pt": "Essa pergunta está fora do que sei responder. Consulto os seus dados de {topics}, "
-        "e explico termos do negócio.{examples}",
-        "en": "That question is outside what I can answer. I read your data on {topics}, and "
-        "explain business terms.{examples}",
-    },
-    "UNCHECKED": {
-        "pt": "Não consegui verificar sua mensagem agora ({code}), então ela não foi processada. "
-        "Tente novamente em instantes.",
-        "en": "I could not check your message just now ({code}), so it was not processed. "
-        "Please try again shortly.",
-    },
-    "OTHER": {
-        "pt": "Não posso responder a essa mensagem ({code}). Reformule a pergunta, por favor.",
-        "en": "I cannot answer that message ({code}). Please rephrase your question.",
-    },
-}
-
-
-FOR_EXAMPLE = {"pt": " Por exemplo: {examples}.", "en": " For example: {examples}."}
 
 
 def blocked_text(result: RailResult, code: str, lang: str, tenant: str, voice: Voice) -> str:
@@ -63,15 +31,17 @@ def blocked_text(result: RailResult, code: str, lang: str, tenant: str, voice: V
     if result.outcome in ("error", "timeout"):
         key = "UNCHECKED"
     else:
-        key = result.code.upper() if result.code.upper() in TEXTS else "OTHER"
-    lang = lang if lang in FOR_EXAMPLE else "en"
+        key = result.code.upper() if f"refusal.{result.code.upper()}" in TEXTS else "OTHER"
+    lang = language(lang)
     examples = voice.quoted_examples(lang, count=1)
-    return TEXTS[key][lang].format(
+    return say(
+        f"refusal.{key}",
+        lang,
         reason=result.reason,
         label=voice.tenant(lang),
         tenant=tenant,
         topics=voice.topics(lang),
-        examples=FOR_EXAMPLE[lang].format(examples=examples) if examples else "",
+        examples=say("for_example", lang, examples=examples) if examples else "",
         code=code,
     )
 

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from orquestra.core.texts import say
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter
 from orquestra.graph.metrics import CAP_HITS
@@ -24,17 +25,6 @@ from orquestra.graph.rails import model_access
 from orquestra.graph.resources import open_resources
 from orquestra.graph.stage import stage
 from orquestra.guards.rails import JudgeCase, JudgeResult
-
-NOTES = {
-    "fail": {
-        "pt": "Atenção: não consegui confirmar esta resposta por completo ({names}).",
-        "en": "Note: I could not fully verify this answer ({names}).",
-    },
-    "error": {
-        "pt": "Atenção: a verificação desta resposta não pôde ser concluída ({names}).",
-        "en": "Note: this answer's checks could not be completed ({names}).",
-    },
-}
 
 
 def judge_case(
@@ -103,7 +93,7 @@ async def run_judges(
         caps.append("MAX_REFINE_ROUNDS")
     kind = "fail" if fixable else "error"
     names = ", ".join(r.name for r in failed)
-    note = NOTES[kind].get(state.get("lang", "pt"), NOTES[kind]["en"]).format(names=names)
+    note = say(f"unverified.{kind}", state.get("lang", "pt"), names=names)
     return {**update, "caps_hit": caps, "verification_note": note}
 
 

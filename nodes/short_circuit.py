@@ -11,6 +11,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
+from orquestra.core.texts import language, say
 from orquestra.ddl_catalog.language import detect_language, language_words
 from orquestra.ddl_catalog.text import fold
 from orquestra.ddl_catalog.wording import Voice, voice_of
@@ -26,19 +27,6 @@ THANKS = re.compile(
     r"^(obrigad[oa]|valeu|brigad[oa]|thanks|thank you|thx|tchau|bye|ate mais)"
     r"[\s!.,]*(muito|a lot|so much)?[\s!.,]*$"
 )
-GREETINGS = {
-    "pt": "Olá, eu sou {assistant}! Posso consultar {topics} nos seus dados, ou explicar um "
-    "termo do negócio.",
-    "en": "Hello, I'm {assistant}! I can look up {topics} in your data, or explain a business "
-    "term.",
-}
-FOR_EXAMPLE = {"pt": " Por exemplo: {examples}.", "en": " For example: {examples}."}
-REPLIES = {
-    ("thanks", "pt"): "Por nada! Se precisar de mais alguma consulta, é só perguntar.",
-    ("thanks", "en"): "You're welcome! Ask me anything else about your data.",
-    ("empty", "pt"): "Não recebi nenhuma pergunta. O que você gostaria de saber?",
-    ("empty", "en"): "I did not get a question. What would you like to know?",
-}
 """Replies with no business in them; the greeting is made from the deployment's words."""
 
 TURN_RESET: dict[str, Any] = {
@@ -100,15 +88,15 @@ def classify(message: str) -> str | None:
 
 def greeting(voice: Voice, lang: str) -> str:
     """The greeting in `lang`: who the assistant is, its topics and example questions."""
-    text = GREETINGS[lang].format(assistant=voice.profile.assistant_name, topics=voice.topics(lang))
+    text = say("greeting", lang, assistant=voice.profile.assistant_name, topics=voice.topics(lang))
     examples = voice.quoted_examples(lang)
-    return text + (FOR_EXAMPLE[lang].format(examples=examples) if examples else "")
+    return text + (say("for_example", lang, examples=examples) if examples else "")
 
 
 def reply(kind: str, lang: str, voice: Voice) -> str:
     """The static reply of `kind` (greeting, thanks, empty) in `lang`."""
-    lang = lang if lang in GREETINGS else "en"
-    return greeting(voice, lang) if kind == "greeting" else REPLIES[(kind, lang)]
+    lang = language(lang)
+    return greeting(voice, lang) if kind == "greeting" else say(f"reply.{kind}", lang)
 
 
 def latest_user_message(state: dict[str, Any]) -> str:

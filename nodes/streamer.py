@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
+from orquestra.core.texts import say
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
@@ -33,12 +34,6 @@ from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.units import column_units
 
 PREVIEW_ROWS = 20
-NOT_YOURS = {
-    "pt": "\n\nObservação: você só tem acesso aos dados da sua própria conta; {names} não foi"
-    " considerado nesta resposta.",
-    "en": "\n\nNote: you can only see your own account's data; {names} was not taken into"
-    " account in this answer.",
-}
 """Said when the question names another tenant: the guard answered with the asker's rows."""
 
 
@@ -48,7 +43,7 @@ def not_yours(state: dict[str, Any]) -> str:
     if not names:
         return ""
     joined = ", ".join(f"“{name}”" for name in names)
-    return NOT_YOURS.get(state.get("lang", "pt"), NOT_YOURS["en"]).format(names=joined)
+    return say("not_yours", state.get("lang", "pt"), names=joined)
 
 
 def local_time(value: Any, zone: str) -> Any:

@@ -13,6 +13,7 @@ import re
 from datetime import date, datetime
 from typing import Any
 
+from orquestra.core.texts import language, say
 from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice
 
@@ -94,21 +95,14 @@ def judge(question: str, answer: str, kind: str = "") -> dict[str, Any]:
     return {"addresses_question": addresses, "feedback": feedback}
 
 
-CHAT = {
-    "pt": "Eu sou {assistant}, seu assistente de dados. Consulto {topics} nos seus dados, "
-    "calculo totais e rankings e explico termos do negócio.",
-    "en": "I'm {assistant}, your data assistant. I can look up {topics} in your data, compute "
-    "totals and rankings, and explain business terms.",
-}
-TRY = {"pt": " Experimente: {examples}.", "en": " Try: {examples}."}
-
-
 def chat(lang: str, voice: Voice) -> str:
     """Who the assistant is and what it can do, in the deployment's words."""
-    lang = lang if lang in CHAT else "en"
-    text = CHAT[lang].format(assistant=voice.profile.assistant_name, topics=voice.topics(lang))
+    lang = language(lang)
+    text = say(
+        "offline.chat", lang, assistant=voice.profile.assistant_name, topics=voice.topics(lang)
+    )
     examples = voice.quoted_examples(lang)
-    return text + (TRY[lang].format(examples=examples) if examples else "")
+    return text + (say("offline.try", lang, examples=examples) if examples else "")
 
 
 def units_in(text: str) -> dict[str, str]:

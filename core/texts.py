@@ -1,0 +1,138 @@
+"""Every fixed text a person reads, in each language, in one place.
+
+Stages, the offline model and the server say things in the user's language — refusals,
+greetings, honest stops, notes under an answer. They all live here, keyed by what they are,
+and `say()` applies the one fallback rule: a language without its own text gets English.
+Words that come from the deployment (the assistant's name, what a tenant is called, topics)
+are filled in as values; nothing here names a business.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("pt", "en")
+FALLBACK = "en"
+
+TEXTS: dict[str, dict[str, str]] = {
+    "reply.thanks": {
+        "pt": "Por nada! Se precisar de mais alguma consulta, é só perguntar.",
+        "en": "You're welcome! Ask me anything else about your data.",
+    },
+    "reply.empty": {
+        "pt": "Não recebi nenhuma pergunta. O que você gostaria de saber?",
+        "en": "I did not get a question. What would you like to know?",
+    },
+    "refusal.SIZE": {
+        "pt": "Sua mensagem é longa demais ({reason}). Resuma a pergunta em poucas "
+        "frases, por favor.",
+        "en": "Your message is too long ({reason}). Please ask in a few sentences.",
+    },
+    "refusal.PINJ": {
+        "pt": "Não posso mudar minhas instruções nem os filtros dos dados, e só "
+        "consulto os seus próprios dados ({label} {tenant}). Faça a pergunta "
+        "sobre os seus dados, por favor.",
+        "en": "I cannot change my instructions or the data filters, and I only read "
+        "your own data ({label} {tenant}). Please ask about your own data.",
+    },
+    "refusal.OOS": {
+        "pt": "Essa pergunta está fora do que sei responder. Consulto os seus dados "
+        "de {topics}, e explico termos do negócio.{examples}",
+        "en": "That question is outside what I can answer. I read your data on "
+        "{topics}, and explain business terms.{examples}",
+    },
+    "refusal.UNCHECKED": {
+        "pt": "Não consegui verificar sua mensagem agora ({code}), então ela "
+        "não foi processada. Tente novamente em instantes.",
+        "en": "I could not check your message just now ({code}), so it was not "
+        "processed. Please try again shortly.",
+    },
+    "refusal.OTHER": {
+        "pt": "Não posso responder a essa mensagem ({code}). Reformule a pergunta, por favor.",
+        "en": "I cannot answer that message ({code}). Please rephrase your question.",
+    },
+    "for_example": {"pt": " Por exemplo: {examples}.", "en": " For example: {examples}."},
+    "greeting": {
+        "pt": "Olá, eu sou {assistant}! Posso consultar {topics} nos seus dados, ou "
+        "explicar um termo do negócio.",
+        "en": "Hello, I'm {assistant}! I can look up {topics} in your data, or explain "
+        "a business term.",
+    },
+    "not_yours": {
+        "pt": "\n"
+        "\n"
+        "Observação: você só tem acesso aos dados da sua própria conta; {names} "
+        "não foi considerado nesta resposta.",
+        "en": "\n"
+        "\n"
+        "Note: you can only see your own account's data; {names} was not taken "
+        "into account in this answer.",
+    },
+    "unverified.fail": {
+        "pt": "Atenção: não consegui confirmar esta resposta por completo ({names}).",
+        "en": "Note: I could not fully verify this answer ({names}).",
+    },
+    "unverified.error": {
+        "pt": "Atenção: a verificação desta resposta não pôde ser concluída ({names}).",
+        "en": "Note: this answer's checks could not be completed ({names}).",
+    },
+    "stop.MAX_SQL_ATTEMPTS": {
+        "pt": "Não encontrei dados para essa pergunta. Tentei {n} "
+        "consulta(s) e nenhuma retornou linhas:",
+        "en": "I found no data for this question. I tried {n} quer(ies) and none returned rows:",
+    },
+    "stop.MAX_FIX_ATTEMPTS": {
+        "pt": "Não consegui montar uma consulta válida para essa pergunta "
+        "depois de {n} tentativa(s). O que tentei:",
+        "en": "I could not build a valid query for this question after {n} "
+        "attempt(s). What I tried:",
+    },
+    "stop.MODEL_BUDGET": {
+        "pt": "Interrompi esta resposta porque ela atingiu o limite de "
+        "chamadas ao modelo por pergunta. Tente reformular a pergunta de "
+        "forma mais direta.",
+        "en": "I stopped this answer because it reached the limit of model "
+        "calls per question. Try asking more directly.",
+    },
+    "stop.MODEL_OUTPUT_INVALID": {
+        "pt": "O modelo de linguagem respondeu num formato inválido e "
+        "não consegui continuar. Tente novamente em instantes.",
+        "en": "The language model answered in an invalid format and I "
+        "could not go on. Please try again shortly.",
+    },
+    "stop.NO_SQL": {
+        "pt": "Não consegui relacionar sua pergunta aos dados disponíveis "
+        "({reason}). Posso responder sobre: {topics}.",
+        "en": "I could not map your question to the available data ({reason}). I can "
+        "answer about: {topics}.",
+    },
+    "stop.last_error": {"pt": "Último erro", "en": "Last error"},
+    "stop.model_failed": {
+        "pt": "Encontrei {rows} linha(s), que estão na tabela, mas não "
+        "consegui redigir a resposta: {message} [{code}]",
+        "en": "I found {rows} row(s), shown in the table, but could not write "
+        "the answer: {message} [{code}]",
+    },
+    "offline.chat": {
+        "pt": "Eu sou {assistant}, seu assistente de dados. Consulto {topics} nos "
+        "seus dados, calculo totais e rankings e explico termos do negócio.",
+        "en": "I'm {assistant}, your data assistant. I can look up {topics} in your "
+        "data, compute totals and rankings, and explain business terms.",
+    },
+    "offline.try": {"pt": " Experimente: {examples}.", "en": " Try: {examples}."},
+}
+
+
+def language(lang: str | None) -> str:
+    """`lang` if there are texts in it, else the fallback."""
+    return lang if lang in LANGUAGES else FALLBACK
+
+
+def say(key: str, lang: str | None, **values: object) -> str:
+    """The text `key` in `lang` (English when that language has none), filled with `values`.
+
+    >>> say("stop.last_error", "pt")
+    'Último erro'
+    >>> say("stop.last_error", "de")
+    'Last error'
+    """
+    texts = TEXTS[key]
+    return texts.get(lang or FALLBACK, texts[FALLBACK]).format(**values)

@@ -1,0 +1,30 @@
+"""Every fixed text a person reads is in one table, in both languages, with the same blanks."""
+
+from __future__ import annotations
+
+import doctest
+from string import Formatter
+
+import pytest
+
+from orquestra.core import texts
+from orquestra.core.texts import LANGUAGES, TEXTS, say
+
+
+def blanks(text: str) -> set[str]:
+    return {field for _, field, _, _ in Formatter().parse(text) if field}
+
+
+@pytest.mark.parametrize("key", sorted(TEXTS))
+def test_each_text_exists_in_every_language_with_the_same_blanks(key: str) -> None:
+    assert set(TEXTS[key]) == set(LANGUAGES)
+    assert blanks(TEXTS[key]["pt"]) == blanks(TEXTS[key]["en"])
+
+
+def test_an_unknown_language_reads_english() -> None:
+    assert say("reply.empty", "fr") == TEXTS["reply.empty"]["en"]
+    assert say("reply.empty", None) == TEXTS["reply.empty"]["en"]
+
+
+def test_the_docstring_examples_hold() -> None:
+    assert doctest.testmod(texts).failed == 0
