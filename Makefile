@@ -21,11 +21,13 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python tests/typecheck.py
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python tests/typecheck.py
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -154,7 +154,7 @@ async def cap_reached(state: State, runtime: Ctx) -> dict[str, Any]:
     return stopped(state, "MAX_FIX_ATTEMPTS" if failed else "MAX_SQL_ATTEMPTS")
 
 
-def build_graph() -> StateGraph:
+def build_graph() -> StateGraph[AgentState, RunContext, InputState, OutputState]:
     """The orchestrated graph, not yet compiled (callers pick the checkpointer)."""
     graph = StateGraph(
         AgentState, context_schema=RunContext, input_schema=InputState, output_schema=OutputState

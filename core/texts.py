@@ -13,6 +13,48 @@ LANGUAGES = ("pt", "en")
 FALLBACK = "en"
 
 TEXTS: dict[str, dict[str, str]] = {
+    "model.MODEL_UNAVAILABLE": {
+        "pt": "O provedor do modelo está fora do ar ou inacessível "
+        "agora. Tente de novo em alguns instantes.",
+        "en": "The model provider is down or unreachable right now. Please try again shortly.",
+    },
+    "model.MODEL_AUTH": {
+        "pt": "O provedor do modelo recusou as credenciais (chave de API "
+        "inválida ou sem permissão para este modelo). Avise quem "
+        "administra o Orquestra.",
+        "en": "The model provider refused the credentials (an invalid API "
+        "key, or no access to this model). Please tell whoever runs "
+        "Orquestra.",
+    },
+    "model.MODEL_RATE_LIMITED": {
+        "pt": "O provedor do modelo está limitando as chamadas agora "
+        "(limite de uso atingido). Tente de novo em alguns "
+        "instantes.",
+        "en": "The model provider is limiting calls right now (a "
+        "rate or usage limit). Please try again in a moment.",
+    },
+    "model.MODEL_TIMEOUT": {
+        "pt": "O modelo demorou demais para responder. Tente de novo.",
+        "en": "The model took too long to answer. Please try again.",
+    },
+    "model.MODEL_CONTEXT": {
+        "pt": "A pergunta, com o contexto necessário, ficou grande demais "
+        "para o modelo. Tente uma pergunta mais curta ou mais "
+        "específica.",
+        "en": "The question, with the context it needs, is too long for "
+        "the model. Try a shorter or more specific question.",
+    },
+    "model.MODEL_REFUSED": {
+        "pt": "O provedor do modelo se recusou a responder (filtro de "
+        "conteúdo). Reformule a pergunta, por favor.",
+        "en": "The model provider declined to answer (a content filter). "
+        "Please rephrase the question.",
+    },
+    "withheld": {
+        "pt": "Esta resposta foi retida por uma regra de segurança ({code}) e não "
+        "pode ser exibida.",
+        "en": "This answer was withheld by a safety rule ({code}) and cannot be shown.",
+    },
     "reply.thanks": {
         "pt": "Por nada! Se precisar de mais alguma consulta, é só perguntar.",
         "en": "You're welcome! Ask me anything else about your data.",
@@ -22,28 +64,29 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "I did not get a question. What would you like to know?",
     },
     "refusal.SIZE": {
-        "pt": "Sua mensagem é longa demais ({reason}). Resuma a pergunta em poucas "
-        "frases, por favor.",
+        "pt": "Sua mensagem é longa demais ({reason}). Resuma a pergunta em "
+        "poucas frases, por favor.",
         "en": "Your message is too long ({reason}). Please ask in a few sentences.",
     },
     "refusal.PINJ": {
         "pt": "Não posso mudar minhas instruções nem os filtros dos dados, e só "
-        "consulto os seus próprios dados ({label} {tenant}). Faça a pergunta "
-        "sobre os seus dados, por favor.",
-        "en": "I cannot change my instructions or the data filters, and I only read "
-        "your own data ({label} {tenant}). Please ask about your own data.",
+        "consulto os seus próprios dados ({label} {tenant}). Faça a "
+        "pergunta sobre os seus dados, por favor.",
+        "en": "I cannot change my instructions or the data filters, and I only "
+        "read your own data ({label} {tenant}). Please ask about your own "
+        "data.",
     },
     "refusal.OOS": {
-        "pt": "Essa pergunta está fora do que sei responder. Consulto os seus dados "
-        "de {topics}, e explico termos do negócio.{examples}",
+        "pt": "Essa pergunta está fora do que sei responder. Consulto os seus "
+        "dados de {topics}, e explico termos do negócio.{examples}",
         "en": "That question is outside what I can answer. I read your data on "
         "{topics}, and explain business terms.{examples}",
     },
     "refusal.UNCHECKED": {
-        "pt": "Não consegui verificar sua mensagem agora ({code}), então ela "
-        "não foi processada. Tente novamente em instantes.",
-        "en": "I could not check your message just now ({code}), so it was not "
-        "processed. Please try again shortly.",
+        "pt": "Não consegui verificar sua mensagem agora ({code}), então "
+        "ela não foi processada. Tente novamente em instantes.",
+        "en": "I could not check your message just now ({code}), so it was "
+        "not processed. Please try again shortly.",
     },
     "refusal.OTHER": {
         "pt": "Não posso responder a essa mensagem ({code}). Reformule a pergunta, por favor.",
@@ -53,18 +96,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "greeting": {
         "pt": "Olá, eu sou {assistant}! Posso consultar {topics} nos seus dados, ou "
         "explicar um termo do negócio.",
-        "en": "Hello, I'm {assistant}! I can look up {topics} in your data, or explain "
-        "a business term.",
+        "en": "Hello, I'm {assistant}! I can look up {topics} in your data, or "
+        "explain a business term.",
     },
     "not_yours": {
         "pt": "\n"
         "\n"
-        "Observação: você só tem acesso aos dados da sua própria conta; {names} "
-        "não foi considerado nesta resposta.",
+        "Observação: você só tem acesso aos dados da sua própria conta; "
+        "{names} não foi considerado nesta resposta.",
         "en": "\n"
         "\n"
-        "Note: you can only see your own account's data; {names} was not taken "
-        "into account in this answer.",
+        "Note: you can only see your own account's data; {names} was not "
+        "taken into account in this answer.",
     },
     "unverified.fail": {
         "pt": "Atenção: não consegui confirmar esta resposta por completo ({names}).",
@@ -80,42 +123,45 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "I found no data for this question. I tried {n} quer(ies) and none returned rows:",
     },
     "stop.MAX_FIX_ATTEMPTS": {
-        "pt": "Não consegui montar uma consulta válida para essa pergunta "
-        "depois de {n} tentativa(s). O que tentei:",
-        "en": "I could not build a valid query for this question after {n} "
-        "attempt(s). What I tried:",
+        "pt": "Não consegui montar uma consulta válida para essa "
+        "pergunta depois de {n} tentativa(s). O que tentei:",
+        "en": "I could not build a valid query for this question after "
+        "{n} attempt(s). What I tried:",
     },
     "stop.MODEL_BUDGET": {
         "pt": "Interrompi esta resposta porque ela atingiu o limite de "
-        "chamadas ao modelo por pergunta. Tente reformular a pergunta de "
-        "forma mais direta.",
+        "chamadas ao modelo por pergunta. Tente reformular a pergunta "
+        "de forma mais direta.",
         "en": "I stopped this answer because it reached the limit of model "
         "calls per question. Try asking more directly.",
     },
     "stop.MODEL_OUTPUT_INVALID": {
-        "pt": "O modelo de linguagem respondeu num formato inválido e "
-        "não consegui continuar. Tente novamente em instantes.",
-        "en": "The language model answered in an invalid format and I "
-        "could not go on. Please try again shortly.",
+        "pt": "O modelo de linguagem respondeu num formato inválido "
+        "e não consegui continuar. Tente novamente em "
+        "instantes.",
+        "en": "The language model answered in an invalid format and "
+        "I could not go on. Please try again shortly.",
     },
     "stop.NO_SQL": {
         "pt": "Não consegui relacionar sua pergunta aos dados disponíveis "
         "({reason}). Posso responder sobre: {topics}.",
-        "en": "I could not map your question to the available data ({reason}). I can "
-        "answer about: {topics}.",
+        "en": "I could not map your question to the available data ({reason}). I "
+        "can answer about: {topics}.",
     },
     "stop.last_error": {"pt": "Último erro", "en": "Last error"},
     "stop.model_failed": {
         "pt": "Encontrei {rows} linha(s), que estão na tabela, mas não "
         "consegui redigir a resposta: {message} [{code}]",
-        "en": "I found {rows} row(s), shown in the table, but could not write "
-        "the answer: {message} [{code}]",
+        "en": "I found {rows} row(s), shown in the table, but could not "
+        "write the answer: {message} [{code}]",
     },
     "offline.chat": {
-        "pt": "Eu sou {assistant}, seu assistente de dados. Consulto {topics} nos "
-        "seus dados, calculo totais e rankings e explico termos do negócio.",
-        "en": "I'm {assistant}, your data assistant. I can look up {topics} in your "
-        "data, compute totals and rankings, and explain business terms.",
+        "pt": "Eu sou {assistant}, seu assistente de dados. Consulto {topics} "
+        "nos seus dados, calculo totais e rankings e explico termos do "
+        "negócio.",
+        "en": "I'm {assistant}, your data assistant. I can look up {topics} in "
+        "your data, compute totals and rankings, and explain business "
+        "terms.",
     },
     "offline.try": {"pt": " Experimente: {examples}.", "en": " Try: {examples}."},
 }

@@ -12,11 +12,12 @@ from __future__ import annotations
 import asyncio
 import re
 from email.utils import parsedate_to_datetime
-from typing import Any, ClassVar
+from typing import Any
 
 from prometheus_client import Counter
 
 from orquestra.core.errors import OrquestraError
+from orquestra.core.texts import say
 
 MODEL_ERRORS = Counter(
     "orquestra_model_errors_total", "Model calls that failed, by role and code", ["role", "code"]
@@ -28,11 +29,6 @@ class ModelError(OrquestraError):
     provider's detail (for the log); `for_user(lang)` is what a person reads."""
 
     code = "MODEL_UNAVAILABLE"
-    TEXTS: ClassVar[dict[str, str]] = {
-        "pt": "O provedor do modelo está fora do ar ou inacessível agora. Tente de novo em "
-        "alguns instantes.",
-        "en": "The model provider is down or unreachable right now. Please try again shortly.",
-    }
 
     def __init__(self, detail: str, *, retry_after: float | None = None) -> None:
         super().__init__(detail)
@@ -44,55 +40,27 @@ class ModelError(OrquestraError):
 
     def for_user(self, lang: str = "en") -> str:
         """What the user reads, in their language (the detail goes to the log)."""
-        return self.TEXTS.get(lang, self.TEXTS["en"])
+        return say(f"model.{self.code}", lang)
 
 
 class ModelAuth(ModelError):
     code = "MODEL_AUTH"
-    TEXTS: ClassVar[dict[str, str]] = {
-        "pt": "O provedor do modelo recusou as credenciais (chave de API inválida ou sem "
-        "permissão para este modelo). Avise quem administra o Orquestra.",
-        "en": "The model provider refused the credentials (an invalid API key, or no access "
-        "to this model). Please tell whoever runs Orquestra.",
-    }
 
 
 class ModelRateLimited(ModelError):
     code = "MODEL_RATE_LIMITED"
-    TEXTS: ClassVar[dict[str, str]] = {
-        "pt": "O provedor do modelo está limitando as chamadas agora (limite de uso atingido). "
-        "Tente de novo em alguns instantes.",
-        "en": "The model provider is limiting calls right now (a rate or usage limit). Please "
-        "try again in a moment.",
-    }
 
 
 class ModelTimeout(ModelError):
     code = "MODEL_TIMEOUT"
-    TEXTS: ClassVar[dict[str, str]] = {
-        "pt": "O modelo demorou demais para responder. Tente de novo.",
-        "en": "The model took too long to answer. Please try again.",
-    }
 
 
 class ModelContext(ModelError):
     code = "MODEL_CONTEXT"
-    TEXTS: ClassVar[dict[str, str]] = {
-        "pt": "A pergunta, com o contexto necessário, ficou grande demais para o modelo. Tente "
-        "uma pergunta mais curta ou mais específica.",
-        "en": "The question, with the context it needs, is too long for the model. Try a "
-        "shorter or more specific question.",
-    }
 
 
 class ModelRefused(ModelError):
     code = "MODEL_REFUSED"
-    TEXTS: ClassVar[dict[str, str]] = {
-        "pt": "O provedor do modelo se recusou a responder (filtro de conteúdo). Reformule a "
-        "pergunta, por favor.",
-        "en": "The model provider declined to answer (a content filter). Please rephrase the "
-        "question.",
-    }
 
 
 CONTEXT_WORDS = re.compile(

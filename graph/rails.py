@@ -17,6 +17,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 
+from orquestra.core.texts import say
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
@@ -26,10 +27,6 @@ from orquestra.guards.rails import Guardrails, ModelAccess, RailCheck, RailResul
 SENTENCE_END = re.compile(r"(?<!\d)[.!?:;](?=\s)|\n")
 LONGEST_HELD = 400
 """Characters held back at most before a segment is released at a space."""
-WITHHELD = {
-    "pt": "Esta resposta foi retida por uma regra de segurança ({code}) e não pode ser exibida.",
-    "en": "This answer was withheld by a safety rule ({code}) and cannot be shown.",
-}
 
 
 def model_access(meter: Meter, resources: Resources, context: RunContext) -> ModelAccess:
@@ -117,7 +114,7 @@ class AnswerStream:
         self.blocked = decision.blocked_by
         code = self.guardrails.rail_code((decision.blocked_by or RailResult(False)).code)
         self.reset()
-        self._send(WITHHELD.get(self.check.lang, WITHHELD["en"]).format(code=code))
+        self._send(say("withheld", self.check.lang, code=code))
 
     def _send(self, text: str) -> None:
         if text:
