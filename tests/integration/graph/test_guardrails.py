@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from orquestra.graph.rails import WITHHELD
+from orquestra.core.texts import say
 from orquestra.graph.resources import open_resources
 from orquestra.guards.rails import Guardrails, Toolkit
 from tests.integration.graph.conftest import Harness
@@ -185,7 +185,7 @@ async def test_an_external_output_rail_can_withhold_an_answer(harness: Harness, 
     turn = await harness.ask(question)
     tokens = turn.of("token")
     assert tokens[0] == {"text": "", "reset": True}  # held until checked: nothing to take back
-    assert turn.text == WITHHELD["pt"].format(code="GRL.NO_STATUS")
+    assert turn.text == say("withheld", "pt", code="GRL.NO_STATUS")
     assert "answer_judge" not in turn.nodes()  # a withheld answer has nothing to judge
 
 
