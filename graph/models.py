@@ -48,7 +48,7 @@ def model_for(role: str, context: RunContext, settings: Settings) -> BaseChatMod
         settings.openai_base_url,
         settings.openai_api_key,
         settings.deployment,
-        str(settings.catalog_dir or settings.active_deployment.catalog_dir),
+        str(settings.catalog_folder),
         settings.models.method_for(role, spec),
     )
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import asyncpg
 
@@ -120,7 +119,7 @@ async def close_resources() -> None:
 async def _build(settings: Settings) -> Resources:
     # Usually resolved when the settings were read; a thread all the same (files).
     deployment = await asyncio.to_thread(lambda: settings.active_deployment)
-    folder = Path(settings.catalog_dir or deployment.catalog_dir)
+    folder = settings.catalog_folder
     # Blocking work (files, starting the embedded server, loading the embedding model) runs
     # in a thread so the event loop keeps serving.
     catalog = await asyncio.to_thread(load_catalog, folder)
