@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from orquestra.graph.context import RunContext
-from orquestra.graph.stage import stopped
+from orquestra.graph.stage import stage_name, stopped
 from orquestra.graph.state import AgentState, InputState, OutputState
 from orquestra.nodes.analyzer import analyzer
 from orquestra.nodes.augmenter import augmenter
@@ -159,31 +159,31 @@ def build_graph() -> StateGraph[AgentState, RunContext, InputState, OutputState]
     graph = StateGraph(
         AgentState, context_schema=RunContext, input_schema=InputState, output_schema=OutputState
     )
-    for name, node in (
-        ("short_circuit", short_circuit),
-        ("input_rails", input_rails),
-        ("clarify", clarify),
-        ("select_sources", select_sources),
-        ("tenant_guard", tenant_guard),
-        ("zero_row_retry", zero_row_retry),
-        ("cap_reached", cap_reached),
-        ("analyzer", analyzer),
-        ("presenter", presenter),
+    for node in (
+        short_circuit,
+        input_rails,
+        clarify,
+        select_sources,
+        tenant_guard,
+        zero_row_retry,
+        analyzer,
+        presenter,
     ):
-        graph.add_node(name, node)
-    for name, node in (
-        ("augmenter", augmenter),
-        ("router", router),
-        ("chat", chat_node),
-        ("librarian", librarian),
-        ("judge", judge),
-        ("answer_judge", answer_judge),
-        ("sql_writer", sql_writer),
-        ("executor", executor),
-        ("fixer", fixer),
-        ("streamer", streamer),
+        graph.add_node(stage_name(node), node)
+    graph.add_node("cap_reached", cap_reached)  # a router's step, not a stage
+    for node in (
+        augmenter,
+        router,
+        chat_node,
+        librarian,
+        judge,
+        answer_judge,
+        sql_writer,
+        executor,
+        fixer,
+        streamer,
     ):
-        graph.add_node(name, node, retry_policy=RETRY)
+        graph.add_node(stage_name(node), node, retry_policy=RETRY)
     graph.add_edge(START, "short_circuit")
     graph.add_conditional_edges("short_circuit", after_short_circuit)
     graph.add_conditional_edges("augmenter", after_augmenter)

@@ -41,6 +41,15 @@ class Node(Protocol[S_contra]):
     ) -> Awaitable[dict[str, Any]]: ...
 
 
+_names: dict[object, str] = {}
+"""Each decorated node function → its stage name, so the wiring never spells it again."""
+
+
+def stage_name(node: object) -> str:
+    """The name `@stage` gave `node` (a `KeyError` for a function that is not a stage)."""
+    return _names[node]
+
+
 def stage(
     name: str,
     summary: Callable[[dict[str, Any]], str] | None = None,
@@ -92,6 +101,7 @@ def stage(
             )
             return update
 
+        _names[node] = name
         return node
 
     return wrap
