@@ -6,7 +6,8 @@ stage of a turn, so a thread's second question never sees the first one's attemp
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+import types
+from typing import Annotated, Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -140,3 +141,26 @@ class AgentState(InputState, OutputState, total=False):
     """Seconds this turn waited on rate limits and outages before retrying."""
     caps_hit: list[str]
     """Caps reached in this turn (for metrics and the answer)."""
+
+
+THREAD_FIELDS = frozenset({"messages", "last_question", "lang", "turn_message"})
+"""What is not reset when a turn starts: the conversation and what the turn's first stage
+sets itself. Every other field of `AgentState` belongs to one turn."""
+
+
+def turn_reset() -> dict[str, Any]:
+    """Every per-turn field at its empty value, read from `AgentState`'s types (None where
+    the type allows it, else an empty list, dict, string, zero or False) — never a hand-kept
+    copy of the field list."""
+    hints = get_type_hints(AgentState, include_extras=False)
+    return {name: _empty(hint) for name, hint in hints.items() if name not in THREAD_FIELDS}
+
+
+def _empty(hint: Any) -> Any:
+    if get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint):
+        return None
+    origin = get_origin(hint) or hint
+    empties: dict[Any, Any] = {list: [], dict: {}, str: "", int: 0, float: 0.0, bool: False}
+    if origin not in empties:
+        raise TypeError(f"no empty value for a per-turn field of type {hint!r}")
+    return empties[origin]

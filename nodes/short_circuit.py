@@ -18,6 +18,7 @@ from orquestra.ddl_catalog.wording import Voice, voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import open_resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import turn_reset
 
 GREETING = re.compile(
     r"^(oi+|ola|ol[aá]|e ai|opa|bom dia|boa tarde|boa noite|hello|hi|hey|good (morning|afternoon|"
@@ -29,48 +30,7 @@ THANKS = re.compile(
 )
 """Replies with no business in them; the greeting is made from the deployment's words."""
 
-TURN_RESET: dict[str, Any] = {
-    "question": "",
-    "other_tenants_named": [],
-    "clarifications": [],
-    "wants_knowledge": False,
-    "assumption": None,
-    "clarify_question": None,
-    "clarify_rounds": 0,
-    "schema_text": "",
-    "sources": {},
-    "draft_sql": None,
-    "guarded_sql": None,
-    "guard_params": [],
-    "sql_attempt": 0,
-    "fix_attempts": 0,
-    "last_error": None,
-    "attempts": [],
-    "result": None,
-    "sql": None,
-    "knowledge": None,
-    "analysis": None,
-    "analysis_error": None,
-    "analysis_code": None,
-    "cards": [],
-    "chart": None,
-    "refine_rounds": 0,
-    "judge_feedback": None,
-    "judge_pending": False,
-    "judgements": [],
-    "knowledge_sources": "",
-    "blocked_by": None,
-    "answer_streamed": False,
-    "model_calls": 0,
-    "prompt_tokens": 0,
-    "completion_tokens": 0,
-    "tokens_estimated": False,
-    "model_wait_s": 0.0,
-    "caps_hit": [],
-    "stop_reason": None,
-    "answer": "",
-    "route": None,
-}
+TURN_RESET: dict[str, Any] = turn_reset()
 """Every per-turn field, as a new turn starts."""
 
 
