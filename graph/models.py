@@ -41,7 +41,7 @@ def spec_for(role: str, context: RunContext, settings: Settings) -> str:
 def model_for(role: str, context: RunContext, settings: Settings) -> BaseChatModel:
     """The chat model serving `role` in this run."""
     spec = spec_for(role, context, settings)
-    return _build(
+    model = _build(
         spec,
         role,
         settings.limits.model_timeout_s,
@@ -49,33 +49,19 @@ def model_for(role: str, context: RunContext, settings: Settings) -> BaseChatMod
         settings.openai_api_key,
         settings.deployment,
         str(settings.catalog_folder),
-        settings.models.method_for(role, spec),
     )
-
-
-@cache
-def _build(
-    spec: str,
-    role: str,
-    timeout_s: float,
-    base_url: str | None,
-    api_key: str | None,
-    deployment: str,
-    catalog_dir: str,
-    structured_output: str = "auto",
-) -> BaseChatModel:
-    model = _client(spec, role, timeout_s, base_url, api_key, deployment, catalog_dir)
     # What the structured-output layer needs to know: the configured method, and the key
     # (spec and endpoint) under which `auto` remembers the method that worked.
     model.metadata = {
         **(model.metadata or {}),
-        "orquestra_key": f"{spec}@{base_url or ''}",
-        "orquestra_structured_output": structured_output,
+        "orquestra_key": f"{spec}@{settings.openai_base_url or ''}",
+        "orquestra_structured_output": settings.models.method_for(role, spec),
     }
     return model
 
 
-def _client(
+@cache
+def _build(
     spec: str,
     role: str,
     timeout_s: float,

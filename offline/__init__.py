@@ -9,6 +9,7 @@ way is understood without changing this code.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,8 @@ class OfflineChatModel(LocalChatModel):
     async def respond(
         self, messages: list[BaseMessage], schema: type[BaseModel] | None
     ) -> str | dict[str, Any]:
-        catalog = catalog_in_use(self.catalog_dir)
+        # The first call reads the catalog's files: off the event loop (LangGraph Server's rule).
+        catalog = await asyncio.to_thread(catalog_in_use, self.catalog_dir)
         lexicon = lexicon_for(catalog)
         sections = user_sections(messages)
         system = system_text(messages)
@@ -82,7 +84,7 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "judge":
             return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
         if self.role == "chat":
-            voice = voice_in_use(self.deployment, self.catalog_dir)
+            voice = await asyncio.to_thread(voice_in_use, self.deployment, self.catalog_dir)
             return answers.chat(language_in(system), voice)
         return answers.answer(sections, language_in(system))
 

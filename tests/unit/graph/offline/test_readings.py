@@ -179,7 +179,15 @@ def test_a_referenced_row_is_named(deployment: str, question: str, name: str) ->
 
 def test_a_reference_column_asked_of_one_row_brings_its_name() -> None:
     sql = sql_for("clinics", "qual o médico responsável do laudo 5091?")
-    assert "p.nome AS nome_medico" in sql or "p.nome" in sql.split(" FROM ")[0]
+    assert "JOIN profissionais AS p ON l.cod_medico = p.cod_profissional" in sql
+    assert "p.nome AS nome_medico" in sql and "LEFT JOIN" not in sql
+
+
+def test_an_optional_reference_keeps_the_row_without_one() -> None:
+    # An exam not yet performed has no technician: the row must still come back.
+    sql = sql_for("clinics", "quem foi o executante do exame 726429?")
+    assert "LEFT JOIN profissionais AS p ON e.cod_tecnico = p.cod_profissional" in sql
+    assert "p.nome AS nome_tecnico" in sql
 
 
 @pytest.mark.parametrize(
