@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' renta
 from orquestra.core.database import admin_url, stop_embedded, with_database, with_user
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
-from orquestra.guards.executor import ExecutionLimits, run_as_tenant
-from orquestra.guards.policies import least_intrusive_statements
+from orquestra.guards.rls_setup import least_intrusive_statements
+from orquestra.guards.tenant_query import ExecutionLimits, run_as_tenant
 from orquestra.server.db_policies import apply_policies
 from tests.integration.guards.via.conftest import CATALOG_DIR
 from tests.integration.guards.via.rental_data import rental_chain_rows

@@ -29,7 +29,7 @@ from orquestra.core.database import agent_url
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.guards import GuardPolicy, guard_sql
-from orquestra.guards.executor import ExecutionLimits, run_as_tenant
+from orquestra.guards.tenant_query import ExecutionLimits, run_as_tenant
 from orquestra.server.db_init import init_database
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"

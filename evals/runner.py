@@ -17,7 +17,7 @@ from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.events import run_turn
 from orquestra.graph.resources import Resources
 from orquestra.guards import GuardRejection, guard_sql
-from orquestra.guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
 
 GOLD_LIMITS = ExecutionLimits(row_cap=0, statement_timeout_ms=20_000, client_timeout_s=30)
 

@@ -25,7 +25,7 @@ from pglast.enums.parsenodes import A_Expr_Kind, SetOperation
 from pglast.enums.primnodes import CoercionForm, SubLinkType
 
 from orquestra.guards.errors import GuardRejection
-from orquestra.guards.policy import GuardPolicy, TablePolicy
+from orquestra.guards.table_policy import GuardPolicy, TablePolicy
 from orquestra.guards.tree import iter_nodes, iter_relations, map_relations
 
 TENANT_PARAM = 1

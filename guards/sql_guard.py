@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pglast.stream import RawStream
 
 from orquestra.guards.errors import GuardRejection
-from orquestra.guards.policy import GuardPolicy
 from orquestra.guards.rewrite import cap_rows, filter_tenant_tables, verify_filters
+from orquestra.guards.table_policy import GuardPolicy
 from orquestra.guards.validate import parse_one, validate
 
 

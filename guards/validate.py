@@ -16,7 +16,7 @@ from pglast import ast
 
 from orquestra.guards import allowlist
 from orquestra.guards.errors import GuardRejection
-from orquestra.guards.policy import GuardPolicy
+from orquestra.guards.table_policy import GuardPolicy
 from orquestra.guards.tree import iter_nodes, iter_relations
 
 PLAIN_NODES = {

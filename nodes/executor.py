@@ -15,7 +15,7 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import open_resources
 from orquestra.graph.stage import stage
 from orquestra.guards import GuardRejection, guard_sql
-from orquestra.guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
 
 COUNT_TIMEOUT_MS = 1_000
 

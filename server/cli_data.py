@@ -44,7 +44,7 @@ def _print_report(report: Any, settings: Settings) -> None:
 def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     from urllib.parse import urlsplit
 
-    from orquestra.guards.policies import render
+    from orquestra.guards.rls_setup import render
     from orquestra.server.db_policies import owned, statements_for
 
     catalog = load_catalog(settings.catalog_folder)

@@ -1,6 +1,6 @@
 """`orquestra db policies --apply`: layer 3 put in place, in one transaction, with findings.
 
-Which statements apply when (guards/policies.py):
+Which statements apply when (guards/rls_setup.py):
 - a database Orquestra owns entirely — the embedded one (no `DATABASE_URL`), which
   `orquestra db init` fills with the demo — gets the owned-database hardening;
 - a company's database (`DATABASE_URL`) gets the least-intrusive statements: the catalog's
@@ -21,7 +21,7 @@ import asyncpg
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog
-from orquestra.guards.policies import (
+from orquestra.guards.rls_setup import (
     DANGEROUS_FUNCTIONS,
     NOTICE_PREFIX,
     Statement,

@@ -15,7 +15,7 @@ from orquestra.core.database import agent_url, connect
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
-from orquestra.guards.executor import QueryError, QueryResult, run_as_tenant
+from orquestra.guards.tenant_query import QueryError, QueryResult, run_as_tenant
 
 EXIT_REJECTED = 3
 EXIT_QUERY_ERROR = 4

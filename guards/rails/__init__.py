@@ -10,7 +10,7 @@ from orquestra.guards.rails.contracts import (
     RailResult,
 )
 from orquestra.guards.rails.engine import Decision, Guardrails
-from orquestra.guards.rails.input_rails import Toolkit
+from orquestra.guards.rails.native_input import Toolkit
 
 __all__ = [
     "Decision",

@@ -36,9 +36,9 @@ from orquestra.guards.rails.contracts import (
     RailCheck,
     RailResult,
 )
-from orquestra.guards.rails.input_rails import MessageSize, OutOfScope, PromptInjection, Toolkit
 from orquestra.guards.rails.judges import Groundedness, RelevanceJudge
-from orquestra.guards.rails.output_rails import PersonalData
+from orquestra.guards.rails.native_input import MessageSize, OutOfScope, PromptInjection, Toolkit
+from orquestra.guards.rails.native_output import PersonalData
 
 log = logging.getLogger("orquestra.guardrails")
 Result = TypeVar("Result", RailResult, JudgeResult)

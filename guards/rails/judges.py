@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from orquestra.guards.rails.config import Entry
 from orquestra.guards.rails.contracts import JudgeCase, JudgeResult
-from orquestra.guards.rails.input_rails import Toolkit
+from orquestra.guards.rails.native_input import Toolkit
 from orquestra.guards.rails.numbers import Evidence, ungrounded
 
 RELEVANCE_PROMPT = Path(__file__).with_name("relevance.md")

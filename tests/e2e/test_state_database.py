@@ -18,7 +18,7 @@ import asyncpg
 from orquestra.core.database import with_database
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
-from orquestra.guards.policies import least_intrusive_statements
+from orquestra.guards.rls_setup import least_intrusive_statements
 from orquestra.server.db_policies import apply_policies
 from tests.e2e.conftest import start_server, stream, token
 

@@ -22,9 +22,9 @@ from orquestra.core.settings import Settings
 from orquestra.ddl_catalog.knowledge import load_examples
 from orquestra.ddl_catalog.loader import load_catalog
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.guards.executor import ExecutionLimits, run_as_tenant
-from orquestra.guards.policy import GuardPolicy
 from orquestra.guards.sql_guard import guard_sql
+from orquestra.guards.table_policy import GuardPolicy
+from orquestra.guards.tenant_query import ExecutionLimits, run_as_tenant
 from tests.deployment_cases import chain_join_sql
 
 REPO = Path(__file__).resolve().parents[2]

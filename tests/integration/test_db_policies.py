@@ -20,8 +20,8 @@ import pytest
 from orquestra.core.database import Connection, admin_url, with_database, with_user
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
-from orquestra.guards.executor import QueryError, run_as_tenant
-from orquestra.guards.policies import least_intrusive_statements
+from orquestra.guards.rls_setup import least_intrusive_statements
+from orquestra.guards.tenant_query import QueryError, run_as_tenant
 from orquestra.server.db_policies import PolicyError, apply_policies
 from tests.integration.guards.via.conftest import CATALOG_DIR, LIMITS
 from tests.integration.guards.via.rental_data import rental_chain_rows

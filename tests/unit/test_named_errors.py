@@ -18,8 +18,8 @@ from orquestra.evals.dataset import DatasetError
 from orquestra.graph.model_errors import ModelAuth, ModelError
 from orquestra.graph.models import ModelUnavailable
 from orquestra.guards.errors import GuardRejection
-from orquestra.guards.executor import QueryError
 from orquestra.guards.rails import GuardrailsError
+from orquestra.guards.tenant_query import QueryError
 from orquestra.sandbox.pool import AnalysisError
 from orquestra.server.auth import TokenRefused
 from orquestra.server.db_init import DatabaseNotEmpty

@@ -16,7 +16,7 @@ import pytest
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
 from orquestra.graph.context import ROLES
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
-from orquestra.guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
 from orquestra.offline.answers import answer
 from orquestra.offline.fixer import repair
 from orquestra.offline.lexicon import lexicon_for

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from orquestra.guards import GuardPolicy, guard_sql
-from orquestra.guards.executor import ExecutionLimits, QueryResult, run_as_tenant
+from orquestra.guards.tenant_query import ExecutionLimits, QueryResult, run_as_tenant
 from tests.deployment_cases import DEPLOYMENTS, DeploymentUnderTest, owned_rows_sql, parents_first
 
 HERE = Path(__file__).parent

@@ -7,7 +7,7 @@ import asyncpg
 import pytest
 
 from orquestra.guards import GuardRejection
-from orquestra.guards.executor import QueryError
+from orquestra.guards.tenant_query import QueryError
 from tests.deployment_cases import DEPLOYMENTS
 from tests.integration.guards.conftest import (
     TenantCopy,

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from orquestra.guards.executor import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
 from tests.deployment_cases import DeploymentUnderTest, chain_join_sql, only
 from tests.integration.guards.conftest import (
     LIMITS,

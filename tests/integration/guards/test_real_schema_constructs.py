@@ -19,8 +19,8 @@ from orquestra.core.database import connect
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
 from orquestra.guards import GuardPolicy, GuardRejection, allowlist, guard_sql
-from orquestra.guards.executor import ExecutionLimits, run_as_tenant
-from orquestra.guards.policies import policy_statements
+from orquestra.guards.rls_setup import policy_statements
+from orquestra.guards.tenant_query import ExecutionLimits, run_as_tenant
 from tests.databases import fresh_database
 
 CATALOG_DIR = Path(__file__).parent / "constructs" / "catalog"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from orquestra.ddl_catalog import CatalogError, load_catalog
-from orquestra.guards.policy import GuardPolicy, TablePolicy
+from orquestra.guards.table_policy import GuardPolicy, TablePolicy
 from tests.catalog_copies import catalog_copy, edit
 
 DESIGN_TABLES = {

@@ -9,7 +9,7 @@ import pytest
 
 from orquestra.ddl_catalog import CatalogError, load_catalog
 from orquestra.ddl_catalog.render import render_table
-from orquestra.guards.policy import GuardPolicy, ParentLink, TablePolicy
+from orquestra.guards.table_policy import GuardPolicy, ParentLink, TablePolicy
 
 DDL = """\
 system: rental

@@ -18,8 +18,8 @@ import pytest
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
 from orquestra.guards import GuardPolicy, guard_sql
-from orquestra.guards.executor import ExecutionLimits, QueryResult, run_as_tenant
-from orquestra.guards.policies import policy_statements
+from orquestra.guards.rls_setup import policy_statements
+from orquestra.guards.tenant_query import ExecutionLimits, QueryResult, run_as_tenant
 from tests.databases import fresh_database
 from tests.integration.guards.via.rental_data import STORES, rental_chain_rows
 

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from orquestra.guards.executor import run_as_tenant
+from orquestra.guards.tenant_query import run_as_tenant
 from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import LIMITS, TENANTS, run_on_copy
 

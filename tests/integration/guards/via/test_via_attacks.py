@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from orquestra.guards import GuardPolicy, GuardRejection
-from orquestra.guards.executor import QueryError
+from orquestra.guards.tenant_query import QueryError
 from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     TENANTS,

@@ -12,7 +12,7 @@ import asyncpg
 import pytest
 
 from orquestra.ddl_catalog import Catalog
-from orquestra.guards.executor import QueryError, run_as_tenant
+from orquestra.guards.tenant_query import QueryError, run_as_tenant
 from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import LIMITS, TENANTS, run_on_copy
 from tests.integration.guards.via.test_via_attacks import ATTACKS

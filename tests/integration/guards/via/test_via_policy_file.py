@@ -21,7 +21,7 @@ import pytest
 from orquestra.ddl_catalog import Catalog, load_catalog
 from orquestra.ddl_catalog.loader import CatalogError
 from orquestra.guards import GuardPolicy
-from orquestra.guards.executor import run_as_tenant
+from orquestra.guards.tenant_query import run_as_tenant
 from tests.integration.guards.conftest import multiset
 from tests.integration.guards.via.conftest import (
     CATALOG_DIR,

@@ -12,9 +12,9 @@ from pydantic import BaseModel
 from orquestra.core.deployment import Profile, TenantLabel, load_deployment
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
 from orquestra.guards.rails import Entry, JudgeCase, ModelAccess, RailCheck, RailResult, Toolkit
-from orquestra.guards.rails.input_rails import MessageSize, OutOfScope, PromptInjection
 from orquestra.guards.rails.judges import RELEVANCE_PROMPT, Groundedness, Relevance, RelevanceJudge
-from orquestra.guards.rails.output_rails import PersonalData, mask, valid_cpf
+from orquestra.guards.rails.native_input import MessageSize, OutOfScope, PromptInjection
+from orquestra.guards.rails.native_output import PersonalData, mask, valid_cpf
 
 TODAY = "2026-06-30"
 

@@ -12,7 +12,7 @@ import re
 
 from orquestra.guards.rails.config import Entry
 from orquestra.guards.rails.contracts import RailCheck, RailResult
-from orquestra.guards.rails.input_rails import Toolkit
+from orquestra.guards.rails.native_input import Toolkit
 
 CPF = re.compile(r"(?<![\d.])(\d{3})\.?(\d{3})\.?(\d{3})-?(\d{2})(?![\d])")
 EMAIL = re.compile(r"(?<![\w.+-])([\w.+-])[\w.+-]*@([\w-]+(?:\.[\w-]+)+)")
