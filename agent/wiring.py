@@ -7,6 +7,7 @@ three attempts at most.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import asyncpg
@@ -15,7 +16,8 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from orquestra.graph.context import RunContext
-from orquestra.graph.stage import stage_name, stopped
+from orquestra.graph.resources import Resources, ResourceSource
+from orquestra.graph.stage import Node, stage_name, stopped
 from orquestra.graph.state import AgentState, InputState, OutputState
 from orquestra.nodes.analyzer import analyzer
 from orquestra.nodes.augmenter import augmenter
@@ -37,6 +39,7 @@ from orquestra.nodes.zero_row_retry import zero_row_retry
 
 State = dict[str, Any]
 Ctx = Runtime[RunContext]
+StageFn = Callable[[AgentState, Ctx], Awaitable[dict[str, Any]]]
 
 
 def is_transient(error: Exception) -> bool:
@@ -120,7 +123,7 @@ def after_guard(state: State, runtime: Ctx) -> Literal["executor", "fixer", "cap
         return "executor"
     return (
         "fixer"
-        if state.get("fix_attempts", 0) < runtime.context.max_fix_attempts
+        if state.get("fix_attempts", 0) < runtime.context.caps.max_fix_attempts
         else "cap_reached"
     )
 
@@ -132,14 +135,14 @@ def after_executor(
     if result is None:
         return (
             "fixer"
-            if state.get("fix_attempts", 0) < runtime.context.max_fix_attempts
+            if state.get("fix_attempts", 0) < runtime.context.caps.max_fix_attempts
             else "cap_reached"
         )
     if result["rows"]:
         return "analyzer"
     return (
         "zero_row_retry"
-        if state.get("sql_attempt", 0) < runtime.context.max_sql_attempts
+        if state.get("sql_attempt", 0) < runtime.context.caps.max_sql_attempts
         else "cap_reached"
     )
 
@@ -154,8 +157,21 @@ async def cap_reached(state: State, runtime: Ctx) -> dict[str, Any]:
     return stopped(state, "MAX_FIX_ATTEMPTS" if failed else "MAX_SQL_ATTEMPTS")
 
 
-def build_graph() -> StateGraph[AgentState, RunContext, InputState, OutputState]:
-    """The orchestrated graph, not yet compiled (callers pick the checkpointer)."""
+def bind(node: Node[AgentState], resources: ResourceSource) -> StageFn:
+    """`node` as LangGraph calls it, `(state, runtime)`, with the resources handed in."""
+
+    async def run(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+        return await node(state, runtime, await resources())
+
+    return run
+
+
+def build_graph(
+    resources: Resources | ResourceSource,
+) -> StateGraph[AgentState, RunContext, InputState, OutputState]:
+    """The orchestrated graph, not yet compiled (callers pick the checkpointer), its stages
+    given `resources`: the open ones, or an opener (`OnFirstRun`, for LangGraph Studio)."""
+    source = _given(resources) if isinstance(resources, Resources) else resources
     graph = StateGraph(
         AgentState, context_schema=RunContext, input_schema=InputState, output_schema=OutputState
     )
@@ -169,7 +185,7 @@ def build_graph() -> StateGraph[AgentState, RunContext, InputState, OutputState]
         analyzer,
         presenter,
     ):
-        graph.add_node(stage_name(node), node)
+        graph.add_node(stage_name(node), bind(node, source))
     graph.add_node("cap_reached", cap_reached)  # a router's step, not a stage
     for node in (
         augmenter,
@@ -183,7 +199,7 @@ def build_graph() -> StateGraph[AgentState, RunContext, InputState, OutputState]
         fixer,
         streamer,
     ):
-        graph.add_node(stage_name(node), node, retry_policy=RETRY)
+        graph.add_node(stage_name(node), bind(node, source), retry_policy=RETRY)
     graph.add_edge(START, "short_circuit")
     graph.add_conditional_edges("short_circuit", after_short_circuit)
     graph.add_conditional_edges("augmenter", after_augmenter)
@@ -205,3 +221,10 @@ def build_graph() -> StateGraph[AgentState, RunContext, InputState, OutputState]
     graph.add_conditional_edges("streamer", after_streamer)
     graph.add_conditional_edges("answer_judge", after_answer_judge)
     return graph
+
+
+def _given(resources: Resources) -> ResourceSource:
+    async def given() -> Resources:
+        return resources
+
+    return given

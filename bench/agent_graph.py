@@ -27,7 +27,7 @@ from orquestra.core.settings import Settings
 from orquestra.ddl_catalog.render import render_schema
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.events import run_turn
-from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.resources import Resources
 from orquestra.nodes.prompts import prompt
 from orquestra.offline.scripted import reset_scripts
 from orquestra.server.db_init import init_database
@@ -113,8 +113,8 @@ async def turn(
 async def main(turns: int) -> None:
     settings = Settings()
     await init_database(settings)
-    resources = await open_resources(settings)
-    graph = build_graph().compile(checkpointer=InMemorySaver())
+    resources = await Resources.open(settings)
+    graph = build_graph(resources).compile(checkpointer=InMemorySaver())
     context = RunContext.from_settings(settings, tenant="101")
     with tempfile.TemporaryDirectory() as folder:
         print("model calls per turn (scripted, no errors):")
@@ -152,7 +152,7 @@ async def main(turns: int) -> None:
     print(
         f"  ratio                  median {statistics.median(selected_sizes) / whole_sizes[0]:.2f}"
     )
-    await close_resources()
+    await resources.close()
 
 
 if __name__ == "__main__":

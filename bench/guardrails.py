@@ -23,7 +23,7 @@ from orquestra.agent.wiring import build_graph
 from orquestra.core.settings import Settings
 from orquestra.graph.context import RunContext
 from orquestra.graph.events import run_turn
-from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.resources import Resources
 from orquestra.guards.rails import Entry, Guardrails, JudgeCase, RailCheck, RailResult
 from orquestra.guards.rails.engine import Loaded
 from orquestra.server.db_init import init_database
@@ -50,9 +50,9 @@ async def turn(graph, context: RunContext, question: str, thread: str) -> tuple[
 async def main(rounds: int) -> None:
     settings = Settings()
     await init_database(settings)
-    resources = await open_resources(settings)
+    resources = await Resources.open(settings)
     configured = resources.guardrails
-    graph = build_graph().compile(checkpointer=InMemorySaver())
+    graph = build_graph(resources).compile(checkpointer=InMemorySaver())
     context = RunContext.from_settings(settings, tenant="101")
     for question in QUESTIONS:  # warm caches (embeddings, prompts, offline catalog)
         await turn(graph, context, question, f"warm-{question}")
@@ -85,7 +85,7 @@ async def main(rounds: int) -> None:
         if values:
             print(f"  {name:<14} n={len(values):<4} {summary(values, 0.95)}")
     await engine_alone(configured)
-    await close_resources()
+    await resources.close()
 
 
 async def engine_alone(rails: Guardrails, repeat: int = 300) -> None:

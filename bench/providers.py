@@ -29,7 +29,7 @@ from orquestra.agent.wiring import build_graph
 from orquestra.core.settings import Settings
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.events import run_turn
-from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.structured import forget_choices
 from orquestra.server.db_init import init_database
 from tests.fake_provider import FakeProvider
@@ -58,8 +58,8 @@ async def one_turn(graph, settings: Settings, model: str, question: str, n: int)
 async def main(turns: int) -> None:
     settings = Settings()
     await init_database(settings)
-    await open_resources(settings)
-    graph = build_graph().compile(checkpointer=InMemorySaver())
+    resources = await Resources.open(settings)
+    graph = build_graph(resources).compile(checkpointer=InMemorySaver())
     baseline: float | None = None
     with FakeProvider() as fake:
         os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"] = fake.base_url, "sk-bench"
@@ -89,7 +89,7 @@ async def main(turns: int) -> None:
                 f"{statistics.mean(requests[1:]):.1f} requests per turn"
                 f"   ratio to json_schema {median / baseline:.2f}x"
             )
-    await close_resources()
+    await resources.close()
 
 
 if __name__ == "__main__":

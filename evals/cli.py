@@ -15,7 +15,7 @@ from orquestra.evals.report import HEADLINE, compare, write_report
 from orquestra.evals.runner import run_dataset
 from orquestra.graph.context import RunContext
 from orquestra.graph.models import spec_for
-from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.resources import Resources
 
 log = logging.getLogger("orquestra.eval")
 
@@ -45,13 +45,13 @@ def run_eval(
 async def _run(
     cases, dataset: Path, out: Path, model: str | None, concurrency: int, settings: Settings
 ):
-    resources = await open_resources(settings)
+    resources = await Resources.open(settings)
     try:
         context = RunContext.from_settings(settings)
         used = model or spec_for("sql_writer", context, settings)
         results = await run_dataset(cases, resources, context, concurrency=concurrency, model=model)
     finally:
-        await close_resources()
+        await resources.close()
     summary = summarize(results, settings.prices, used)
     write_report(out, str(dataset), used, summary, results)
     if os.environ.get("LANGSMITH_API_KEY"):

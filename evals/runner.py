@@ -71,7 +71,7 @@ async def run_dataset(
     model: str | None = None,
 ) -> list[CaseResult]:
     """Every case, `concurrency` at a time, in dataset order."""
-    graph = build_graph().compile(checkpointer=InMemorySaver())
+    graph = build_graph(resources).compile(checkpointer=InMemorySaver())
     if model:
         context = replace(context, models={role: model for role in ROLES})
     gate = asyncio.Semaphore(concurrency)

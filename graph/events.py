@@ -68,7 +68,7 @@ async def run_turn(
     yield {"event": "run", "data": {"run_id": run_id, "thread_id": thread_id}}
     config: RunnableConfig = {
         **thread_config(thread_id, checkpoint_id),
-        "recursion_limit": context.recursion_limit,
+        "recursion_limit": context.caps.recursion_limit,
         "metadata": {"run_id": run_id, "tenant": context.tenant, "user": context.user},
         "callbacks": tracing.callbacks(),
         "run_name": "orquestra turn",

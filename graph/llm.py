@@ -94,9 +94,9 @@ class Meter:
             state.get("model_calls", 0),
             state.get("prompt_tokens", 0),
             state.get("completion_tokens", 0),
-            context.max_model_calls,
-            retries=context.model_retries,
-            wait_budget_s=context.model_wait_s,
+            context.caps.max_model_calls_per_turn,
+            retries=context.limits.model_retries,
+            wait_budget_s=context.limits.model_wait_s,
             waited_s=state.get("model_wait_s", 0.0),
             estimated=state.get("tokens_estimated", False),
         )

@@ -1,13 +1,17 @@
 """Live handles the stages use: database pools, catalog, guard policy, embeddings, stores.
 
-Opened once per process and event loop — by the server's lifespan or the CLI explicitly
-(`open_resources`), or lazily on the first run (LangGraph Studio) — never at import.
+Whoever runs the graph opens them (`Resources.open(settings)`) and hands them to the graph's
+builder (`agent.wiring.build_graph(resources)`), which gives them to every stage: the server's
+lifespan, `orquestra ask`, the evaluation harness and the benchmarks do so, and close them
+when they are done. Only LangGraph Studio and `langgraph dev`, which build the graph at
+import and give us no start-up hook, open them on the first run (`OnFirstRun`). Nothing opens
+at import, and no module keeps them in a global.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import asyncpg
@@ -66,6 +70,11 @@ class Resources:
         deployment = self.deployment or self.settings.active_deployment
         return deployment.profile
 
+    @classmethod
+    async def open(cls, settings: Settings) -> Resources:
+        """Open everything the stages need for `settings`' deployment; `close()` when done."""
+        return await _build(settings)
+
     async def close(self) -> None:
         await asyncio.to_thread(tracing.flush)  # traces still buffered go out before exit
         if self.analysis_pool is not None:
@@ -95,28 +104,40 @@ def warm_up(fn: Callable[[], None]) -> Callable[[], None]:
     return fn
 
 
-_open: dict[int, Resources] = {}
-_opening: dict[int, asyncio.Lock] = {}
+ResourceSource = Callable[[], Awaitable[Resources]]
+"""Where the stages get the resources: the open ones, or an opener run on first use."""
 
 
-async def open_resources(settings: Settings | None = None) -> Resources:
-    """Open (once per event loop) and return the resources."""
-    loop = id(asyncio.get_running_loop())
-    lock = _opening.setdefault(loop, asyncio.Lock())
-    async with lock:
-        if loop not in _open:
-            _open[loop] = await _build(settings or Settings())
-        return _open[loop]
+class OnFirstRun:
+    """The resources of `settings` (read when first needed), opened by the first run that
+    asks on its event loop: the lazy path for LangGraph Studio and `langgraph dev` only."""
 
+    def __init__(self, settings: Callable[[], Settings] = Settings) -> None:
+        self._settings = settings
+        self._opened: Resources | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock: asyncio.Lock | None = None
 
-async def close_resources() -> None:
-    """Close this event loop's resources, if open."""
-    resources = _open.pop(id(asyncio.get_running_loop()), None)
-    if resources is not None:
-        await resources.close()
+    async def __call__(self) -> Resources:
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop:  # pools belong to one event loop: a new loop opens anew
+            self._loop, self._lock, self._opened = loop, asyncio.Lock(), None
+        assert self._lock is not None
+        async with self._lock:
+            if self._opened is None:
+                settings = await asyncio.to_thread(self._settings)
+                self._opened = await Resources.open(settings)
+            return self._opened
+
+    async def close(self) -> None:
+        if self._opened is not None:
+            opened, self._opened = self._opened, None
+            await opened.close()
 
 
 async def _build(settings: Settings) -> Resources:
+    """Everything `Resources.open` returns, opened in order: files first (an invalid one
+    stops start-up before any pool opens), then the databases, models and workers."""
     # Usually resolved when the settings were read; a thread all the same (files).
     deployment = await asyncio.to_thread(lambda: settings.active_deployment)
     folder = settings.catalog_folder

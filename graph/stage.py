@@ -1,10 +1,11 @@
 """What every stage does around its own work: events, timing, logs, metrics, budget stops.
 
-`@stage("name")` wraps `async def node(state, runtime) -> dict`: it writes `node` start/end
-custom events (with duration and a one-line summary), logs one structured line (thread, run,
-tenant, duration, chosen sources, SQL attempts, caps hit), opens an OpenTelemetry span,
-records the latency histogram, and turns a budget or invalid-output stop into state the routers
-understand — so a runaway turn ends with a clear message instead of an exception.
+`@stage("name")` wraps `async def node(state, runtime, resources) -> dict`: it writes `node`
+start/end custom events (with duration and a one-line summary), logs one structured line
+(thread, run, tenant, duration, chosen sources, SQL attempts, caps hit), opens an
+OpenTelemetry span, records the latency histogram, and turns a budget or invalid-output stop
+into state the routers understand — so a runaway turn ends with a clear message instead of an
+exception.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 from opentelemetry import trace
@@ -23,6 +25,7 @@ from orquestra.core.database import Outage
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import BudgetExhausted, ModelOutputInvalid
 from orquestra.graph.metrics import CAP_HITS, NODE_SECONDS
+from orquestra.graph.resources import Resources
 
 log = logging.getLogger("orquestra.graph")
 TRACER = trace.get_tracer("orquestra.graph")
@@ -33,11 +36,12 @@ S_contra = TypeVar("S_contra", bound=Mapping[str, Any], contravariant=True)
 
 
 class Node(Protocol[S_contra]):
-    """A stage's function: the state and the run in, a partial state update out. (A protocol,
-    not a `Callable`, so that LangGraph sees the `runtime` parameter by its name.)"""
+    """A stage's function: the state, the run and the live resources in, a partial state
+    update out. The graph's builder binds the resources (`agent.wiring`); a test calls a
+    stage with its own."""
 
     def __call__(
-        self, state: S_contra, runtime: Runtime[RunContext]
+        self, state: S_contra, runtime: Runtime[RunContext], resources: Resources
     ) -> Awaitable[dict[str, Any]]: ...
 
 
@@ -59,8 +63,10 @@ def stage(
 
     def wrap(fn: Node[S]) -> Node[S]:
         @functools.wraps(fn)
-        async def node(state: S, runtime: Runtime[RunContext]) -> dict[str, Any]:
-            run = get_config()
+        async def node(
+            state: S, runtime: Runtime[RunContext], resources: Resources
+        ) -> dict[str, Any]:
+            run = _run_config()
             ids = {
                 "thread_id": run.get("configurable", {}).get("thread_id"),
                 "run_id": run.get("metadata", {}).get("run_id"),
@@ -72,7 +78,7 @@ def stage(
             with TRACER.start_as_current_span(f"orquestra.{name}") as span:
                 span.set_attributes({k: str(v) for k, v in ids.items() if v is not None})
                 try:
-                    update = await fn(state, runtime)
+                    update = await fn(state, runtime, resources)
                 except (BudgetExhausted, ModelOutputInvalid) as stop:
                     update = stopped(state, stop.code, str(stop))
                 except Exception as error:
@@ -105,6 +111,14 @@ def stage(
         return node
 
     return wrap
+
+
+def _run_config() -> RunnableConfig:
+    """The run's config, or an empty one for a stage called on its own (a test)."""
+    try:
+        return get_config()
+    except RuntimeError:  # outside a LangGraph run: no thread, no run id
+        return {}
 
 
 def _progress(state: Mapping[str, Any], update: dict[str, Any]) -> dict[str, Any]:

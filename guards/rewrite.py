@@ -15,6 +15,9 @@ Passes, each `pass(statement, **needed) -> statement`, run in order by `guards.s
 
 `verify_filters` is the final check on the re-parsed output: every tenant table appears
 only as the single FROM item of a filter subquery, and `$1` nowhere else.
+
+The examples build a small policy inline; `parse_one` is `guards.validate.parse_one` and
+`deparse` is pglast's `RawStream()` (tests/unit/guards/test_guard_doctests.py runs them).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ TENANT_PARAM = 1
 def filter_tenant_tables(statement: ast.SelectStmt, policy: GuardPolicy) -> ast.SelectStmt:
     """Wrap every tenant table reference in a tenant-filtered derived table.
 
+    >>> policy = GuardPolicy({"orders": TablePolicy("orders", "public", "tenant_id")})
     >>> deparse(filter_tenant_tables(parse_one("SELECT * FROM orders o"), policy))
     'SELECT * FROM (SELECT * FROM public.orders WHERE orders.tenant_id = $1) AS o'
     """
@@ -67,6 +71,8 @@ def cap_rows(statement: ast.SelectStmt, max_rows: int) -> ast.SelectStmt:
 
     >>> deparse(cap_rows(parse_one("SELECT 1 LIMIT 5"), 100))
     'SELECT 1 LIMIT 5'
+    >>> deparse(cap_rows(parse_one("SELECT 1 LIMIT 500"), 100))
+    'SELECT 1 LIMIT 100'
     """
     if max_rows <= 0:
         return statement
@@ -89,6 +95,16 @@ def verify_filters(statement: ast.SelectStmt, policy: GuardPolicy) -> bool:
     (`= $1`, or the semi-join chain up to a `= $1` for a table scoped through parents).
 
     Returns whether the statement uses the tenant parameter at all.
+
+    >>> policy = GuardPolicy({"orders": TablePolicy("orders", "public", "tenant_id")})
+    >>> sql = "SELECT * FROM (SELECT * FROM public.orders WHERE orders.tenant_id = $1) AS o"
+    >>> verify_filters(parse_one(sql), policy)
+    True
+    >>> try:
+    ...     verify_filters(parse_one("SELECT * FROM public.orders"), policy)
+    ... except GuardRejection as refused:
+    ...     print(refused)
+    GUARD_INTERNAL: orders escaped the tenant filter
     """
     guarded: set[int] = set()
     params: list[ast.ParamRef] = []

@@ -56,7 +56,16 @@ PLAIN_NODES = {
 
 
 def parse_one(sql: str) -> ast.SelectStmt:
-    """The single SELECT in `sql`, or a rejection saying why not."""
+    """The single SELECT in `sql`, or a rejection saying why not.
+
+    >>> type(parse_one("SELECT 1 -- one")).__name__
+    'SelectStmt'
+    >>> try:
+    ...     parse_one("SELECT 1; DELETE FROM orders")
+    ... except GuardRejection as refused:
+    ...     print(refused)
+    GUARD_MULTIPLE_STATEMENTS: exactly one statement is allowed, got 2
+    """
     if not sql or not sql.strip():
         raise GuardRejection("GUARD_EMPTY", "the query is empty")
     try:
@@ -77,7 +86,19 @@ def parse_one(sql: str) -> ast.SelectStmt:
 
 
 def validate(statement: ast.SelectStmt, policy: GuardPolicy, *, tenant_param: bool = False) -> None:
-    """Reject `statement` unless every node in it is allowed. Mutates nothing."""
+    """Reject `statement` unless every node in it is allowed. Mutates nothing.
+
+    An empty policy allows no table, only queries of constants:
+
+    >>> validate(parse_one("SELECT round(2.5) AS n"), GuardPolicy({}))
+    >>> for sql in ("SELECT pg_sleep(10)", "SELECT * FROM orders"):
+    ...     try:
+    ...         validate(parse_one(sql), GuardPolicy({}))
+    ...     except GuardRejection as refused:
+    ...         print(refused)
+    GUARD_FUNCTION_NOT_ALLOWED: function pg_sleep() is not allowed
+    GUARD_TABLE_NOT_ALLOWED: table orders is not in the catalog
+    """
     for node in iter_nodes(statement):
         name = type(node).__name__
         check = CHECKS.get(name)

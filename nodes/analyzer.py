@@ -14,8 +14,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from orquestra.graph.context import RunContext
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.units import identifier_columns
 from orquestra.sandbox.analysis import jsonable_rows
 from orquestra.sandbox.pool import AnalysisError
@@ -43,9 +44,10 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("analyzer", summary=_summary)
-async def analyzer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def analyzer(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     result = state["result"]
-    resources = await open_resources()
     job = {
         "kind": "builtin",
         "columns": result["columns"],

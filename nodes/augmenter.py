@@ -17,8 +17,9 @@ from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.short_circuit import latest_user_message
 
@@ -53,13 +54,14 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("augmenter", summary=_summary)
-async def augmenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def augmenter(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     context = runtime.context
-    resources = await open_resources()
-    can_ask = state.get("clarify_rounds", 0) < context.max_clarify_rounds
+    can_ask = state.get("clarify_rounds", 0) < context.caps.max_clarify_rounds
     meter = Meter.of(state, context)
     user = sections(
-        today=context.today_date().isoformat(),
+        today=context.today_date(resources.settings).isoformat(),
         previous_question=state.get("last_question"),
         conversation=history(state),
         clarifications="\n".join(state.get("clarifications") or []),

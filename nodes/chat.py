@@ -11,14 +11,16 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.rails import AnswerStream, rail_check
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt
 
 
 @stage("chat", summary=lambda u: f"{len(u.get('answer') or '')} chars")
-async def chat_node(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    resources = await open_resources()
+async def chat_node(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     meter = Meter.of(state, runtime.context)
     model = model_for("chat", runtime.context, resources.settings)
     stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))

@@ -13,11 +13,15 @@ from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
 from orquestra.graph.context import RunContext
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 
 
 @stage("clarify", summary=lambda u: f"answered: {u.get('clarifications', [''])[-1][:80]}")
-async def clarify(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def clarify(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     question = state["clarify_question"]
     answer = str(interrupt({"question": question})).strip()
     return {

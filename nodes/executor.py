@@ -12,21 +12,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from orquestra.graph.context import RunContext
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.guards import GuardRejection, guard_sql
-from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.guards.tenant_query import QueryError, run_as_tenant
 
 COUNT_TIMEOUT_MS = 1_000
-
-
-def limits_of(context: RunContext) -> ExecutionLimits:
-    return ExecutionLimits(
-        row_cap=context.row_cap,
-        statement_timeout_ms=context.statement_timeout_ms,
-        client_timeout_s=context.client_timeout_s,
-        timezone=context.timezone,
-    )
 
 
 def _summary(update: dict[str, Any]) -> str:
@@ -38,13 +30,14 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("executor", summary=_summary)
-async def executor(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def executor(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     context = runtime.context
-    resources = await open_resources()
     sql, params = state["guarded_sql"], state.get("guard_params") or []
     runtime.stream_writer({"event": "sql", "sql": sql, "attempt": state.get("sql_attempt", 1)})
     attempt: dict[str, Any] = {"sql": state["draft_sql"], "guarded_sql": sql}
-    limits = limits_of(context)
+    limits = context.limits.execution()
     try:
         async with resources.agent_pool.acquire() as conn:
             result = await run_as_tenant(conn, sql, params, tenant=context.tenant, limits=limits)
@@ -84,7 +77,9 @@ async def _exact_total(conn, state: dict[str, Any], context: RunContext, resourc
             context.tenant,
             max_rows=0,
         )
-        limits = replace(limits_of(context), row_cap=0, statement_timeout_ms=COUNT_TIMEOUT_MS)
+        limits = replace(
+            context.limits.execution(), row_cap=0, statement_timeout_ms=COUNT_TIMEOUT_MS
+        )
         counted = await run_as_tenant(
             conn, counting.sql, counting.params, tenant=context.tenant, limits=limits
         )

@@ -14,8 +14,9 @@ from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
 
 
@@ -27,9 +28,10 @@ class FixedSql(BaseModel):
 
 
 @stage("fixer", summary=lambda u: f"repair {u.get('fix_attempts')}")
-async def fixer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def fixer(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     context = runtime.context
-    resources = await open_resources()
     meter = Meter.of(state, context)
     model = model_for("fixer", context, resources.settings)
     user = sections(

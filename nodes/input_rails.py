@@ -18,8 +18,9 @@ from orquestra.ddl_catalog.wording import Voice, voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter
 from orquestra.graph.rails import model_access, rail_check
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.guards.rails import RailResult
 from orquestra.nodes.short_circuit import latest_user_message
 
@@ -57,9 +58,10 @@ def _details(update: dict[str, Any]) -> dict[str, Any]:
 
 
 @stage("input_rails", summary=_summary, details=_details)
-async def input_rails(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def input_rails(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     context = runtime.context
-    resources = await open_resources()
     rails = resources.guardrails
     named: dict[str, Any] = {}
     if not state.get("clarifications"):  # a clarification answers about the same question

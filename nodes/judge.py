@@ -22,8 +22,9 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter
 from orquestra.graph.metrics import CAP_HITS
 from orquestra.graph.rails import model_access
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.guards.rails import JudgeCase, JudgeResult
 
 
@@ -61,11 +62,13 @@ def judge_case(
 
 
 async def run_judges(
-    state: dict[str, Any], runtime: Runtime[RunContext], phase: Literal["knowledge", "answer"]
+    state: AgentState,
+    runtime: Runtime[RunContext],
+    resources: Resources,
+    phase: Literal["knowledge", "answer"],
 ) -> dict[str, Any]:
     """The judges' verdict as a state update: approved, refine with feedback, or noted."""
     context = runtime.context
-    resources = await open_resources()
     done: dict[str, Any] = {"judge_feedback": None, "judge_pending": False}
     if not resources.guardrails.judges_for(phase):
         return done
@@ -74,7 +77,7 @@ async def run_judges(
         state,
         phase,
         today=context.today,
-        timezone=context.timezone,
+        timezone=context.limits.timezone,
         model=model_access(meter, resources, context),
     )
     results = await resources.guardrails.judge(case)
@@ -84,7 +87,7 @@ async def run_judges(
         return update
     fixable = [r for r in failed if r.outcome == "fail" and r.feedback]
     rounds = state.get("refine_rounds", 0)
-    if fixable and rounds < context.max_refine_rounds:
+    if fixable and rounds < context.caps.max_refine_rounds:
         feedback = " ".join(r.feedback for r in fixable)
         return {**update, "judge_feedback": feedback, "refine_rounds": rounds + 1}
     caps = list(state.get("caps_hit") or [])
@@ -116,8 +119,10 @@ def _details(update: dict[str, Any]) -> dict[str, Any]:
 
 
 @stage("judge", summary=_summary, details=_details)
-async def judge(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    update = await run_judges(state, runtime, "knowledge")
+async def judge(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
+    update = await run_judges(state, runtime, resources, "knowledge")
     note = update.pop("verification_note", None)
     if note:
         update["knowledge"] = f"{state.get('knowledge') or ''}\n\n{note}".strip()
@@ -125,8 +130,10 @@ async def judge(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str
 
 
 @stage("answer_judge", summary=_summary, details=_details)
-async def answer_judge(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    update = await run_judges(state, runtime, "answer")
+async def answer_judge(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
+    update = await run_judges(state, runtime, resources, "answer")
     note = update.pop("verification_note", None)
     if note:
         addition = f"\n\n{note}"

@@ -17,8 +17,9 @@ from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
-from orquestra.graph.resources import Resources, open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
 
 GLOSSARY_INLINE_CHARS = 24_000
@@ -51,9 +52,10 @@ async def relevant_terms(resources: Resources, question: str) -> list[GlossaryTe
 
 
 @stage("librarian", summary=lambda u: f"{len(u.get('knowledge') or '')} chars")
-async def librarian(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def librarian(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     context = runtime.context
-    resources = await open_resources()
     lang = state.get("lang", "pt")
     terms = await relevant_terms(resources, state["question"])
     chunks = await resources.nearest_chunks(state["question"])

@@ -19,8 +19,9 @@ from langgraph.runtime import Runtime
 
 from orquestra.ddl_catalog.text import fold, is_code_name
 from orquestra.graph.context import RunContext
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.units import column_units, identifier_columns
 from orquestra.sandbox.analysis import column_kinds, jsonable_rows
 
@@ -147,8 +148,9 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("presenter", summary=_summary)
-async def presenter(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    resources = await open_resources()
+async def presenter(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     result, analysis = state["result"], state.get("analysis")
     sql = state.get("draft_sql") or state.get("sql")
     units = column_units(sql, result["columns"], resources.catalog)

@@ -11,8 +11,9 @@ from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
 
 
@@ -30,8 +31,9 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("router", summary=_summary)
-async def router(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    resources = await open_resources()
+async def router(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     meter = Meter.of(state, runtime.context)
     model = model_for("router", runtime.context, resources.settings)
     user = sections(question=state["question"])

@@ -16,9 +16,9 @@ from orquestra.ddl_catalog.language import detect_language, language_words
 from orquestra.ddl_catalog.text import fold
 from orquestra.ddl_catalog.wording import Voice, voice_of
 from orquestra.graph.context import RunContext
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
-from orquestra.graph.state import turn_reset
+from orquestra.graph.state import AgentState, turn_reset
 
 GREETING = re.compile(
     r"^(oi+|ola|ol[aá]|e ai|opa|bom dia|boa tarde|boa noite|hello|hi|hey|good (morning|afternoon|"
@@ -67,8 +67,9 @@ def latest_user_message(state: dict[str, Any]) -> str:
 
 
 @stage("short_circuit", summary=lambda u: "static reply" if u.get("answer") else "continue")
-async def short_circuit(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    resources = await open_resources()
+async def short_circuit(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     voice = voice_of(resources)
     message = latest_user_message(state)
     default = state.get("lang") or voice.profile.default_language

@@ -12,8 +12,9 @@ from langgraph.runtime import Runtime
 
 from orquestra.ddl_catalog.render import render_schema
 from orquestra.graph.context import RunContext
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 
 
 def _summary(update: dict[str, Any]) -> str:
@@ -21,10 +22,11 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("select_sources", summary=_summary)
-async def select_sources(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    resources = await open_resources()
+async def select_sources(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     vector = await resources.vectors.query(state["question"])
     selection = resources.sources.select(state["question"], vector)
-    today = runtime.context.today_date().isoformat()
+    today = runtime.context.today_date(resources.settings).isoformat()
     schema = render_schema(resources.catalog, selection.tables, selection.terms, today)
     return {"sources": selection.as_dict(), "schema_text": schema}

@@ -18,8 +18,9 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.model_errors import ModelContext
 from orquestra.graph.models import model_for
-from orquestra.graph.resources import Resources, open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
 
 CODE_MODE = (
@@ -67,7 +68,7 @@ def _system(
         f"sql_{kind}",
         schema=schema,
         examples=examples,
-        today=runtime.context.today_date().isoformat(),
+        today=runtime.context.today_date(resources.settings).isoformat(),
         **voice_of(resources).prompt_values(state.get("lang")),
     )
     return system + ("\n\n" + CODE_MODE if runtime.context.analysis_code_mode else "")
@@ -80,7 +81,9 @@ def _core_schema(state: dict[str, Any], runtime: Runtime[RunContext], resources:
     core = chosen[: max(2, (len(chosen) + 1) // 2)]
     named = set((state.get("sources") or {}).get("terms") or [])
     terms = [t for t in resources.catalog.glossary if t.term in named]
-    return render_schema(resources.catalog, core, terms, runtime.context.today_date().isoformat())
+    return render_schema(
+        resources.catalog, core, terms, runtime.context.today_date(resources.settings).isoformat()
+    )
 
 
 def _summary(update: dict[str, Any]) -> str:
@@ -88,9 +91,10 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("sql_writer", summary=_summary)
-async def sql_writer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def sql_writer(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     context = runtime.context
-    resources = await open_resources()
     kind = "tracking" if state.get("route") == "TRACKING" else "analytics"
     examples = await resources.nearest_examples(state["question"], kind)
     shown = "\n\n".join(f"Q: {e.question}\nSQL: {e.sql.strip()}" for e in examples)

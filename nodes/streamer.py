@@ -27,8 +27,9 @@ from orquestra.graph.llm import Meter, chat
 from orquestra.graph.model_errors import ModelError
 from orquestra.graph.models import model_for
 from orquestra.graph.rails import AnswerStream, rail_check
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.units import column_units
@@ -66,9 +67,8 @@ def preview(result: dict[str, Any], zone: str = "UTC") -> str:
 
 
 async def _data_answer(
-    state: dict[str, Any], runtime: Runtime[RunContext], stream: AnswerStream
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources, stream: AnswerStream
 ) -> dict[str, Any]:
-    resources = await open_resources()
     meter = Meter.of(state, runtime.context)
     model = model_for("answer", runtime.context, resources.settings)
     feedback = state.get("judge_feedback")
@@ -77,7 +77,7 @@ async def _data_answer(
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
         analysis=json.dumps(state["analysis"], ensure_ascii=False) if state.get("analysis") else "",
-        result=preview(state["result"], runtime.context.timezone),
+        result=preview(state["result"], runtime.context.limits.timezone),
         units=units_text(state, resources.catalog),
         previous_answer=state.get("answer") if feedback else "",
         reviewer_feedback=feedback,
@@ -102,8 +102,9 @@ def units_text(state: dict[str, Any], catalog: Catalog) -> str:
 
 
 @stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")
-async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    resources = await open_resources()
+async def streamer(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     update: dict[str, Any] = {}
     stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
     reason = state.get("stop_reason")
@@ -119,7 +120,7 @@ async def streamer(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[
     ):
         answer = state.get("knowledge") or ""
     elif state.get("result") is not None and state["result"]["rows"]:
-        update = await _data_answer(state, runtime, stream)
+        update = await _data_answer(state, runtime, resources, stream)
         if update.get("stop_reason"):
             answer = model_failed(state, update["stop_reason"], update["last_error"])
         else:

@@ -8,8 +8,9 @@ from langgraph.runtime import Runtime
 
 from orquestra.graph.context import RunContext
 from orquestra.graph.metrics import GUARD_REJECTIONS
-from orquestra.graph.resources import open_resources
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 from orquestra.guards import GuardRejection, guard_sql
 
 
@@ -18,12 +19,16 @@ def _summary(update: dict[str, Any]) -> str:
 
 
 @stage("tenant_guard", summary=_summary)
-async def tenant_guard(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
-    resources = await open_resources()
+async def tenant_guard(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     sql = state["draft_sql"]
     try:
         guarded = guard_sql(
-            sql, resources.policy, runtime.context.tenant, max_rows=runtime.context.row_cap + 1
+            sql,
+            resources.policy,
+            runtime.context.tenant,
+            max_rows=runtime.context.limits.row_cap + 1,
         )
     except GuardRejection as rejection:
         GUARD_REJECTIONS.labels(code=rejection.code).inc()

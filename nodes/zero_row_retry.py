@@ -11,9 +11,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from orquestra.graph.context import RunContext
+from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
+from orquestra.graph.state import AgentState
 
 
 @stage("zero_row_retry", summary=lambda u: "another reading")
-async def zero_row_retry(state: dict[str, Any], runtime: Runtime[RunContext]) -> dict[str, Any]:
+async def zero_row_retry(
+    state: AgentState, runtime: Runtime[RunContext], resources: Resources
+) -> dict[str, Any]:
     return {"draft_sql": None, "guarded_sql": None, "result": None}

@@ -23,7 +23,7 @@ from orquestra.core.database import LOST_CONNECTION, database_work, is_unavailab
 from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import postgres_checkpointer
 from orquestra.graph.context import RunContext
-from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.resources import Resources
 from orquestra.guards.tenant_key import InvalidTenant, TenantKey
 from orquestra.server import chat, web
 from orquestra.server.auth import TokenRefused, mint_token
@@ -39,8 +39,8 @@ HTTP_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     async with AsyncExitStack() as stack:
-        resources = await open_resources(settings)
-        stack.push_async_callback(close_resources)
+        resources = await Resources.open(settings)
+        stack.push_async_callback(resources.close)
         scope = await asyncio.to_thread(thread_scope, settings)
         app.state.threads = ThreadStore(resources.state, settings.limits.database_timeout_s, scope)
         await app.state.threads.ensure_table()
@@ -49,7 +49,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         )
         app.state.resources = resources
         app.state.tenant_key = TenantKey.from_catalog(resources.catalog)
-        app.state.graph = build_graph().compile(checkpointer=saver)
+        app.state.graph = build_graph(resources).compile(checkpointer=saver)
         yield
 
 

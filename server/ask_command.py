@@ -20,7 +20,7 @@ from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import postgres_checkpointer
 from orquestra.graph.context import RunContext
 from orquestra.graph.events import run_turn
-from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.resources import Resources
 
 PREVIEW_ROWS = 10
 
@@ -52,13 +52,13 @@ def run_ask_command(
 async def _ask(
     question: str, tenant: str, thread: str, as_json: bool, settings: Settings, chart: Path | None
 ) -> int:
-    await open_resources(settings)
+    resources = await Resources.open(settings)
     failed = False
     try:
         async with postgres_checkpointer(
             state_url(settings), settings.limits.database_timeout_s
         ) as saver:
-            graph = build_graph().compile(checkpointer=saver)
+            graph = build_graph(resources).compile(checkpointer=saver)
             context = RunContext.from_settings(settings, tenant=tenant)
             async for event in run_turn(graph, question, thread_id=thread, context=context):
                 failed |= event["event"] == "error"
@@ -70,7 +70,7 @@ async def _ask(
                 else:
                     show(event, thread)
     finally:
-        await close_resources()
+        await resources.close()
     return 2 if failed else 0
 
 

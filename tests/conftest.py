@@ -14,6 +14,7 @@ import pytest
 
 from orquestra.core.settings import Settings
 from tests.deployment_cases import CLINICS_SCALE, DEPLOYMENTS, TENANTS, DeploymentUnderTest
+from tests.graph_resources import OpenResources
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -110,3 +111,11 @@ async def agent(settings: Settings, demo_db) -> AsyncIterator[asyncpg.Connection
         yield connection
     finally:
         await connection.close()
+
+
+@pytest.fixture(scope="session")
+async def open_resources() -> AsyncIterator[OpenResources]:
+    opened = OpenResources()
+    yield opened
+    if opened.current is not None:
+        await opened.current.close()

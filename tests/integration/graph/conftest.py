@@ -7,7 +7,6 @@ ran on the other deployment (pytest groups a session parameter's tests, so this 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,13 @@ import yaml
 from langgraph.checkpoint.memory import InMemorySaver
 
 from orquestra.agent.wiring import build_graph
-from orquestra.core.settings import Settings
+from orquestra.core.settings import Caps
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.events import run_turn
-from orquestra.graph.resources import close_resources, open_resources
+from orquestra.graph.resources import Resources
 from orquestra.offline.scripted import Script, reset_scripts, script
 from tests.deployment_cases import DeploymentUnderTest
+from tests.graph_resources import OpenResources
 from tests.integration.graph.scripts import APPROVED, SCRIPTED, Scripted
 
 
@@ -52,10 +52,13 @@ class Turn:
 class Harness:
     """A compiled graph with an in-memory checkpointer and a scripted model for every role."""
 
-    def __init__(self, tmp_path: Path, deployment: DeploymentUnderTest) -> None:
+    def __init__(
+        self, tmp_path: Path, deployment: DeploymentUnderTest, resources: Resources
+    ) -> None:
         self.tmp_path = tmp_path
         self.deployment = deployment
-        self.graph = build_graph().compile(checkpointer=InMemorySaver())
+        self.resources = resources
+        self.graph = build_graph(resources).compile(checkpointer=InMemorySaver())
         self.base = RunContext.from_settings(deployment.settings, tenant=deployment.tenant)
         self.script_path: Path | None = None
 
@@ -77,7 +80,10 @@ class Harness:
 
     async def ask(self, message: str, thread: str = "t1", **overrides: Any) -> Turn:
         models = {role: f"scripted:{self.script_path}" for role in ROLES}
-        context = replace(self.base, models=models, **overrides)
+        caps = {k: overrides.pop(k) for k in list(overrides) if k in Caps.model_fields}
+        context = replace(
+            self.base, models=models, caps=self.base.caps.model_copy(update=caps), **overrides
+        )
         turn = Turn()
         async for event in run_turn(self.graph, message, thread_id=thread, context=context):
             turn.events.append(event)
@@ -88,24 +94,8 @@ class Harness:
         return snapshot.values
 
 
-async def serve(settings: Settings) -> None:
-    """Make the resources of `settings`' deployment this event loop's open ones."""
-    current = await open_resources(settings)
-    if current.settings is not settings:
-        await close_resources()
-        await open_resources(settings)
-
-
-@pytest.fixture(scope="session")
-async def graph_resources() -> AsyncIterator[None]:
-    """Closes whichever deployment's resources are open at the end of the session."""
-    yield
-    await close_resources()
-
-
 @pytest.fixture
 async def harness(
-    tmp_path: Path, deployment: DeploymentUnderTest, graph_resources: None
+    tmp_path: Path, deployment: DeploymentUnderTest, open_resources: OpenResources
 ) -> Harness:
-    await serve(deployment.settings)
-    return Harness(tmp_path, deployment)
+    return Harness(tmp_path, deployment, await open_resources.of(deployment.settings))

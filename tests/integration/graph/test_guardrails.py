@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from orquestra.core.texts import say
-from orquestra.graph.resources import open_resources
 from orquestra.guards.rails import Guardrails, Toolkit
 from tests.integration.graph.conftest import Harness
 from tests.integration.graph.scripts import (
@@ -28,7 +27,7 @@ PLUGINS = "tests.plugins.acme_guardrails"
 @pytest.fixture
 async def rails_file(tmp_path: Path, harness: Harness) -> Iterator:
     """Swap the deployment's guardrails for a test's own file, and put them back."""
-    resources = await open_resources()
+    resources = harness.resources
     original = resources.guardrails
 
     def use(text: str) -> Guardrails:

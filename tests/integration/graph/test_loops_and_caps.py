@@ -218,7 +218,7 @@ async def test_model_call_budget_stops_a_runaway_turn(harness: Harness) -> None:
         },
         repeat=("sql_writer",),
     )
-    turn = await harness.ask(harness.deployment.questions.no_data, max_model_calls=4)
+    turn = await harness.ask(harness.deployment.questions.no_data, max_model_calls_per_turn=4)
     assert len(current.seen) == 4
     assert turn.result["stop_reason"] == "MODEL_BUDGET"
     assert "limite de chamadas" in turn.result["answer"]

@@ -21,9 +21,9 @@ from orquestra.core.settings import Settings
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.events import run_turn
 from orquestra.graph.model_health import forget
-from orquestra.graph.resources import close_resources, open_resources
 from orquestra.graph.structured import forget_choices
 from tests.fake_provider import FakeProvider
+from tests.graph_resources import OpenResources
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:This model does not support OpenAI's structured output"  # langchain-openai's hint
@@ -40,16 +40,17 @@ def fake() -> Iterator[FakeProvider]:
 
 @pytest.fixture
 async def turn(
-    fake: FakeProvider, settings: Settings, demo_db: object, monkeypatch: pytest.MonkeyPatch
+    fake: FakeProvider,
+    settings: Settings,
+    demo_db: object,
+    monkeypatch: pytest.MonkeyPatch,
+    open_resources: OpenResources,
 ) -> AsyncIterator[Any]:
     """`await turn(spec, message, **role_specs)`: one turn, its events and its final state."""
     monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)  # what ChatOpenAI reads, as users set
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    current = await open_resources(settings)
-    if current.settings is not settings:  # another suite left another deployment open
-        await close_resources()
-        await open_resources(settings)
-    graph = build_graph().compile(checkpointer=InMemorySaver())
+    resources = await open_resources.of(settings)
+    graph = build_graph(resources).compile(checkpointer=InMemorySaver())
     fake.reset()
     forget_choices()
     forget()

@@ -18,9 +18,10 @@ from orquestra.agent.wiring import (
     after_streamer,
     after_writer,
 )
+from orquestra.core.settings import Caps
 from orquestra.graph.context import RunContext
 
-RUNTIME = SimpleNamespace(context=RunContext(max_fix_attempts=2, max_sql_attempts=4))
+RUNTIME = SimpleNamespace(context=RunContext(caps=Caps(max_fix_attempts=2, max_sql_attempts=4)))
 
 
 def test_short_circuit_input_rails_and_augmenter() -> None:
