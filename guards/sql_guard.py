@@ -83,6 +83,10 @@ class GuardRun:
 
 PassFunction = Callable[[ast.SelectStmt, GuardRun], ast.SelectStmt]
 
+_NOTHING_PARSED = ast.SelectStmt()
+"""What the first pass is given: no tree yet. `PASSES` starts with `parse`, which reads
+`run.sql` and ignores it (one empty tree for all calls: building a node costs microseconds)."""
+
 
 @dataclass(frozen=True)
 class GuardPass:
@@ -130,8 +134,7 @@ def _run_passes(
 
 def _run(passes: Sequence[GuardPass], run: GuardRun, tenant: str) -> GuardedSQL:
     timings: dict[str, float] = {}
-    # No tree yet: the list starts with `parse`, which reads `run.sql` and ignores this one.
-    statement = ast.SelectStmt()
+    statement = _NOTHING_PARSED
     clock = time.perf_counter()
     for step in passes:
         statement = step.run(statement, run)

@@ -9,7 +9,13 @@ from pglast import ast
 from pglast.stream import RawStream
 
 from orquestra.guards import GuardPolicy, GuardRejection, TablePolicy, guard_sql
-from orquestra.guards.sql_guard import PASSES, GuardPass, GuardRun, _run_passes
+from orquestra.guards.sql_guard import (
+    _NOTHING_PARSED,
+    PASSES,
+    GuardPass,
+    GuardRun,
+    _run_passes,
+)
 
 POLICY = GuardPolicy(
     {
@@ -39,6 +45,7 @@ def test_the_driver_runs_exactly_the_passes_in_order() -> None:
     assert log == [step.name for step in PASSES]
     assert guarded == guard_sql(SQL, POLICY, "7", 10)
     assert list(guarded.timings_ms) == ["parse", "validate", "rewrite", "verify"]
+    assert RawStream()(_NOTHING_PARSED) == "SELECT"  # the shared empty start, left untouched
 
 
 def test_a_pass_sees_the_statement_its_predecessors_made() -> None:
