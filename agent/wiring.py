@@ -7,11 +7,11 @@ three attempts at most.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from collections.abc import Awaitable
+from typing import Any, Literal, Protocol
 
 import asyncpg
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
@@ -37,9 +37,17 @@ from orquestra.nodes.streamer import streamer
 from orquestra.nodes.tenant_guard import tenant_guard
 from orquestra.nodes.zero_row_retry import zero_row_retry
 
-State = dict[str, Any]
+State = AgentState
 Ctx = Runtime[RunContext]
-StageFn = Callable[[AgentState, Ctx], Awaitable[dict[str, Any]]]
+FINISH: Literal["__end__"] = "__end__"
+"""LangGraph's `END` (a plain `str` in its types) as the literal it is, so that the routers'
+return types can say it; `tests/unit/graph/test_routers.py` checks the two are equal."""
+
+
+class BoundStage(Protocol):
+    """A stage as LangGraph calls it: the state, and the runtime by keyword."""
+
+    def __call__(self, state: AgentState, *, runtime: Ctx) -> Awaitable[dict[str, Any]]: ...
 
 
 def is_transient(error: Exception) -> bool:
@@ -107,11 +115,11 @@ def after_judge(state: State) -> Literal["librarian", "select_sources", "streame
 
 
 def after_streamer(state: State) -> Literal["answer_judge", "__end__"]:
-    return "answer_judge" if state.get("judge_pending") and not state.get("stop_reason") else END
+    return "answer_judge" if state.get("judge_pending") and not state.get("stop_reason") else FINISH
 
 
 def after_answer_judge(state: State) -> Literal["streamer", "__end__"]:
-    return "streamer" if state.get("judge_feedback") and not state.get("stop_reason") else END
+    return "streamer" if state.get("judge_feedback") and not state.get("stop_reason") else FINISH
 
 
 def after_writer(state: State) -> Literal["streamer", "tenant_guard"]:
@@ -157,10 +165,10 @@ async def cap_reached(state: State, runtime: Ctx) -> dict[str, Any]:
     return stopped(state, "MAX_FIX_ATTEMPTS" if failed else "MAX_SQL_ATTEMPTS")
 
 
-def bind(node: Node[AgentState], resources: ResourceSource) -> StageFn:
-    """`node` as LangGraph calls it, `(state, runtime)`, with the resources handed in."""
+def bind(node: Node[AgentState], resources: ResourceSource) -> BoundStage:
+    """`node` as LangGraph calls it, `(state, runtime=…)`, with the resources handed in."""
 
-    async def run(state: AgentState, runtime: Ctx) -> dict[str, Any]:
+    async def run(state: AgentState, *, runtime: Ctx) -> dict[str, Any]:
         return await node(state, runtime, await resources())
 
     return run

@@ -22,6 +22,7 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
+from orquestra.graph.state import AgentState
 from orquestra.guards.rails import Guardrails, ModelAccess, RailCheck, RailResult
 
 SENTENCE_END = re.compile(r"(?<!\d)[.!?:;](?=\s)|\n")
@@ -43,7 +44,7 @@ def model_access(meter: Meter, resources: Resources, context: RunContext) -> Mod
 
 
 def rail_check(
-    state: dict[str, Any],
+    state: AgentState,
     context: RunContext,
     text: str = "",
     stage: Literal["input", "output"] = "output",

@@ -7,7 +7,17 @@ stage of a turn, so a thread's second question never sees the first one's attemp
 from __future__ import annotations
 
 import types
-from typing import Annotated, Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    TypedDict,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -164,3 +174,14 @@ def _empty(hint: Any) -> Any:
     if origin not in empties:
         raise TypeError(f"no empty value for a per-turn field of type {hint!r}")
     return empties[origin]
+
+
+T = TypeVar("T")
+
+
+def present(value: T | None, field: str) -> T:
+    """`value` of a state field the graph's routing guarantees is set when a stage runs (the
+    guard runs only on drafted SQL, the analyzer only on rows); unset is a wiring bug."""
+    if value is None:
+        raise RuntimeError(f"state field {field!r} is not set: the graph's routing is broken")
+    return value

@@ -16,21 +16,26 @@ from langgraph.runtime import Runtime
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
-from orquestra.graph.state import AgentState
+from orquestra.graph.state import AgentState, present
 from orquestra.nodes.units import identifier_columns
 from orquestra.sandbox.analysis import jsonable_rows
 from orquestra.sandbox.pool import AnalysisError
 
 
-async def _run(resources: Any, job: dict[str, Any], state: dict[str, Any], code_mode: bool) -> Any:
+async def _run(
+    resources: Resources, job: dict[str, Any], state: AgentState, code_mode: bool
+) -> Any:
     """Code mode when the SQL model wrote analysis code (and it is enabled), else built-in."""
+    pool = resources.analysis_pool
+    if pool is None:  # resources built by hand without workers: the rows' preview answers
+        raise AnalysisError("no analysis workers")
     code = state.get("analysis_code")
     if code and code_mode:
         try:
-            return await resources.analysis_pool.run({**job, "kind": "code", "code": code})
+            return await pool.run({**job, "kind": "code", "code": code})
         except AnalysisError:
             pass  # any failure falls back to the built-in analysis
-    return await resources.analysis_pool.run(job)
+    return await pool.run(job)
 
 
 def _summary(update: dict[str, Any]) -> str:
@@ -47,7 +52,7 @@ def _summary(update: dict[str, Any]) -> str:
 async def analyzer(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
-    result = state["result"]
+    result = present(state.get("result"), "result")
     job = {
         "kind": "builtin",
         "columns": result["columns"],

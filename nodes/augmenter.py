@@ -37,7 +37,7 @@ class Augmented(BaseModel):
     lang: Literal["pt", "en"] = "pt"
 
 
-def history(state: dict[str, Any]) -> str:
+def history(state: AgentState) -> str:
     """The last messages before the current one, as `user:`/`assistant:` lines."""
     lines = []
     for message in state.get("messages", [])[-HISTORY_MESSAGES - 1 : -1]:
@@ -50,7 +50,7 @@ def history(state: dict[str, Any]) -> str:
 def _summary(update: dict[str, Any]) -> str:
     if update.get("clarify_question"):
         return "needs clarification"
-    return update.get("question", "")[:120]
+    return str(update.get("question", ""))[:120]
 
 
 @stage("augmenter", summary=_summary)

@@ -11,10 +11,11 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from orquestra.core.database import Connection
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
-from orquestra.graph.state import AgentState
+from orquestra.graph.state import AgentState, present
 from orquestra.guards import GuardRejection, guard_sql
 from orquestra.guards.tenant_query import QueryError, run_as_tenant
 
@@ -34,7 +35,8 @@ async def executor(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
     context = runtime.context
-    sql, params = state["guarded_sql"], state.get("guard_params") or []
+    sql = present(state.get("guarded_sql"), "guarded_sql")
+    params = state.get("guard_params") or []
     runtime.stream_writer({"event": "sql", "sql": sql, "attempt": state.get("sql_attempt", 1)})
     attempt: dict[str, Any] = {"sql": state["draft_sql"], "guarded_sql": sql}
     limits = context.limits.execution()
@@ -68,7 +70,9 @@ async def executor(
     }
 
 
-async def _exact_total(conn, state: dict[str, Any], context: RunContext, resources) -> int | None:
+async def _exact_total(
+    conn: Connection, state: AgentState, context: RunContext, resources: Resources
+) -> int | None:
     """The full row count of a truncated result, if counting takes under a second."""
     try:
         counting = guard_sql(

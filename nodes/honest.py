@@ -6,18 +6,17 @@ reason, in the user's language.
 
 from __future__ import annotations
 
-from typing import Any
-
 from orquestra.core.texts import say
+from orquestra.graph.state import AgentState
 
 
-def model_failed(state: dict[str, Any], code: str, message: str) -> str:
+def model_failed(state: AgentState, code: str, message: str) -> str:
     """The answer when the rows came back but the model that words them failed (`code`)."""
     rows = (state.get("result") or {}).get("row_count", 0)
     return say("stop.model_failed", state.get("lang", "pt"), rows=rows, message=message, code=code)
 
 
-def stop_answer(state: dict[str, Any], reason: str, topics: str = "") -> str:
+def stop_answer(state: AgentState, reason: str, topics: str = "") -> str:
     """The honest answer for a turn that ended because of `reason`."""
     lang = state.get("lang", "pt")
     attempts = state.get("attempts") or []

@@ -28,9 +28,7 @@ from orquestra.graph.state import AgentState
 from orquestra.guards.rails import JudgeCase, JudgeResult
 
 
-def judge_case(
-    state: dict[str, Any], phase: Literal["knowledge", "answer"], **extra: Any
-) -> JudgeCase:
+def judge_case(state: AgentState, phase: Literal["knowledge", "answer"], **extra: Any) -> JudgeCase:
     """What the judges see for this phase of the turn."""
     if phase == "knowledge":
         return JudgeCase(
@@ -139,7 +137,7 @@ async def answer_judge(
         addition = f"\n\n{note}"
         runtime.stream_writer({"event": "token", "text": addition})
         answer = f"{state.get('answer') or ''}{addition}"
-        last = (state.get("messages") or [None])[-1]
+        last = state["messages"][-1] if state.get("messages") else None
         update["answer"] = answer
         update["messages"] = [AIMessage(content=answer, id=getattr(last, "id", None))]
     return update

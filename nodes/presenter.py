@@ -8,7 +8,7 @@ against the schema (Altair) before it is sent. Model-written plotting code is ne
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from functools import cache
 from typing import Any
 
@@ -21,7 +21,7 @@ from orquestra.ddl_catalog.text import fold, is_code_name
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
-from orquestra.graph.state import AgentState
+from orquestra.graph.state import AgentState, QueryResultState, present
 from orquestra.nodes.units import column_units, identifier_columns
 from orquestra.sandbox.analysis import column_kinds, jsonable_rows
 
@@ -31,7 +31,9 @@ SHARE = re.compile(r"(participa|share|propor|percentual|distribui|fatia|breakdow
 
 
 def cards_for(
-    result: dict[str, Any], analysis: dict[str, Any] | None, units: dict[str, str] | None = None
+    result: QueryResultState,
+    analysis: Mapping[str, Any] | None,
+    units: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The figures worth a card: a single row's numbers, or a series' latest value.
 
@@ -74,7 +76,7 @@ def cards_for(
 
 
 def chart_for(
-    question: str, result: dict[str, Any], identifiers: Collection[str] = ()
+    question: str, result: QueryResultState, identifiers: Collection[str] = ()
 ) -> dict[str, Any] | None:
     """A validated Vega-Lite v5 spec for the result's shape, or None when no chart helps.
     `identifiers`: columns that name rows (keys), never charted as measures."""
@@ -87,7 +89,9 @@ def chart_for(
     ]
     times = [c for c in columns if kinds[c] == "time"]
     categories = [c for c in columns if kinds[c] == "category"]
-    data = alt.Data(values=[])  # rows are attached after building: Altair copies them slowly
+    # Rows are attached after building: Altair copies them slowly. (Altair's `Data` has no
+    # annotated constructor.)
+    data = alt.Data(values=[])  # type: ignore[no-untyped-call]
     if times and numbers:
         series = {"color": alt.Color(f"{categories[0]}:N")} if categories else {}
         chart = (  # one line per category ("por mês e por canal"), not one zig-zag line
@@ -118,7 +122,7 @@ def chart_for(
         chart = alt.Chart(data).mark_point().encode(x=f"{numbers[0]}:Q", y=f"{numbers[1]}:Q")
     else:
         return None
-    spec = chart.properties(width="container").to_dict(validate=False)
+    spec: dict[str, Any] = chart.properties(width="container").to_dict(validate=False)
     validate_spec(spec)
     spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
     return spec
@@ -151,7 +155,7 @@ def _summary(update: dict[str, Any]) -> str:
 async def presenter(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
-    result, analysis = state["result"], state.get("analysis")
+    result, analysis = present(state.get("result"), "result"), state.get("analysis")
     sql = state.get("draft_sql") or state.get("sql")
     units = column_units(sql, result["columns"], resources.catalog)
     return {

@@ -59,7 +59,7 @@ def reply(kind: str, lang: str, voice: Voice) -> str:
     return greeting(voice, lang) if kind == "greeting" else say(f"reply.{kind}", lang)
 
 
-def latest_user_message(state: dict[str, Any]) -> str:
+def latest_user_message(state: AgentState) -> str:
     for message in reversed(state.get("messages", [])):
         if isinstance(message, HumanMessage):
             return str(message.content)

@@ -47,7 +47,7 @@ class SqlDraft(BaseModel):
     )
 
 
-def tried(state: dict[str, Any]) -> str:
+def tried(state: AgentState) -> str:
     lines = []
     for number, attempt in enumerate(state.get("attempts") or [], start=1):
         outcome = attempt.get("outcome")
@@ -57,7 +57,7 @@ def tried(state: dict[str, Any]) -> str:
 
 
 def _system(
-    state: dict[str, Any],
+    state: AgentState,
     runtime: Runtime[RunContext],
     resources: Resources,
     schema: str,
@@ -74,7 +74,7 @@ def _system(
     return system + ("\n\n" + CODE_MODE if runtime.context.analysis_code_mode else "")
 
 
-def _core_schema(state: dict[str, Any], runtime: Runtime[RunContext], resources: Resources) -> str:
+def _core_schema(state: AgentState, runtime: Runtime[RunContext], resources: Resources) -> str:
     """The schema of the best-ranked half of the chosen tables (at least two), with the
     glossary terms involved: the smaller prompt tried after `MODEL_CONTEXT`."""
     chosen = (state.get("sources") or {}).get("tables") or []

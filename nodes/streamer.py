@@ -29,7 +29,7 @@ from orquestra.graph.models import model_for
 from orquestra.graph.rails import AnswerStream, rail_check
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
-from orquestra.graph.state import AgentState
+from orquestra.graph.state import AgentState, QueryResultState, present
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.units import column_units
@@ -38,7 +38,7 @@ PREVIEW_ROWS = 20
 """Said when the question names another tenant: the guard answered with the asker's rows."""
 
 
-def not_yours(state: dict[str, Any]) -> str:
+def not_yours(state: AgentState) -> str:
     """The note for a question that named other tenants ("" when it named none)."""
     names = state.get("other_tenants_named") or []
     if not names:
@@ -54,7 +54,7 @@ def local_time(value: Any, zone: str) -> Any:
     return value
 
 
-def preview(result: dict[str, Any], zone: str = "UTC") -> str:
+def preview(result: QueryResultState, zone: str = "UTC") -> str:
     """Columns and the first rows as JSON lines (times local), with the totals."""
     rows = [[local_time(v, zone) for v in row] for row in result.get("rows", [])[:PREVIEW_ROWS]]
     lines = [
@@ -77,7 +77,7 @@ async def _data_answer(
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
         analysis=json.dumps(state["analysis"], ensure_ascii=False) if state.get("analysis") else "",
-        result=preview(state["result"], runtime.context.limits.timezone),
+        result=preview(present(state.get("result"), "result"), runtime.context.limits.timezone),
         units=units_text(state, resources.catalog),
         previous_answer=state.get("answer") if feedback else "",
         reviewer_feedback=feedback,
@@ -94,10 +94,10 @@ async def _data_answer(
     return meter.update()
 
 
-def units_text(state: dict[str, Any], catalog: Catalog) -> str:
+def units_text(state: AgentState, catalog: Catalog) -> str:
     """`column: unit` per result column the catalog gives a unit (money, kg…), one a line."""
     sql = state.get("draft_sql") or state.get("sql")
-    units = column_units(sql, state["result"]["columns"], catalog)
+    units = column_units(sql, present(state.get("result"), "result")["columns"], catalog)
     return "\n".join(f"{column}: {unit}" for column, unit in units.items())
 
 
@@ -119,7 +119,7 @@ async def streamer(
         state.get("knowledge") and not state.get("draft_sql") and not state.get("result")
     ):
         answer = state.get("knowledge") or ""
-    elif state.get("result") is not None and state["result"]["rows"]:
+    elif (result := state.get("result")) is not None and result["rows"]:
         update = await _data_answer(state, runtime, resources, stream)
         if update.get("stop_reason"):
             answer = model_failed(state, update["stop_reason"], update["last_error"])
@@ -136,7 +136,7 @@ async def streamer(
         answer = stop_answer(state, "NO_SQL", voice_of(resources).topics(state.get("lang")))
     if not (update.get("answer_streamed") or state.get("answer_streamed")):
         answer = await stream.say(answer + not_yours(state))
-    last = (state.get("messages") or [None])[-1]
+    last = state["messages"][-1] if state.get("messages") else None
     replaces = getattr(last, "id", None) if refining else None
     return {
         **update,

@@ -10,7 +10,7 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.metrics import GUARD_REJECTIONS
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
-from orquestra.graph.state import AgentState
+from orquestra.graph.state import AgentState, present
 from orquestra.guards import GuardRejection, guard_sql
 
 
@@ -22,7 +22,7 @@ def _summary(update: dict[str, Any]) -> str:
 async def tenant_guard(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
-    sql = state["draft_sql"]
+    sql = present(state.get("draft_sql"), "draft_sql")
     try:
         guarded = guard_sql(
             sql,

@@ -87,7 +87,7 @@ def identifier_columns(columns: Sequence[str], catalog: Catalog) -> set[str]:
 
 def is_money(unit: str | None) -> bool:
     """An ISO 4217 currency code (`BRL`, `USD`) rather than a measure (`kg`, `dias`)."""
-    return bool(unit) and len(unit) == MONEY_CODE_LENGTH and unit.isalpha() and unit.isupper()
+    return unit is not None and len(unit) == MONEY_CODE_LENGTH and unit.isalpha() and unit.isupper()
 
 
 def column_units(sql: str | None, columns: Sequence[str], catalog: Catalog) -> dict[str, str]:
@@ -125,22 +125,28 @@ def _output_name(target: ast.ResTarget) -> str | None:
     if target.name:
         return target.name
     value = target.val
-    if isinstance(value, ast.ColumnRef) and isinstance(value.fields[-1], ast.String):
-        return value.fields[-1].sval
-    if isinstance(value, ast.FuncCall):
-        return value.funcname[-1].sval
+    if isinstance(value, ast.ColumnRef) and isinstance(last := _last(value.fields), ast.String):
+        return str(last.sval)
+    if isinstance(value, ast.FuncCall) and isinstance(last := _last(value.funcname), ast.String):
+        return str(last.sval)
     return None
+
+
+def _last(names: tuple[object, ...] | None) -> object | None:
+    """The last part of a dotted name (pglast leaves an absent list as None)."""
+    return names[-1] if names else None
 
 
 def _unit(node: object, units: Mapping[str, str | None]) -> str | None:
     """The unit of an expression, given the units of the names it may read."""
     if isinstance(node, ast.ColumnRef):
-        last = node.fields[-1]
-        return units.get(last.sval) if isinstance(last, ast.String) else None
+        last = _last(node.fields)
+        return units.get(str(last.sval)) if isinstance(last, ast.String) else None
     if isinstance(node, ast.TypeCast):
         return _unit(node.arg, units)
     if isinstance(node, ast.FuncCall):
-        name = node.funcname[-1].sval.lower()
+        function = _last(node.funcname)
+        name = str(function.sval).lower() if isinstance(function, ast.String) else ""
         if name not in KEEPS_UNIT or node.agg_star:
             return None
         return _same(_unit(arg, units) for arg in node.args or ())
@@ -163,7 +169,8 @@ def _operator_unit(node: ast.A_Expr, units: Mapping[str, str | None]) -> str | N
         return left
     if node.kind != enums.A_Expr_Kind.AEXPR_OP:
         return None
-    operator = node.name[-1].sval
+    last = _last(node.name)
+    operator = str(last.sval) if isinstance(last, ast.String) else ""
     if operator in ("+", "-"):
         return _same([left, right])
     if operator == "*":

@@ -1,4 +1,5 @@
-"""`make lint`/`make test`'s type check: mypy, strict on the graph runtime and the guard.
+"""`make lint`/`make test`'s type check: mypy, strict on the guard, the graph runtime, the stages
+and their wiring.
 
 mypy does not run the editable install's import hook, so the `orquestra` namespace is laid out
 for it as a tree of links to the repository's folders (in a temporary directory), exactly as
@@ -16,7 +17,7 @@ from pathlib import Path
 from mypy import api
 
 REPO = Path(__file__).resolve().parents[1]
-STRICT = ["orquestra.guards", "orquestra.graph"]
+STRICT = ["orquestra.guards", "orquestra.graph", "orquestra.nodes", "orquestra.agent"]
 """The packages checked (strictly, per `[tool.mypy]`); the rest are followed silently."""
 
 

@@ -11,7 +11,7 @@ framework's model through `model` and must not build a client of their own: call
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -77,7 +77,7 @@ class JudgeCase:
     columns: list[str] = field(default_factory=list)
     rows: list[list[Any]] = field(default_factory=list)
     row_count: int | None = None
-    analysis: dict[str, Any] | None = None
+    analysis: Mapping[str, Any] | None = None
     evidence: str = ""
     """Text the answer may quote: glossary terms and documents (knowledge), the SQL (data)."""
     today: str = ""

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from langgraph.graph import END
 
 from orquestra.agent.wiring import (
+    FINISH,
     after_answer_judge,
     after_augmenter,
     after_executor,
@@ -70,3 +71,7 @@ def test_executor_caps() -> None:
     assert after_executor({**empty, "sql_attempt": 4}, RUNTIME) == "cap_reached"
     assert after_executor({"result": None, "fix_attempts": 0}, RUNTIME) == "fixer"
     assert after_executor({"result": None, "fix_attempts": 2}, RUNTIME) == "cap_reached"
+
+
+def test_the_routers_finish_is_langgraphs_end() -> None:
+    assert FINISH == END
