@@ -15,7 +15,8 @@ import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -26,6 +27,7 @@ from langchain_core.messages import (
     HumanMessage,
     SystemMessage,
 )
+from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from orquestra.ddl_catalog.text import without_unsafe
@@ -49,7 +51,7 @@ from orquestra.graph.structured import (
     remember,
     with_instructions,
 )
-from orquestra.offline.local_model import approx_tokens
+from orquestra.offline.local_model import HINTS_KEY, ModelHints, approx_tokens
 
 if TYPE_CHECKING:
     from orquestra.graph.context import RunContext
@@ -87,9 +89,15 @@ class Meter:
     waited_s: float = 0.0
     estimated: bool = False
     """Some call's tokens were estimated: the provider sent no usage."""
+    hints: ModelHints = field(default_factory=lambda: ModelHints())
+    """Facts the in-process models take as data (today, language), never from the prompt."""
 
     @classmethod
-    def of(cls, state: Mapping[str, Any], context: RunContext) -> Meter:
+    def of(cls, state: Mapping[str, Any], context: RunContext, today: date) -> Meter:
+        """The turn's meter, its budgets from the run context; `today` is the run's date."""
+        hints = ModelHints(today=today.isoformat())
+        if state.get("lang") in ("pt", "en"):
+            hints["lang"] = state["lang"]
         return cls(
             state.get("model_calls", 0),
             state.get("prompt_tokens", 0),
@@ -99,6 +107,7 @@ class Meter:
             wait_budget_s=context.limits.model_wait_s,
             waited_s=state.get("model_wait_s", 0.0),
             estimated=state.get("tokens_estimated", False),
+            hints=hints,
         )
 
     def update(self) -> dict[str, Any]:
@@ -112,14 +121,21 @@ class Meter:
         }
 
     async def structured(
-        self, model: BaseChatModel, role: str, schema: type[T], messages: list[BaseMessage]
+        self,
+        model: BaseChatModel,
+        role: str,
+        schema: type[T],
+        messages: list[BaseMessage],
+        hints: ModelHints | None = None,
     ) -> T:
         """Call `model` for an instance of `schema`: with the model's structured-output method
-        (or, on `auto`, the strictest the provider accepts), repairing invalid output once."""
+        (or, on `auto`, the strictest the provider accepts), repairing invalid output once.
+        `hints` add to the meter's for this call."""
         methods = methods_for(model)
+        config = self._config(hints)
         for index, method in enumerate(methods):
             try:
-                return await self._structured_with(model, role, schema, messages, method)
+                return await self._structured_with(model, role, schema, messages, method, config)
             except Exception as error:
                 if index + 1 < len(methods) and rejects_format(error):
                     log.info(
@@ -142,11 +158,12 @@ class Meter:
         schema: type[T],
         messages: list[BaseMessage],
         method: Method,
+        config: RunnableConfig,
     ) -> T:
         runnable = bound(model, schema, method)
         prompt = with_instructions(messages, schema, method)
         for attempt in range(2):
-            outcome = await self._call(role, functools.partial(runnable.ainvoke, prompt))
+            outcome = await self._call(role, functools.partial(runnable.ainvoke, prompt, config))
             self._count(role, outcome.get("raw"), prompt)
             if declined := refusal(outcome):
                 raise ModelRefused(f"{role}: {declined}")
@@ -202,7 +219,7 @@ class Meter:
         self._spend(role)
         thinking = ThinkingFilter()
         last: AIMessageChunk | None = None
-        async for chunk in model.astream(messages):
+        async for chunk in model.astream(messages, self._config()):
             text = thinking.feed(without_unsafe(str(chunk.content or "")))
             parts.append(text)
             if on_text is not None and text:
@@ -234,6 +251,11 @@ class Meter:
                 log.warning("model %s: %s; retrying in %.1f s", role, failure.code, wait)
                 await self._sleep(wait)
         raise AssertionError("unreachable: the last attempt raises")
+
+    def _config(self, hints: ModelHints | None = None) -> RunnableConfig:
+        """The call's config: the hints in its metadata, where in-process models read them
+        (LangChain hands a model its config's metadata) and remote ones never see them."""
+        return {"metadata": {HINTS_KEY: {**self.hints, **(hints or {})}}}
 
     def _wait(self, failure: ModelError, attempt: int) -> float | None:
         """Seconds to wait before retrying `failure`, or None when it must not be retried."""

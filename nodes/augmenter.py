@@ -22,6 +22,7 @@ from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.short_circuit import latest_user_message
+from orquestra.offline.local_model import ModelHints
 
 HISTORY_MESSAGES = 8
 
@@ -59,7 +60,7 @@ async def augmenter(
 ) -> dict[str, Any]:
     context = runtime.context
     can_ask = state.get("clarify_rounds", 0) < context.caps.max_clarify_rounds
-    meter = Meter.of(state, context)
+    meter = Meter.of(state, context, context.today_date(resources.settings))
     user = sections(
         today=context.today_date(resources.settings).isoformat(),
         previous_question=state.get("last_question"),
@@ -70,7 +71,8 @@ async def augmenter(
     words = voice_of(resources).prompt_values(state.get("lang"))
     system = prompt("augmenter", can_ask="yes" if can_ask else "no", **words)
     model = model_for("augmenter", context, resources.settings)
-    out = await meter.structured(model, "augmenter", Augmented, chat(system, user))
+    messages, hints = chat(system, user), ModelHints(can_ask=can_ask)
+    out = await meter.structured(model, "augmenter", Augmented, messages, hints)
     update: dict[str, Any] = {**meter.update(), "question": out.question.strip(), "lang": out.lang}
     if out.is_data_question and out.missing and out.clarifying_question and can_ask:
         update["clarify_question"] = out.clarifying_question

@@ -21,7 +21,7 @@ from orquestra.nodes.prompts import prompt
 async def chat_node(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
-    meter = Meter.of(state, runtime.context)
+    meter = Meter.of(state, runtime.context, runtime.context.today_date(resources.settings))
     model = model_for("chat", runtime.context, resources.settings)
     stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
     system = prompt("chat", **voice_of(resources).prompt_values(state.get("lang")))

@@ -32,7 +32,7 @@ async def fixer(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
     context = runtime.context
-    meter = Meter.of(state, context)
+    meter = Meter.of(state, context, context.today_date(resources.settings))
     model = model_for("fixer", context, resources.settings)
     user = sections(
         question=state["question"], failing_sql=state["draft_sql"], error=state.get("last_error")

@@ -76,7 +76,7 @@ async def input_rails(
     if not rails.input:
         return named
     clarifying = bool(state.get("clarifications"))
-    meter = Meter.of(state, context)
+    meter = Meter.of(state, context, context.today_date(resources.settings))
     check = rail_check(
         state,
         context,

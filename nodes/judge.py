@@ -70,7 +70,7 @@ async def run_judges(
     done: dict[str, Any] = {"judge_feedback": None, "judge_pending": False}
     if not resources.guardrails.judges_for(phase):
         return done
-    meter = Meter.of(state, context)
+    meter = Meter.of(state, context, context.today_date(resources.settings))
     case = judge_case(
         state,
         phase,

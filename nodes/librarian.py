@@ -72,7 +72,7 @@ async def librarian(
         previous_answer=state.get("knowledge") if feedback else "",
         reviewer_feedback=feedback,
     )
-    meter = Meter.of(state, context)
+    meter = Meter.of(state, context, context.today_date(resources.settings))
     model = model_for("librarian", context, resources.settings)
     answer = await meter.structured(model, "librarian", LibrarianAnswer, chat(system, user))
     return {

@@ -34,7 +34,7 @@ def _summary(update: dict[str, Any]) -> str:
 async def router(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
-    meter = Meter.of(state, runtime.context)
+    meter = Meter.of(state, runtime.context, runtime.context.today_date(resources.settings))
     model = model_for("router", runtime.context, resources.settings)
     user = sections(question=state["question"])
     system = prompt("router", **voice_of(resources).prompt_values(state.get("lang")))

@@ -104,7 +104,7 @@ async def sql_writer(
         already_tried=previous,
         instruction=RETRY_INSTRUCTION if previous else "",
     )
-    meter = Meter.of(state, context)
+    meter = Meter.of(state, context, context.today_date(resources.settings))
     model = model_for("sql_writer", context, resources.settings)
     try:
         system = _system(state, runtime, resources, state["schema_text"], shown or "(none)")

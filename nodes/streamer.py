@@ -69,7 +69,7 @@ def preview(result: QueryResultState, zone: str = "UTC") -> str:
 async def _data_answer(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources, stream: AnswerStream
 ) -> dict[str, Any]:
-    meter = Meter.of(state, runtime.context)
+    meter = Meter.of(state, runtime.context, runtime.context.today_date(resources.settings))
     model = model_for("answer", runtime.context, resources.settings)
     feedback = state.get("judge_feedback")
     user = sections(

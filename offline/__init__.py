@@ -20,14 +20,15 @@ from pydantic import BaseModel
 from orquestra.core.deployment import DEFAULT_DEPLOYMENT, load_deployment
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
 from orquestra.ddl_catalog.knowledge import load_examples
+from orquestra.ddl_catalog.language import detect_language, language_words
 from orquestra.ddl_catalog.wording import Voice, voice_for
 from orquestra.offline import answers
 from orquestra.offline.conversation import augment, route
 from orquestra.offline.fixer import repair
 from orquestra.offline.lexicon import lexicon_for
-from orquestra.offline.local_model import LocalChatModel
+from orquestra.offline.local_model import LocalChatModel, ModelHints
 from orquestra.offline.parser import parse
-from orquestra.offline.reading import language_in, system_text, today_in, user_sections
+from orquestra.offline.reading import system_text, user_sections
 from orquestra.offline.sql import Unmappable, build_sql
 
 _catalogs: dict[str, Catalog] = {}
@@ -58,18 +59,22 @@ class OfflineChatModel(LocalChatModel):
     """The run's catalog folder (the settings' `catalog_dir`), passed in when built."""
 
     async def respond(
-        self, messages: list[BaseMessage], schema: type[BaseModel] | None
+        self, messages: list[BaseMessage], schema: type[BaseModel] | None, hints: ModelHints
     ) -> str | dict[str, Any]:
         # The first call reads the catalog's files: off the event loop (LangGraph Server's rule).
         catalog = await asyncio.to_thread(catalog_in_use, self.catalog_dir)
         lexicon = lexicon_for(catalog)
         sections = user_sections(messages)
         system = system_text(messages)
-        today = today_in(messages, date.today())
+        # The date and the language come from the calling stage as data, never from the
+        # prompt's wording: without hints, today and the question's own language.
+        today = date.fromisoformat(hints["today"]) if hints.get("today") else date.today()
         question = sections.get("question", "")
+        lang = hints.get("lang") or detect_language(
+            question or sections.get("message", ""), vocabulary=language_words(catalog)
+        )
         if self.role == "augmenter":
-            can_ask = "allowed to ask: yes" in system
-            return augment(sections, can_ask, catalog, lexicon, today)
+            return augment(sections, hints.get("can_ask", False), catalog, lexicon, today)
         if self.role == "router":
             return route(question, catalog, lexicon, today)
         if self.role == "sql_writer":
@@ -80,13 +85,13 @@ class OfflineChatModel(LocalChatModel):
             )
             return {"sql": fixed, "explanation": "repaired from the error"}
         if self.role == "librarian":
-            return answers.librarian(system, question, language_in(system))
+            return answers.librarian(system, question, lang)
         if self.role == "judge":
             return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
         if self.role == "chat":
             voice = await asyncio.to_thread(voice_in_use, self.deployment, self.catalog_dir)
-            return answers.chat(language_in(system), voice)
-        return answers.answer(sections, language_in(system))
+            return answers.chat(lang, voice)
+        return answers.answer(sections, lang)
 
 
 def _write_sql(question: str, catalog: Catalog, lexicon, today: date, sections) -> dict[str, Any]:

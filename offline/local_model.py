@@ -10,14 +10,36 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Mapping
+from typing import Any, Literal, TypedDict, cast
 
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
-from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda, ensure_config
 from pydantic import BaseModel, ValidationError
+
+HINTS_KEY = "orquestra_hints"
+"""Where a stage's hints travel: the call's config metadata, never the prompt."""
+
+
+class ModelHints(TypedDict, total=False):
+    """What the calling stage knows for certain, handed to in-process models as data so that
+    they never read it back from the prompt's wording (a reworded prompt changes nothing).
+    Remote models read the same facts in the prompt; the hints never leave the process."""
+
+    today: str
+    """ISO date relative periods resolve against."""
+    lang: Literal["pt", "en"]
+    """The language the answer is written in (unset before the augmenter has decided)."""
+    can_ask: bool
+    """The augmenter may still ask a clarifying question this turn."""
+
+
+def hints_in(metadata: Mapping[str, Any] | None) -> ModelHints:
+    """The hints in a call's config metadata; empty when the caller gave none."""
+    found = (metadata or {}).get(HINTS_KEY)
+    return cast(ModelHints, dict(found)) if isinstance(found, Mapping) else ModelHints()
 
 
 def approx_tokens(text: str) -> int:
@@ -33,7 +55,7 @@ class LocalChatModel(BaseChatModel):
     """Simulated latency per call (benchmarks)."""
 
     async def respond(
-        self, messages: list[BaseMessage], schema: type[BaseModel] | None
+        self, messages: list[BaseMessage], schema: type[BaseModel] | None, hints: ModelHints
     ) -> str | dict[str, Any]:
         """Text, or a dict matching `schema` when structured output is asked for."""
         raise NotImplementedError
@@ -52,7 +74,9 @@ class LocalChatModel(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
-        text = await self._text(messages, kwargs.get("response_schema"))
+        # LangChain hands a model its config's metadata through the run manager.
+        hints = hints_in(getattr(run_manager, "metadata", None))
+        text = await self._text(messages, kwargs.get("response_schema"), hints)
         message = AIMessage(content=text, usage_metadata=_usage(messages, text))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -63,13 +87,29 @@ class LocalChatModel(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
-        text = await self._text(messages, kwargs.get("response_schema"))
+        text = await self._text(messages, kwargs.get("response_schema"), kwargs[HINTS_KEY])
         pieces = _pieces(text)
         for index, piece in enumerate(pieces):
             usage = _usage(messages, text) if index == len(pieces) - 1 else None
             chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece, usage_metadata=usage))
             if run_manager is not None:
                 await run_manager.on_llm_new_token(piece, chunk=chunk)
+            yield chunk
+
+    async def astream(
+        self,
+        input: LanguageModelInput,
+        config: RunnableConfig | None = None,
+        *,
+        stop: list[str] | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[AIMessageChunk]:
+        # LangChain's `astream` gives `_astream` no run manager, hence no metadata: the hints
+        # are handed on as an argument (only in-process models ever receive it).
+        hints = hints_in(ensure_config(config).get("metadata"))
+        async for chunk in super().astream(
+            input, config, stop=stop, **kwargs, **{HINTS_KEY: hints}
+        ):
             yield chunk
 
     def with_structured_output(
@@ -89,10 +129,12 @@ class LocalChatModel(BaseChatModel):
 
         return self.bind(response_schema=schema) | RunnableLambda(parse)
 
-    async def _text(self, messages: list[BaseMessage], schema: type[BaseModel] | None) -> str:
+    async def _text(
+        self, messages: list[BaseMessage], schema: type[BaseModel] | None, hints: ModelHints
+    ) -> str:
         if self.delay_ms:
             await asyncio.sleep(self.delay_ms / 1000)
-        answer = await self.respond(messages, schema)
+        answer = await self.respond(messages, schema, hints)
         if isinstance(answer, dict):
             return json.dumps(answer, ensure_ascii=False, default=str)
         return answer

@@ -1,9 +1,9 @@
-"""Reading the prompts a stage sends: `## Title` sections, today's date, the language."""
+"""Reading the prompts a stage sends: the system text and the user message's `## Title`
+sections (the date and the language come as hints: `local_model.ModelHints`)."""
 
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
@@ -23,14 +23,3 @@ def user_sections(messages: list[BaseMessage]) -> dict[str, str]:
     if not sections and text:
         sections["message"] = text.strip()
     return sections
-
-
-def today_in(messages: list[BaseMessage], fallback: date) -> date:
-    text = "\n".join(str(m.content) for m in messages)
-    found = re.search(r"(?:Today is|## Today\n)\s*(\d{4}-\d{2}-\d{2})", text)
-    return date.fromisoformat(found.group(1)) if found else fallback
-
-
-def language_in(system: str) -> str:
-    """`pt` or `en` from "in Portuguese/English" in a system prompt."""
-    return "en" if re.search(r"\bEnglish\b", system) else "pt"

@@ -26,7 +26,7 @@ import yaml
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from orquestra.offline.local_model import LocalChatModel
+from orquestra.offline.local_model import LocalChatModel, ModelHints
 
 
 class ScriptExhausted(Exception):
@@ -86,7 +86,7 @@ class ScriptedChatModel(LocalChatModel):
     script_path: str
 
     async def respond(
-        self, messages: list[BaseMessage], schema: type[BaseModel] | None
+        self, messages: list[BaseMessage], schema: type[BaseModel] | None, hints: ModelHints
     ) -> str | dict[str, Any]:
         current = script(self.script_path)
         current.seen.append((self.role, "\n\n".join(str(m.content) for m in messages)))
