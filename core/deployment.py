@@ -163,31 +163,10 @@ class Deployment:
         return self.root / "catalog"
 
     @property
-    def systems_dir(self) -> Path:
-        return self.catalog_dir / "systems"
-
-    @property
-    def glossary_file(self) -> Path:
-        return self.catalog_dir / "glossary.yaml"
-
-    @property
-    def docs_dir(self) -> Path:
-        return self.catalog_dir / "docs"
-
-    @property
-    def examples_file(self) -> Path:
-        return self.catalog_dir / "examples.yaml"
-
-    @property
     def guardrails_file(self) -> Path | None:
         """The deployment's own guardrails, or `None` for the packaged rails."""
         path = self.root / "guardrails.yaml"
         return path if path.is_file() else None
-
-    @property
-    def packaged(self) -> bool:
-        """Shipped with Orquestra (under `deployments/`) rather than a folder of one's own."""
-        return self.root.parent == DEPLOYMENTS_DIR
 
 
 def packaged_deployments() -> list[str]:

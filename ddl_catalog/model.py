@@ -276,9 +276,6 @@ class Catalog:
         """Tenant table → its tenant column."""
         return {t.name: t.tenant_column for t in self.tables.values() if t.tenant_column}
 
-    def shared_tables(self) -> tuple[str, ...]:
-        return tuple(t.name for t in self.tables.values() if t.shared)
-
     def tenant_chain(self, name: str) -> tuple[Table, ...]:
         """`name`'s table, then each `tenant_via` parent up to the root holding the tenant
         column; empty for a shared table. The loader has refused cycles and shared parents."""

@@ -57,7 +57,7 @@ async def test_init_writes_a_folder_that_loads_and_checks(
     catalog = load_catalog(deployment.catalog_dir)
     assert catalog.glossary == ()
     assert load_examples(deployment.catalog_dir) == []
-    assert deployment.docs_dir.is_dir()
+    assert (deployment.catalog_dir / "docs").is_dir()
     assert catalog.table("payment").tenancy == "via"
     conn = await asyncpg.connect(rental_url)
     try:

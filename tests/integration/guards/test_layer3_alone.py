@@ -98,7 +98,7 @@ async def test_no_tenant_set_means_no_rows(
 ) -> None:
     for name in deployment.scoped_tables():
         assert await agent.fetchval(f"SELECT count(*) FROM {name}") == 0, name
-    for name in deployment.catalog.shared_tables():
+    for name in (t.name for t in deployment.catalog.tables.values() if t.shared):
         assert await agent.fetchval(f"SELECT count(*) FROM {name}") > 0, name
 
 
@@ -112,7 +112,7 @@ async def test_rls_is_enabled_and_forced_on_every_scoped_table(
     flags = {r["relname"]: (r["relrowsecurity"], r["relforcerowsecurity"]) for r in rows}
     for name in deployment.scoped_tables():
         assert flags[name] == (True, True), name
-    for name in deployment.catalog.shared_tables():
+    for name in (t.name for t in deployment.catalog.tables.values() if t.shared):
         assert flags[name] == (False, False), name
 
 

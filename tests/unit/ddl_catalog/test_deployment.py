@@ -32,12 +32,13 @@ def profile_folder(tmp_path: Path, **changes: object) -> Path:
 
 def test_the_default_is_the_packaged_logistics_demo() -> None:
     deployment = load_deployment()
-    assert deployment.name == "logistics" and deployment.packaged
+    assert deployment.name == "logistics" and deployment.root.parent == DEPLOYMENTS_DIR
     assert deployment.root == LOGISTICS
     assert "logistics" in packaged_deployments()
     catalog = load_catalog(deployment.catalog_dir)
     assert catalog.tenant_directory() is not None
-    assert deployment.examples_file.is_file() and any(deployment.docs_dir.glob("*.md"))
+    assert (deployment.catalog_dir / "examples.yaml").is_file()
+    assert any((deployment.catalog_dir / "docs").glob("*.md"))
     assert deployment.guardrails_file is None  # the packaged rails
 
 
@@ -65,7 +66,7 @@ def test_a_folder_is_a_deployment_and_its_own_guardrails_are_found(tmp_path: Pat
     shutil.copytree(LOGISTICS / "catalog", folder / "catalog")
     (folder / "guardrails.yaml").write_text("{}\n")
     deployment = load_deployment(str(folder))
-    assert deployment.name == "acme" and not deployment.packaged
+    assert deployment.name == "acme" and deployment.root.parent != DEPLOYMENTS_DIR
     assert deployment.guardrails_file == folder.resolve() / "guardrails.yaml"
     assert len(load_catalog(deployment.catalog_dir).tables) == len(load_catalog().tables)
 
