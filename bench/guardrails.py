@@ -22,6 +22,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from orquestra.agent.wiring import build_graph
 from orquestra.core.settings import Settings
 from orquestra.graph.context import RunContext
+from orquestra.graph.event_types import NodeEvent
 from orquestra.graph.events import run_turn
 from orquestra.graph.resources import Resources
 from orquestra.guards.rails import Entry, Guardrails, JudgeCase, RailCheck, RailResult
@@ -41,9 +42,10 @@ async def turn(graph, context: RunContext, question: str, thread: str) -> tuple[
     stages: dict[str, float] = {}
     started = time.perf_counter()
     async for event in run_turn(graph, question, thread_id=thread, context=context):
-        data = event["data"]
-        if event["event"] == "node" and data["status"] == "end" and data["node"] in STAGES:
-            stages[data["node"]] = stages.get(data["node"], 0.0) + data["ms"]
+        if isinstance(event, NodeEvent) and event.data.status == "end":
+            node = event.data
+            if node.node in STAGES:
+                stages[node.node] = stages.get(node.node, 0.0) + (node.ms or 0.0)
     return (time.perf_counter() - started) * 1000, stages
 
 

@@ -14,6 +14,7 @@ from orquestra.agent.wiring import build_graph
 from orquestra.evals.compare import exact_match, relaxed_match
 from orquestra.evals.dataset import Case
 from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.event_types import ClarifyEvent, ErrorData, ErrorEvent, ResultData, ResultEvent
 from orquestra.graph.events import run_turn
 from orquestra.graph.resources import Resources
 from orquestra.guards import GuardRejection, guard_sql
@@ -95,7 +96,7 @@ async def run_case(graph, case: Case, resources: Resources, context: RunContext)
     )
     result.expected_block = case.blocked_by
     started = time.perf_counter()
-    final: dict[str, Any] = {}
+    final: ResultData | ErrorData | None = None
     thread = f"eval-{case.id}"
     for message in case.messages:
         final, clarified = await _turn(graph, message, thread, context)
@@ -109,41 +110,42 @@ async def run_case(graph, case: Case, resources: Resources, context: RunContext)
     result.caps_hit = list(state.get("caps_hit") or [])
     result.refine_rounds = state.get("refine_rounds", 0)
     result.judges_failed = [j["name"] for j in state.get("judgements") or [] if not j["passed"]]
-    result.blocked_by = (final.get("blocked_by") or {}).get("rail")
-    result.error = final.get("error")
-    result.route = (
-        "clarify" if result.clarified and not final else (final.get("route") or "").lower()
-    )
+    # The last message's result; an empty one when it failed or asked back.
+    answer = final if isinstance(final, ResultData) else ResultData(answer="", route=None)
+    result.blocked_by = answer.blocked_by.rail if answer.blocked_by else None
+    result.error = final.code if isinstance(final, ErrorData) else None
+    result.route = "clarify" if result.clarified and final is None else (answer.route or "").lower()
     if result.blocked_by:
         result.route = "blocked"
-    result.answer = final.get("answer", "")
-    result.sql = final.get("sql")
-    result.attempts = final.get("attempts", [])
+    result.answer = answer.answer
+    result.sql = answer.sql
+    result.attempts = [attempt.model_dump(exclude_unset=True) for attempt in answer.attempts or []]
     outcomes = [a.get("outcome") for a in result.attempts]
     result.fixer_recovered = "rows" in outcomes and any(
         o in ("error", "rejected") for o in outcomes
     )
-    await _score(result, case, final, resources)
+    await _score(result, case, answer, resources)
     return result
 
 
-async def _turn(graph, message: str, thread: str, context: RunContext) -> tuple[dict, bool]:
-    final: dict[str, Any] = {}
+async def _turn(
+    graph, message: str, thread: str, context: RunContext
+) -> tuple[ResultData | ErrorData | None, bool]:
+    """The turn's result or error (None when it only asked back), and whether it asked."""
+    final: ResultData | ErrorData | None = None
     clarified = False
     async for event in run_turn(graph, message, thread_id=thread, context=context):
-        if event["event"] == "result":
-            final = event["data"]
-        elif event["event"] == "clarify":
+        if isinstance(event, ResultEvent | ErrorEvent):
+            final = event.data
+        elif isinstance(event, ClarifyEvent):
             clarified = True
-        elif event["event"] == "error":
-            final = {"error": event["data"]["code"]}
     return final, clarified
 
 
-async def _score(result: CaseResult, case: Case, final: dict, resources: Resources) -> None:
-    rows = final.get("rows") or []
+async def _score(result: CaseResult, case: Case, final: ResultData, resources: Resources) -> None:
+    rows = final.rows or []
     tenant_columns = set(resources.catalog.tenant_tables().values())
-    for position, column in enumerate(final.get("columns") or []):
+    for position, column in enumerate(final.columns or []):
         if column in tenant_columns:  # any row naming another tenant is a leak
             result.tenant_leak |= any(str(row[position]) != case.tenant for row in rows)
     if case.gold_sql:
@@ -151,7 +153,7 @@ async def _score(result: CaseResult, case: Case, final: dict, resources: Resourc
         result.exact = exact_match(rows, gold) if gold is not None else None
         result.relaxed = relaxed_match(rows, gold) if gold is not None else None
     if case.answer_contains:
-        answer = (final.get("answer") or "").lower()
+        answer = final.answer.lower()
         result.knowledge_ok = all(term.lower() in answer for term in case.answer_contains)
 
 

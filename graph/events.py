@@ -2,10 +2,11 @@
 
 `run_turn` starts or resumes a thread (a pending clarifying question is answered by the new
 message), streams LangGraph's `updates` and `custom` modes, and maps them to `run`, `node`,
-`sql`, `token`, `clarify`, `result`, `error` and `done` events. Answer tokens are custom
-events the answering stages write after the output rails (`graph.rails.AnswerStream`), so
-the client never receives text a rail would have masked or withheld. Every run sets
-an explicit `recursion_limit`.
+`sql`, `token`, `clarify`, `result`, `error` and `done` events — the typed models of
+`graph.event_types`; the dicts the stages write to the custom stream are validated into them
+here. Answer tokens are custom events the answering stages write after the output rails
+(`graph.rails.AnswerStream`), so the client never receives text a rail would have masked or
+withheld. Every run sets an explicit `recursion_limit`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,19 @@ from orquestra.core.database import is_unavailable
 from orquestra.ddl_catalog.language import detect_language
 from orquestra.graph import tracing
 from orquestra.graph.context import RunContext
+from orquestra.graph.event_types import (
+    ClarifyData,
+    ClarifyEvent,
+    DoneEvent,
+    ErrorData,
+    ErrorEvent,
+    Event,
+    ResultData,
+    ResultEvent,
+    RunData,
+    RunEvent,
+    from_stream,
+)
 from orquestra.graph.model_errors import ModelError
 from orquestra.graph.state import AgentState, InputState, OutputState
 from orquestra.sandbox.analysis import jsonable
@@ -36,7 +50,6 @@ log = logging.getLogger("orquestra.run")
 CANCEL_WAIT_S = 10.0
 RUN_ERRORS = Counter("orquestra_run_errors_total", "Runs that ended with an error event", ["code"])
 
-Event = dict[str, Any]
 Graph = Pregel[AgentState, RunContext, InputState, OutputState]
 """The compiled agent graph: its state, the run context it takes, its input and output."""
 
@@ -65,7 +78,7 @@ async def run_turn(
     checkpoints are forked past, as LangGraph does when a run starts from an older one.
     """
     run_id = run_id or str(uuid.uuid4())
-    yield {"event": "run", "data": {"run_id": run_id, "thread_id": thread_id}}
+    yield RunEvent(data=RunData(run_id=run_id, thread_id=thread_id))
     config: RunnableConfig = {
         **thread_config(thread_id, checkpoint_id),
         "recursion_limit": context.caps.recursion_limit,
@@ -87,7 +100,7 @@ async def run_turn(
             # client left); the run's cancellation must still be seen through to the end.
             with anyio.CancelScope(shield=True):
                 await asyncio.wait([producer], timeout=CANCEL_WAIT_S)
-    yield {"event": "done", "data": {}}
+    yield DoneEvent()
 
 
 async def _produce(
@@ -103,7 +116,7 @@ async def _produce(
             await queue.put(event)
     except Exception as error:  # every failure becomes a user-safe event
         lang = detect_language(message)
-        await queue.put({"event": "error", "data": user_error(error, run_id, lang)})
+        await queue.put(ErrorEvent(data=user_error(error, run_id, lang)))
     finally:
         await queue.put(None)
 
@@ -134,18 +147,15 @@ async def _stream(
     # when the stream finishes, and the turn is over only once they are.
     async for mode, chunk in graph.astream(payload, config, context=context, stream_mode=modes):
         if mode == "custom" and isinstance(chunk, dict) and "event" in chunk:
-            yield {
-                "event": chunk["event"],
-                "data": {k: v for k, v in chunk.items() if k != "event"},
-            }
+            yield from_stream(chunk)  # a stage's dict, checked against the contract
         elif mode == "updates" and "__interrupt__" in chunk:
             question = chunk["__interrupt__"][0].value.get("question", "")
-            yield {"event": "clarify", "data": {"question": question}}
+            yield ClarifyEvent(data=ClarifyData(question=question))
             paused = True
     if paused:
         return
     snapshot = await graph.aget_state(thread_config(config["configurable"]["thread_id"]))
-    yield {"event": "result", "data": result_payload(snapshot.values)}
+    yield ResultEvent(data=ResultData.model_validate(result_payload(snapshot.values)))
 
 
 OPTIONAL_RESULT_FIELDS = (
@@ -176,7 +186,7 @@ def result_payload(state: dict[str, Any]) -> dict[str, Any]:
     return payload
 
 
-def user_error(error: Exception, run_id: str, lang: str = "en") -> dict[str, str]:
+def user_error(error: Exception, run_id: str, lang: str = "en") -> ErrorData:
     """A code and a plain message (in the user's language where it is ours to word); the
     details go to the log with the run id."""
     if isinstance(error, ModelError):
@@ -189,4 +199,4 @@ def user_error(error: Exception, run_id: str, lang: str = "en") -> dict[str, str
         code, message = "INTERNAL", "Something went wrong while answering. It has been logged."
     log.error("run failed", exc_info=error, extra={"run_id": run_id, "code": code})
     RUN_ERRORS.labels(code=code).inc()
-    return {"code": code, "message": message}
+    return ErrorData(code=code, message=message)

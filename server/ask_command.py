@@ -19,6 +19,16 @@ from orquestra.core.database import state_url
 from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import postgres_checkpointer
 from orquestra.graph.context import RunContext
+from orquestra.graph.event_types import (
+    ClarifyEvent,
+    ErrorEvent,
+    Event,
+    NodeEvent,
+    ResultData,
+    ResultEvent,
+    SqlEvent,
+    TokenEvent,
+)
 from orquestra.graph.events import run_turn
 from orquestra.graph.resources import Resources
 
@@ -61,12 +71,12 @@ async def _ask(
             graph = build_graph(resources).compile(checkpointer=saver)
             context = RunContext.from_settings(settings, tenant=tenant)
             async for event in run_turn(graph, question, thread_id=thread, context=context):
-                failed |= event["event"] == "error"
-                if chart and event["event"] == "result" and event["data"].get("chart"):
-                    save_chart(event["data"]["chart"], chart)
+                failed |= isinstance(event, ErrorEvent)
+                if chart and isinstance(event, ResultEvent) and event.data.chart:
+                    save_chart(event.data.chart, chart)
                     print(f"chart: {chart}", file=sys.stderr)
-                if as_json:
-                    print(json.dumps(event, ensure_ascii=False, default=str), flush=True)
+                if as_json:  # the data as the model holds it: the SSE stream's exact JSON
+                    print(json.dumps(event.wire(), ensure_ascii=False, default=str), flush=True)
                 else:
                     show(event, thread)
     finally:
@@ -74,38 +84,38 @@ async def _ask(
     return 2 if failed else 0
 
 
-def show(event: dict[str, Any], thread: str) -> None:
+def show(event: Event, thread: str) -> None:
     """Human-readable rendering: progress on stderr, the answer on stdout."""
-    kind, data = event["event"], event["data"]
-    if kind == "node" and data["status"] == "end":
-        summary = f" — {data['summary']}" if data.get("summary") else ""
-        print(f"  · {data['node']:<15}{data['ms']:>8.0f} ms{summary}", file=sys.stderr)
-    elif kind == "sql":
-        print(f"  SQL (attempt {data['attempt']}): {data['sql']}", file=sys.stderr)
-    elif kind == "token":
-        if data.get("reset"):  # the draft was sent back by the judges: a revision follows
+    if isinstance(event, NodeEvent) and event.data.status == "end":
+        node = event.data
+        summary = f" — {node.summary}" if node.summary else ""
+        print(f"  · {node.node:<15}{node.ms:>8.0f} ms{summary}", file=sys.stderr)
+    elif isinstance(event, SqlEvent):
+        print(f"  SQL (attempt {event.data.attempt}): {event.data.sql}", file=sys.stderr)
+    elif isinstance(event, TokenEvent):
+        if event.data.reset:  # the draft was sent back by the judges: a revision follows
             print("\n  (revised answer)", file=sys.stderr)
-        print(data["text"], end="", flush=True)
-    elif kind == "clarify":
-        print(f"\n? {data['question']}")
+        print(event.data.text, end="", flush=True)
+    elif isinstance(event, ClarifyEvent):
+        print(f"\n? {event.data.question}")
         print(f'  (answer with: orquestra ask --tenant … --thread {thread} "…")', file=sys.stderr)
-    elif kind == "result":
+    elif isinstance(event, ResultEvent):
         print()
-        _table(data)
+        _table(event.data)
         print(f"\nthread: {thread}", file=sys.stderr)
-    elif kind == "error":
-        print(f"\nerror [{data['code']}]: {data['message']}", file=sys.stderr)
+    elif isinstance(event, ErrorEvent):
+        print(f"\nerror [{event.data.code}]: {event.data.message}", file=sys.stderr)
 
 
-def _table(result: dict[str, Any]) -> None:
-    rows = result.get("rows") or []
+def _table(result: ResultData) -> None:
+    rows = result.rows or []
     if not rows or (len(rows) == 1 and len(rows[0]) == 1):
         return
-    columns = result["columns"]
+    columns = result.columns or []
     cells = [[("" if v is None else str(v))[:30] for v in row] for row in rows[:PREVIEW_ROWS]]
     widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
     print("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)))
     for row in cells:
         print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)))
-    if result.get("row_count", len(rows)) > len(cells):
-        print(f"… {result.get('row_count')} rows in all")
+    if (result.row_count if result.row_count is not None else len(rows)) > len(cells):
+        print(f"… {result.row_count} rows in all")

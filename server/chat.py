@@ -16,7 +16,7 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from prometheus_client import Gauge
 from pydantic import ValidationError
 from sse_starlette.sse import EventSourceResponse
@@ -25,6 +25,7 @@ from starlette.requests import ClientDisconnect
 from orquestra.core.database import DatabaseUnavailable, database_work
 from orquestra.core.settings import Settings
 from orquestra.graph.context import RunContext
+from orquestra.graph.event_types import EVENTS, ErrorData, ErrorEvent, TurnEvent
 from orquestra.graph.events import pending_question, run_turn, thread_config, user_error
 from orquestra.server.auth import Caller, CurrentCaller
 from orquestra.server.middleware import RETRY_AFTER_S
@@ -37,15 +38,37 @@ router = APIRouter()
 
 EVENT_STREAM = {
     "description": "The turn as Server-Sent Events: `run` first, then `node`, `sql`, `token`,"
-    " `clarify`, `result` or `error`, and `done` last (design §3.3).",
+    " `clarify`, `result` or `error`, and `done` last (design §3.3). The schema is one event:"
+    " its `event` is the SSE `event:` line, its `data` the `data:` line (JSON).",
     "content": {
         "text/event-stream": {
-            "schema": {"type": "string"},
+            "schema": {"$ref": "#/components/schemas/Event"},
             "example": 'event: run\ndata: {"run_id": "…", "thread_id": "…"}\n\n'
             'event: token\ndata: {"text": "Encontrei"}\n\nevent: done\ndata: {}\n\n',
         }
     },
 }
+EVENT_SCHEMAS = "#/components/schemas/{model}"
+
+
+def document_events(app: FastAPI) -> None:
+    """Add the event models to the app's OpenAPI components, as `Event` (a `oneOf` told apart
+    by `event`) and one schema per model: the chat route's `text/event-stream` response
+    refers to `Event`, which FastAPI would otherwise document only for a JSON response."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = build()  # FastAPI's document, cached on the app
+            union = EVENTS.json_schema(ref_template=EVENT_SCHEMAS)
+            models = union.pop("$defs")
+            components = document.setdefault("components", {}).setdefault("schemas", {})
+            components.update({**models, "Event": union})
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented override
+
+
 CHAT_BODY = {
     "required": True,
     "content": {"application/json": {"schema": ChatRequest.model_json_schema()}},
@@ -223,12 +246,12 @@ async def _events(
         )
         async with aclosing(turn) as events:
             async for event in events:
-                failed = failed or event["event"] == "error"
-                if event["event"] == "done" and not failed:
+                failed = failed or event.event == "error"
+                if event.event == "done" and not failed:
                     failure = await _commit(app, caller, thread)
                     if failure is not None:
-                        yield _sse("error", failure)
-                yield _sse(event["event"], event["data"])
+                        yield _sse(failure)
+                yield _sse(event)
     finally:
         reservation.release()
         log.info(
@@ -246,8 +269,8 @@ def db_timeout(app: Any) -> float:
     return app.state.settings.limits.database_timeout_s
 
 
-async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> dict[str, str] | None:
-    """Commit the turn that just ended well; the error event's data if that failed."""
+async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> ErrorEvent | None:
+    """Commit the turn that just ended well; the error event if that failed."""
     try:
         async with database_work(db_timeout(app), "reading the turn's checkpoint"):
             snapshot = await app.state.graph.aget_state(thread_config(thread["thread_id"]))
@@ -259,17 +282,18 @@ async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> dict[str,
             previous=thread["checkpoint_id"],
         )
     except DatabaseUnavailable as exc:
-        return user_error(exc, thread["thread_id"])
+        return ErrorEvent(data=user_error(exc, thread["thread_id"]))
     if not committed:
-        return {
-            "code": "THREAD_BUSY",
-            "message": "another answer on this thread was saved first; this one was not kept",
-        }
+        busy = "another answer on this thread was saved first; this one was not kept"
+        return ErrorEvent(data=ErrorData(code="THREAD_BUSY", message=busy))
     return None
 
 
-def _sse(event: str, data: dict[str, Any]) -> dict[str, str]:
-    return {"event": event, "data": json.dumps(data, default=str, ensure_ascii=False)}
+def _sse(event: TurnEvent) -> dict[str, str]:
+    """An event as sse-starlette sends it. `json.dumps` of the data as the model holds it
+    (not pydantic's JSON): the bytes stay what clients have always received."""
+    data = json.dumps(event.payload(), default=str, ensure_ascii=False)
+    return {"event": event.event, "data": data}
 
 
 @router.get(

@@ -18,6 +18,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from orquestra.agent.wiring import build_graph
 from orquestra.core.settings import Caps
 from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.event_types import Event
 from orquestra.graph.events import run_turn
 from orquestra.graph.resources import Resources
 from orquestra.offline.scripted import Script, reset_scripts, script
@@ -28,17 +29,18 @@ from tests.integration.graph.scripts import APPROVED, SCRIPTED, Scripted
 
 @dataclass
 class Turn:
-    """The events of one turn, with shortcuts."""
+    """The events of one turn (the typed models `run_turn` yields), with shortcuts that read
+    their data as it goes out on the wire: a dict of the fields that were sent."""
 
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
 
     def of(self, kind: str) -> list[dict[str, Any]]:
-        return [e["data"] for e in self.events if e["event"] == kind]
+        return [e.payload() for e in self.events if e.event == kind]
 
     @property
     def result(self) -> dict[str, Any]:
         found = self.of("result")
-        assert found, f"no result event; events: {[e['event'] for e in self.events]}"
+        assert found, f"no result event; events: {[e.event for e in self.events]}"
         return found[0]
 
     @property

@@ -55,7 +55,7 @@ async def test_clarification_interrupts_and_the_next_message_resumes(harness: Ha
     )
     first = await harness.ask("como está a produção?")
     assert first.of("clarify") == [{"question": sql.vague_question}]
-    assert not first.of("result") and first.events[-1]["event"] == "done"
+    assert not first.of("result") and first.events[-1].event == "done"
     second = await harness.ask(f"{sql.measure} de 2026")
     assert second.result["rows"]
     prompt = [p for role, p in current.seen if role == "augmenter"][1]
@@ -237,7 +237,7 @@ async def test_recursion_limit_is_a_backstop(harness: Harness) -> None:
     assert turn.of("error") == [
         {"code": "RECURSION_LIMIT", "message": "This question took too many steps and was stopped."}
     ]
-    assert turn.events[-1]["event"] == "done"
+    assert turn.events[-1].event == "done"
 
 
 async def test_invalid_structured_output_gets_one_repair(harness: Harness) -> None:

@@ -50,7 +50,7 @@ async def test_event_order_follows_the_contract(harness: Harness) -> None:
     question = harness.deployment.questions.analytics
     harness.use(data_turn(question, harness.sql.monthly))
     turn = await harness.ask(question)
-    kinds = [e["event"] for e in turn.events]
+    kinds = [e.event for e in turn.events]
     assert kinds[0] == "run" and kinds[-1] == "done" and kinds[-2] == "result"
     assert kinds.index("sql") < kinds.index("token") < kinds.index("result")
     starts = [n["node"] for n in turn.of("node") if n["status"] == "start"]

@@ -68,7 +68,7 @@ async def turn(
 
 
 def of(done: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-    return [e["data"] for e in done["events"] if e["event"] == kind]
+    return [e.payload() for e in done["events"] if e.event == kind]
 
 
 def result(done: dict[str, Any]) -> dict[str, Any]:
