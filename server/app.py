@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None, *, dev_login: bool = False) -> 
     app.state.dev_login = dev_login
     _errors(app)
     app.include_router(chat.router)
+    chat.document_events(app)
     _routes(app)
     if dev_login:
         _dev_login_route(app)
