@@ -71,9 +71,11 @@ class Resources:
         return deployment.profile
 
     @classmethod
-    async def open(cls, settings: Settings) -> Resources:
-        """Open everything the stages need for `settings`' deployment; `close()` when done."""
-        return await _build(settings)
+    async def open(cls, settings: Settings, *, guardrails: Guardrails | None = None) -> Resources:
+        """Open everything the stages need for `settings`' deployment; `close()` when done.
+        `guardrails` already loaded from the settings' file (the command line checks the file
+        before serving) are used as they are rather than read again."""
+        return await _build(settings, guardrails)
 
     async def close(self) -> None:
         await asyncio.to_thread(tracing.flush)  # traces still buffered go out before exit
@@ -135,7 +137,7 @@ class OnFirstRun:
             await opened.close()
 
 
-async def _build(settings: Settings) -> Resources:
+async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources:
     """Everything `Resources.open` returns, opened in order: files first (an invalid one
     stops start-up before any pool opens), then the databases, models and workers."""
     # Usually resolved when the settings were read; a thread all the same (files).
@@ -145,10 +147,11 @@ async def _build(settings: Settings) -> Resources:
     # in a thread so the event loop keeps serving.
     catalog = await asyncio.to_thread(load_catalog, folder)
     # Before any pool opens: an invalid guardrails file stops start-up with a clear error.
-    toolkit = Toolkit(catalog, settings.limits.max_message_chars, deployment.profile)
-    guardrails = await asyncio.to_thread(
-        Guardrails.load, toolkit, settings.guardrails_file, settings.observability_mapping_file
-    )
+    if guardrails is None:
+        toolkit = Toolkit(catalog, settings.limits.max_message_chars, deployment.profile)
+        guardrails = await asyncio.to_thread(
+            Guardrails.load, toolkit, settings.guardrails_file, settings.observability_mapping_file
+        )
     await asyncio.to_thread(tracing.configure, settings)
     urls = await asyncio.to_thread(lambda: (agent_url(settings), admin_url(settings)))
     await (await connect(urls[0])).close()  # a clear error if unreachable

@@ -24,6 +24,7 @@ from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import postgres_checkpointer
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
+from orquestra.guards.rails import Guardrails
 from orquestra.guards.tenant_key import InvalidTenant, TenantKey
 from orquestra.server import chat, web
 from orquestra.server.auth import TokenRefused, mint_token
@@ -39,7 +40,8 @@ HTTP_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
     async with AsyncExitStack() as stack:
-        resources = await Resources.open(settings)
+        resources = await Resources.open(settings, guardrails=app.state.guardrails)
+        app.state.guardrails = None  # the resources hold them now
         stack.push_async_callback(resources.close)
         scope = await asyncio.to_thread(thread_scope, settings)
         app.state.threads = ThreadStore(resources.state, settings.limits.database_timeout_s, scope)
@@ -53,9 +55,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
 
 
-def create_app(settings: Settings | None = None, *, dev_login: bool = False) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    dev_login: bool = False,
+    guardrails: Guardrails | None = None,
+) -> FastAPI:
     """The app. `dev_login` adds `POST /v1/dev/token`, which mints a token for any tenant
-    without authentication: only `orquestra demo` (or `serve --dev-login`) turns it on."""
+    without authentication: only `orquestra demo` (or `serve --dev-login`) turns it on.
+    `guardrails` already loaded from the settings' file are used rather than read again."""
     app = FastAPI(
         title="Orquestra",
         version="0.1.0",
@@ -69,6 +77,7 @@ def create_app(settings: Settings | None = None, *, dev_login: bool = False) -> 
     app.state.running = defaultdict(int)
     app.state.busy_threads = set()
     app.state.dev_login = dev_login
+    app.state.guardrails = guardrails
     _errors(app)
     app.include_router(chat.router)
     chat.document_events(app)

@@ -17,12 +17,13 @@ from orquestra.server.terminal import fail
 log = logging.getLogger("orquestra")
 
 
-def check_guardrails(settings: Settings) -> None:
-    """Load the guardrails file once, so that any error in it is reported before serving."""
+def check_guardrails(settings: Settings) -> Guardrails:
+    """The guardrails file, loaded before serving so that any error in it is reported as a
+    clear error (the server's start-up would only log it); the server then uses them."""
     catalog = load_catalog(settings.catalog_folder)
     profile = settings.active_deployment.profile
     toolkit = Toolkit(catalog, settings.limits.max_message_chars, profile)
-    Guardrails.load(toolkit, settings.guardrails_file, settings.observability_mapping_file)
+    return Guardrails.load(toolkit, settings.guardrails_file, settings.observability_mapping_file)
 
 
 def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
@@ -48,8 +49,10 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
 def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
+    from fastapi import FastAPI
 
     from orquestra.core.database import admin_url
+    from orquestra.server.app import create_app
     from orquestra.server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
 
     if args.dev_login:
@@ -66,13 +69,20 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
             "WARNING: dev login is on — anyone who can reach this server can act as any tenant.",
             file=sys.stderr,
         )
-    check_guardrails(settings)  # a broken file is a clear error now, not a failed start-up
+    guardrails = check_guardrails(settings)  # a broken file is a clear error now
     admin_url(settings)  # start (or join) the embedded PostgreSQL in this process first
+    served: str | FastAPI
+    if (args.workers or 1) == 1:  # served here: the app uses the rails just loaded
+        served = create_app(settings, dev_login=args.dev_login, guardrails=guardrails)
+    else:  # each worker process builds its app (and reads the file) itself
+        served = (
+            "orquestra.server.app:create_dev_app"
+            if args.dev_login
+            else "orquestra.server.app:create_app"
+        )
     uvicorn.run(
-        "orquestra.server.app:create_dev_app"
-        if args.dev_login
-        else "orquestra.server.app:create_app",
-        factory=True,
+        served,
+        factory=isinstance(served, str),
         host=args.host or settings.host,
         port=args.port or settings.port,
         workers=args.workers,
