@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import statistics
@@ -32,11 +31,11 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
 import psutil
 import yaml
-from figures import DATA_QUESTIONS, quantile
+from figures import quantile
 from http_server import SCRIPT
+from load_client import TENANTS, Client, Stream
 from load_rig import (
     CHECKPOINT_TABLES,
     Server,
@@ -54,21 +53,10 @@ from load_rig import (
 
 from orquestra.core.database import admin_url, embedded_server
 from orquestra.core.settings import Settings
-from orquestra.server.auth import mint_token
 
-TENANTS = ["101", "102", "103", "104", "105"]
 CALLS_PER_TURN = len(SCRIPT["repeat"])
 FIRST_EVENT_TARGET_MS = 150
 TIMEOUT_VARIABLE = "ORQUESTRA_LIMITS__DATABASE_TIMEOUT_S"
-
-
-@dataclass
-class Stream:
-    """What the client saw of one streamed turn."""
-
-    first_ms: float = 0.0
-    total_ms: float = 0.0
-    error: str | None = None
 
 
 @dataclass
@@ -84,65 +72,6 @@ class Phase:
     @property
     def ok(self) -> int:
         return sum(s.error is None for s in self.streams)
-
-
-async def one_stream(client: httpx.AsyncClient, url: str, token: str, question: str) -> Stream:
-    """One streamed turn; a status but 200, an `error` event or no `result`/`done` is an error."""
-    stream, seen, started = Stream(), set(), time.perf_counter()
-    try:
-        async with client.stream(
-            "POST",
-            f"{url}/v1/chat/stream",
-            json={"message": question},
-            headers={"Authorization": f"Bearer {token}"},
-        ) as response:
-            if response.status_code != 200:
-                stream.error = f"HTTP {response.status_code}: {(await response.aread())[:160]!r}"
-                return stream
-            kind = ""
-            async for line in response.aiter_lines():
-                if line.startswith("event:"):
-                    kind = line[6:].strip()
-                    seen.add(kind)
-                    stream.first_ms = stream.first_ms or (time.perf_counter() - started) * 1000
-                elif line.startswith("data:") and kind == "error":
-                    data = json.loads(line[5:])
-                    stream.error = f"error event {data.get('code')}: {data.get('message')}"
-    except httpx.HTTPError as exc:
-        stream.error = f"{type(exc).__name__}: {exc}"
-    stream.total_ms = (time.perf_counter() - started) * 1000
-    if stream.error is None and not {"result", "done"} <= seen:
-        stream.error = f"the stream ended without result and done (saw {sorted(seen)})"
-    return stream
-
-
-class Client:
-    """The users: one token each (tenants in turn), streams spread over the targets."""
-
-    def __init__(self, settings: Settings, targets: list[str], users: int) -> None:
-        self.targets = targets
-        self.tokens = [mint_token(settings, TENANTS[i % 5], f"load-{i}") for i in range(users)]
-        limits = httpx.Limits(max_connections=users + 20, max_keepalive_connections=users)
-        self.http = httpx.AsyncClient(timeout=httpx.Timeout(300, connect=60), limits=limits)
-
-    async def turn(self, i: int) -> Stream:
-        url = self.targets[i % len(self.targets)]
-        question = DATA_QUESTIONS[i % len(DATA_QUESTIONS)]
-        return await one_stream(self.http, url, self.tokens[i % len(self.tokens)], question)
-
-    async def burst(self, count: int) -> list[Stream]:
-        """`count` streams started at the same moment."""
-        return list(await asyncio.gather(*(self.turn(i) for i in range(count))))
-
-    async def staggered(self, users: int, rounds: int, spread_s: float) -> list[Stream]:
-        """`users` each asking `rounds` times in a row, first turns spread over `spread_s`."""
-
-        async def user(i: int) -> list[Stream]:
-            await asyncio.sleep(spread_s * i / users)
-            return [await self.turn(i + r * users) for r in range(rounds)]
-
-        done = await asyncio.gather(*(user(i) for i in range(users)))
-        return [s for streams in done for s in streams]
 
 
 class Rig:
@@ -161,7 +90,10 @@ class Rig:
         return parts
 
     def cpu(self) -> dict[str, float]:
-        return {name: cpu_seconds(processes) for name, processes in self.parts().items()}
+        """CPU seconds per part, and `machine`: every process's (the machine is shared)."""
+        used = {name: cpu_seconds(processes) for name, processes in self.parts().items()}
+        times = psutil.cpu_times()
+        return used | {"machine": sum(times) - times.idle - getattr(times, "iowait", 0.0)}
 
     async def run(self, name: str, url: str, load: Awaitable[list[Stream]]) -> Phase:
         """Run `load`, sampling the servers, counting CPU and checkpoint rows around it."""
@@ -221,13 +153,16 @@ def report_rows(phase: Phase, turns: int, failed: bool) -> None:
 
 
 def report_cpu(phase: Phase, turns: int) -> None:
+    """CPU per part; and the whole machine's, since other work may share it."""
     cores = psutil.cpu_count() or 1
-    used = sum(phase.cpu.values()) / phase.wall_s
-    parts = ", ".join(f"{k} {v:.1f} s" for k, v in phase.cpu.items())
-    bound = "CPU-bound" if used >= 0.85 * cores else "not CPU-bound"
+    ours = {k: v for k, v in phase.cpu.items() if k != "machine"}
+    parts = ", ".join(f"{k} {v:.1f} s" for k, v in ours.items())
+    busy = phase.cpu["machine"] / phase.wall_s
+    others = max(0.0, busy - sum(ours.values()) / phase.wall_s)
+    bound = "CPU-bound" if busy >= 0.85 * cores else "not CPU-bound"
     print(
-        f"  CPU: {parts}; {used:.2f} of {cores} cores ({bound}); servers"
-        f" {phase.cpu['servers'] / turns * 1000:.0f} ms per turn"
+        f"  CPU: {parts}; the machine {busy:.2f} of {cores} cores busy ({bound}; other"
+        f" processes {others:.2f}); servers {phase.cpu['servers'] / turns * 1000:.0f} ms per turn"
     )
 
 
@@ -238,16 +173,17 @@ def estimate(light: Phase, steady: Phase, servers: int, users: int, floor_s: flo
     per_turn = {k: v / len(light.streams) for k, v in light.cpu.items()}
     rate = users / floor_s  # turns/s that `users` streams ask for at the model's pace
     server_need = rate * per_turn["servers"]
-    rest_need = rate * sum(v for k, v in per_turn.items() if k not in ("servers", "client"))
+    rest = [k for k in per_turn if k not in ("servers", "client", "machine")]
+    rest_need = rate * sum(per_turn[k] for k in rest)
     light_busy = light.cpu["servers"] / light.wall_s / servers
-    used = sum(steady.cpu.values()) / steady.wall_s
+    used = steady.cpu["machine"] / steady.wall_s
     print(f"\nWhat this {cores}-core machine cannot show, and the estimate:")
     print(
         f"  {users} streams at the model's pace ({floor_s:g} s a turn) ask for {rate:.0f}"
         f" turns/s: at {per_turn['servers'] * 1000:.0f} ms of server CPU a turn (light phase),"
         f" {server_need:.1f} cores of server processes and {rest_need:.1f} for PostgreSQL and"
         f" the proxy. Here the client, {servers} servers, PostgreSQL and the proxy share"
-        f" {cores} cores; the steady phase used {used:.2f} of them."
+        f" {cores} cores with whatever else runs; in the steady phase {used:.2f} were busy."
     )
     needed = max(servers, math.ceil(server_need / 0.5))
     print(

@@ -1,0 +1,88 @@
+"""The load test's client (bench/load.py): users with a token each, streams spread over
+the targets, and what each stream saw."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+
+import httpx
+from figures import DATA_QUESTIONS
+
+from orquestra.core.settings import Settings
+from orquestra.server.auth import mint_token
+
+TENANTS = ["101", "102", "103", "104", "105"]
+"""The demo's tenants; the users take them in turn."""
+
+
+@dataclass
+class Stream:
+    """What the client saw of one streamed turn."""
+
+    first_ms: float = 0.0
+    total_ms: float = 0.0
+    error: str | None = None
+
+
+async def one_stream(client: httpx.AsyncClient, url: str, token: str, question: str) -> Stream:
+    """One streamed turn; a status but 200, an `error` event or no `result`/`done` is an error."""
+    stream, seen, started = Stream(), set(), time.perf_counter()
+    try:
+        async with client.stream(
+            "POST",
+            f"{url}/v1/chat/stream",
+            json={"message": question},
+            headers={"Authorization": f"Bearer {token}"},
+        ) as response:
+            if response.status_code != 200:
+                stream.error = f"HTTP {response.status_code}: {(await response.aread())[:160]!r}"
+                return stream
+            kind = ""
+            async for line in response.aiter_lines():
+                if line.startswith("event:"):
+                    kind = line[6:].strip()
+                    seen.add(kind)
+                    stream.first_ms = stream.first_ms or (time.perf_counter() - started) * 1000
+                elif line.startswith("data:") and kind == "error":
+                    data = json.loads(line[5:])
+                    stream.error = f"error event {data.get('code')}: {data.get('message')}"
+    except httpx.HTTPError as exc:
+        stream.error = f"{type(exc).__name__}: {exc}"
+    stream.total_ms = (time.perf_counter() - started) * 1000
+    if stream.error is None and not {"result", "done"} <= seen:
+        stream.error = f"the stream ended without result and done (saw {sorted(seen)})"
+    return stream
+
+
+class Client:
+    """The users: one token each (tenants in turn), streams spread over the targets."""
+
+    def __init__(self, settings: Settings, targets: list[str], users: int) -> None:
+        self.targets = targets
+        self.tokens = [
+            mint_token(settings, TENANTS[i % len(TENANTS)], f"load-{i}") for i in range(users)
+        ]
+        limits = httpx.Limits(max_connections=users + 20, max_keepalive_connections=users)
+        self.http = httpx.AsyncClient(timeout=httpx.Timeout(300, connect=60), limits=limits)
+
+    async def turn(self, i: int) -> Stream:
+        url = self.targets[i % len(self.targets)]
+        question = DATA_QUESTIONS[i % len(DATA_QUESTIONS)]
+        return await one_stream(self.http, url, self.tokens[i % len(self.tokens)], question)
+
+    async def burst(self, count: int) -> list[Stream]:
+        """`count` streams started at the same moment."""
+        return list(await asyncio.gather(*(self.turn(i) for i in range(count))))
+
+    async def staggered(self, users: int, rounds: int, spread_s: float) -> list[Stream]:
+        """`users` each asking `rounds` times in a row, first turns spread over `spread_s`."""
+
+        async def user(i: int) -> list[Stream]:
+            await asyncio.sleep(spread_s * i / users)
+            return [await self.turn(i + r * users) for r in range(rounds)]
+
+        done = await asyncio.gather(*(user(i) for i in range(users)))
+        return [s for streams in done for s in streams]
