@@ -257,7 +257,10 @@ class Settings(BaseSettings):
     token_max_lifetime_s: int = Field(12 * 3600, ge=60)
     """Longest lifetime accepted (`exp` after `iat`, or after now without `iat`)."""
     max_runs_per_tenant: int = Field(4, ge=1)
-    """Concurrent streamed runs one tenant may have; more get HTTP 429."""
+    """Concurrent streamed runs one tenant may have across every replica; more get HTTP 429."""
+    run_lease_s: float = Field(30.0, ge=3.0, le=3600.0)
+    """How long a run's slot outlives a server that stopped renewing it (a replica that
+    died mid-run): its tenant's slot and its thread are free again after at most this."""
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
     openai_api_key: str | None = Field(

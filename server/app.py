@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -29,6 +28,7 @@ from orquestra.guards.tenant_key import InvalidTenant, TenantKey
 from orquestra.server import chat, web
 from orquestra.server.auth import TokenRefused, mint_token
 from orquestra.server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
+from orquestra.server.run_leases import RunLeases
 from orquestra.server.schemas import DevLogin, invalid_input
 from orquestra.server.threads import ThreadStore, thread_scope
 
@@ -46,6 +46,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         scope = await asyncio.to_thread(thread_scope, settings)
         app.state.threads = ThreadStore(resources.state, settings.limits.database_timeout_s, scope)
         await app.state.threads.ensure_table()
+        app.state.leases = RunLeases(
+            resources.state,
+            ttl_s=settings.run_lease_s,
+            timeout_s=settings.limits.database_timeout_s,
+            scope=scope,
+        )
+        await app.state.leases.ensure_table()
+        app.state.leases.start()
+        stack.push_async_callback(app.state.leases.stop)
         saver = await stack.enter_async_context(
             postgres_checkpointer(state_url(settings), settings.limits.database_timeout_s)
         )
@@ -74,8 +83,6 @@ def create_app(
     if dev_login and settings.mode == "production":
         raise ValueError("the dev login mints tokens for any tenant; it is refused in production")
     app.state.settings = settings
-    app.state.running = defaultdict(int)
-    app.state.busy_threads = set()
     app.state.dev_login = dev_login
     app.state.guardrails = guardrails
     _errors(app)

@@ -16,6 +16,7 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from prometheus_client import Gauge
 from pydantic import ValidationError
@@ -29,6 +30,7 @@ from orquestra.graph.event_types import EVENTS, ErrorData, ErrorEvent, TurnEvent
 from orquestra.graph.events import pending_question, run_turn, thread_config, user_error
 from orquestra.server.auth import Caller, CurrentCaller
 from orquestra.server.middleware import RETRY_AFTER_S
+from orquestra.server.run_leases import LeaseRefused, RunLeases
 from orquestra.server.schemas import ChatRequest, errors, invalid_input
 from orquestra.server.threads import ThreadStore, new_thread_id
 
@@ -123,10 +125,10 @@ async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceRes
             },
         )
     context = RunContext.from_settings(settings, tenant=caller.tenant, user=caller.user)
-    reservation = Reservation.take(app, caller.tenant)  # 429 past the limit, nothing written
+    reservation = await Reservation.take(app, caller.tenant)  # 429 past the limit
     try:
         thread = await _thread_for(app, caller, body.thread_id, body.message)
-        reservation.hold_thread(thread["thread_id"])
+        await reservation.hold_thread(thread["thread_id"])
         if thread["checkpoint_id"]:
             # Ours now: whatever a failed attempt left on the committed checkpoint must not
             # replay (a database that is down is a 503 here).
@@ -135,7 +137,7 @@ async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceRes
                     thread["thread_id"], thread["checkpoint_id"]
                 )
     except BaseException:
-        reservation.release()
+        await reservation.release()
         raise
     return TurnResponse(
         _events(app, caller, body.message, thread, context, reservation),
@@ -147,47 +149,48 @@ async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceRes
 
 @dataclass
 class Reservation:
-    """A tenant's run slot and a thread's turn, held from the request until the stream ends.
+    """A tenant's run slot and a thread's turn, held from the request until the stream ends:
+    a lease in the state database (`server.run_leases`), so the limits hold across replicas.
 
     Released exactly once, whichever way the stream ends — including a stream that never
     starts (the client left before the response did), whose generator never runs."""
 
-    app: Any
-    tenant: str
-    thread_id: str | None = None
+    leases: RunLeases
+    run_id: str
     released: bool = False
 
     @classmethod
-    def take(cls, app: Any, tenant: str) -> Reservation:
-        running: dict[str, int] = app.state.running
-        if running[tenant] >= app.state.settings.max_runs_per_tenant:
+    async def take(cls, app: Any, tenant: str) -> Reservation:
+        leases: RunLeases = app.state.leases
+        try:
+            run_id = await leases.take(tenant, app.state.settings.max_runs_per_tenant)
+        except LeaseRefused:
             raise HTTPException(
                 429,
                 {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
                 headers={"Retry-After": str(RETRY_AFTER_S)},
-            )
-        running[tenant] += 1  # taken before any await: the check above stays true
+            ) from None
         ACTIVE_STREAMS.inc()
-        return cls(app, tenant)
+        return cls(leases, run_id)
 
-    def hold_thread(self, thread_id: str) -> None:
-        busy: set[str] = self.app.state.busy_threads
-        if thread_id in busy:
+    async def hold_thread(self, thread_id: str) -> None:
+        try:
+            await self.leases.hold_thread(self.run_id, thread_id)
+        except LeaseRefused:
             raise HTTPException(
                 409,
                 {"code": "THREAD_BUSY", "message": "this thread is still answering; wait for it"},
-            )
-        busy.add(thread_id)
-        self.thread_id = thread_id
+            ) from None
 
-    def release(self) -> None:
+    async def release(self) -> None:
         if self.released:
             return
         self.released = True
-        self.app.state.running[self.tenant] -= 1
-        if self.thread_id is not None:
-            self.app.state.busy_threads.discard(self.thread_id)
         ACTIVE_STREAMS.dec()
+        # Shielded: a stream ends by cancellation when its client leaves, and the slot must
+        # still be given back (if the database is away, the lease expires by itself).
+        with anyio.CancelScope(shield=True):
+            await self.leases.give_back(self.run_id)
 
 
 class TurnResponse(EventSourceResponse):
@@ -202,7 +205,7 @@ class TurnResponse(EventSourceResponse):
         try:
             await super().__call__(scope, receive, send)
         finally:
-            self.reservation.release()
+            await self.reservation.release()
 
 
 async def _thread_for(
@@ -253,7 +256,7 @@ async def _events(
                         yield _sse(failure)
                 yield _sse(event)
     finally:
-        reservation.release()
+        await reservation.release()
         log.info(
             "stream ended",
             extra={
