@@ -258,6 +258,7 @@ def test_the_init_step_runs_commands_the_cli_has() -> None:
     depends = services["orquestra"]["depends_on"]["init"]["condition"]
     assert depends == "service_completed_successfully"
     assert services["orquestra"]["deploy"]["replicas"]
+    assert services["init"]["image"] == services["orquestra"]["image"]  # one image, both
 
 
 def test_postgres_has_pgvector_a_volume_and_the_roles_the_urls_name() -> None:
