@@ -14,8 +14,9 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from orquestra.core.settings import Settings
-from orquestra.graph.context import RunContext
+from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.model_errors import ModelError
+from orquestra.offline.local_model import LocalChatModel
 
 
 class ModelUnavailable(ModelError):
@@ -58,6 +59,20 @@ def model_for(role: str, context: RunContext, settings: Settings) -> BaseChatMod
         "orquestra_structured_output": settings.models.method_for(role, spec),
     }
     return model
+
+
+def prepare_models(settings: Settings) -> None:
+    """Build every role's configured model now, in the caller's thread: importing a
+    provider's client takes seconds, and an in-process model reads its files (`prepare`),
+    work that belongs at start-up rather than on the event loop in a run's first call.
+    A model that cannot be built is left for the run to report (`ModelUnavailable`)."""
+    for role in ROLES:
+        try:
+            model = model_for(role, RunContext(), settings)
+        except ModelUnavailable:
+            continue
+        if isinstance(model, LocalChatModel):
+            model.prepare()
 
 
 @cache

@@ -3,9 +3,10 @@
 Whoever runs the graph opens them (`Resources.open(settings)`) and hands them to the graph's
 builder (`agent.wiring.build_graph(resources)`), which gives them to every stage: the server's
 lifespan, `orquestra ask`, the evaluation harness and the benchmarks do so, and close them
-when they are done. Only LangGraph Studio and `langgraph dev`, which build the graph at
-import and give us no start-up hook, open them on the first run (`OnFirstRun`). Nothing opens
-at import, and no module keeps them in a global.
+when they are done. LangGraph Server (`langgraph dev`, Studio, the Platform) builds the graph
+at import: its graph holds an `OnFirstRun`, which the custom app's lifespan opens at start-up
+(`agent.studio`); a run finds them open, and opens them itself only where that start-up did
+not run on its event loop. Nothing opens at import, and no module keeps them in a global.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from orquestra.ddl_catalog.knowledge import Chunk, Example, load_chunks, load_ex
 from orquestra.ddl_catalog.selection import SourceIndex, table_document
 from orquestra.graph import tracing
 from orquestra.graph.embeddings import build_embeddings
+from orquestra.graph.models import prepare_models
 from orquestra.graph.vector_cache import VectorCache
 from orquestra.guards import GuardPolicy
 from orquestra.guards.rails import Guardrails, Toolkit
@@ -111,8 +113,9 @@ ResourceSource = Callable[[], Awaitable[Resources]]
 
 
 class OnFirstRun:
-    """The resources of `settings` (read when first needed), opened by the first run that
-    asks on its event loop: the lazy path for LangGraph Studio and `langgraph dev` only."""
+    """The resources of `settings` (read when first needed), opened once per event loop by
+    whoever asks first: LangGraph Server's start-up (`agent.studio`'s lifespan awaits it),
+    else, as the fallback, the first run on a loop that start-up did not serve."""
 
     def __init__(self, settings: Callable[[], Settings] = Settings) -> None:
         self._settings = settings
@@ -176,6 +179,7 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
     examples, chunks = await asyncio.to_thread(lambda: (load_examples(folder), load_chunks(folder)))
     for warm in _warm_ups:  # the stages' own files (prompts), read now rather than in a run
         await asyncio.to_thread(warm)
+    await asyncio.to_thread(prepare_models, settings)  # clients imported, catalogs read
     policy = GuardPolicy.from_catalog(catalog)
     pool = await AnalysisPool(settings.analysis_workers, settings.limits.analysis_timeout_s).start()
     resources = Resources(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any, Literal, TypeVar, cast
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
@@ -97,11 +98,10 @@ def strict_response_format(schema: type[BaseModel]) -> dict[str, Any]:
 
 
 def _openai_client(model: BaseChatModel) -> bool:
-    try:
-        from langchain_openai.chat_models.base import BaseChatOpenAI
-    except ImportError:
-        return False
-    return isinstance(model, BaseChatOpenAI)
+    # Never imported here: importing langchain_openai takes seconds, on the event loop, at a
+    # run's first structured call. A model of its class exists only once it has been imported.
+    base = sys.modules.get("langchain_openai.chat_models.base")
+    return base is not None and isinstance(model, base.BaseChatOpenAI)
 
 
 def with_instructions(

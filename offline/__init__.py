@@ -61,8 +61,18 @@ class OfflineChatModel(LocalChatModel):
     async def respond(
         self, messages: list[BaseMessage], schema: type[BaseModel] | None, hints: ModelHints
     ) -> str | dict[str, Any]:
-        # The first call reads the catalog's files: off the event loop (LangGraph Server's rule).
-        catalog = await asyncio.to_thread(catalog_in_use, self.catalog_dir)
+        # Reading the catalog's files (the first call) and parsing are blocking work: off the
+        # event loop, as a remote model's wait would be (LangGraph Server's rule).
+        return await asyncio.to_thread(self.reply, messages, hints)
+
+    def prepare(self) -> None:
+        """Read the catalog and the deployment's words now (at start-up), not in a run."""
+        lexicon_for(catalog_in_use(self.catalog_dir))
+        voice_in_use(self.deployment, self.catalog_dir)
+
+    def reply(self, messages: list[BaseMessage], hints: ModelHints) -> str | dict[str, Any]:
+        """What this role answers to `messages` (blocking: files on the first call, CPU)."""
+        catalog = catalog_in_use(self.catalog_dir)
         lexicon = lexicon_for(catalog)
         sections = user_sections(messages)
         system = system_text(messages)
@@ -89,8 +99,7 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "judge":
             return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
         if self.role == "chat":
-            voice = await asyncio.to_thread(voice_in_use, self.deployment, self.catalog_dir)
-            return answers.chat(lang, voice)
+            return answers.chat(lang, voice_in_use(self.deployment, self.catalog_dir))
         return answers.answer(sections, lang)
 
 

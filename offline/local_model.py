@@ -60,6 +60,10 @@ class LocalChatModel(BaseChatModel):
         """Text, or a dict matching `schema` when structured output is asked for."""
         raise NotImplementedError
 
+    def prepare(self) -> None:
+        """Blocking set-up (reading files) done once at start-up rather than in a run; none
+        by default."""
+
     @property
     def _llm_type(self) -> str:
         return f"orquestra-{type(self).__name__.lower()}"
