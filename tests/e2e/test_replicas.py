@@ -9,6 +9,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -49,7 +50,8 @@ def replicas(
         "ORQUESTRA_MAX_RUNS_PER_TENANT": str(LIMIT),
         "ORQUESTRA_RUN_LEASE_S": str(LEASE_S),
     }
-    servers = [start_server(data_dir, **env) for _ in range(3)]
+    with ThreadPoolExecutor(3) as starting:  # they start side by side, as replicas do
+        servers = list(starting.map(lambda _: start_server(data_dir, **env), range(3)))
     yield servers
     for server in servers:
         if server.process.poll() is None:
