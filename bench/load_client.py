@@ -65,7 +65,11 @@ class Client:
         self.tokens = [
             mint_token(settings, TENANTS[i % len(TENANTS)], f"load-{i}") for i in range(users)
         ]
-        limits = httpx.Limits(max_connections=users + 20, max_keepalive_connections=users)
+        # Idle connections are let go before the servers' own keep-alive limit (uvicorn: 5 s),
+        # so a request never goes out on a connection the server is closing.
+        limits = httpx.Limits(
+            max_connections=users + 20, max_keepalive_connections=users, keepalive_expiry=3
+        )
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(300, connect=60), limits=limits)
 
     async def turn(self, i: int) -> Stream:

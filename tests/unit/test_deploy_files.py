@@ -27,6 +27,8 @@ REPO = DEPLOY.parent
 STREAM = "/v1/chat/stream"
 PING_S = 15
 """The chat route's keep-alive ping interval (server/chat.py: `ping=15`)."""
+UVICORN_KEEP_ALIVE_S = 5
+"""uvicorn's default `timeout_keep_alive`, which `orquestra serve` does not change."""
 
 
 # --- small readers -----------------------------------------------------------------------
@@ -179,6 +181,9 @@ def test_nginx_sends_to_the_replicas_the_compose_file_starts() -> None:
     assert host in services and "resolve" in server
     assert port == dockerfile_env()["ORQUESTRA_PORT"] and port in services[host]["expose"]
     assert values(upstream, "keepalive"), "no keep-alive connections to the replicas"
+    # Idle upstream connections go before uvicorn's keep-alive limit (5 s; `serve` keeps it).
+    (idle,) = values(upstream, "keepalive_timeout")
+    assert seconds(idle[0]) < UVICORN_KEEP_ALIVE_S
     assert "nginx" in services["proxy"]["image"]
     assert "./nginx.conf:/etc/nginx/nginx.conf:ro" in services["proxy"]["volumes"]
     # A body the server would accept must pass the proxy.
