@@ -190,7 +190,8 @@ def estimate(light: Phase, steady: Phase, servers: int, users: int, floor_s: flo
         f"  A server process runs its streams on one event loop, about one core. At most 50 %"
         f" busy each (the light phase's servers: {light_busy:.0%}), {users} streams need"
         f" {needed} server processes on as many cores, plus {rest_need:.1f} cores for"
-        f" PostgreSQL and the proxy; the time to the first event is then the light phase's"
+        f" PostgreSQL and the proxy. A request then waits a few ms at most for an event"
+        f" loop, and the time to the first event stays near the light phase's"
         f" ({ms([s.first_ms for s in light.streams if s.first_ms])}), provided nothing else"
         f" queues: see the steady phase's errors and turn times for what does."
     )
