@@ -11,7 +11,7 @@ import asyncio
 from asyncio import FIRST_COMPLETED
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
@@ -47,6 +47,11 @@ class FailFastSaver(AsyncPostgresSaver):
         self.call_s = call_s
         self.open_s = open_s
         self.tripped = asyncio.Event()
+        # The saver serialises its calls with one lock, which a single shared connection
+        # needs; every call here takes a connection of its own from the pool, so the lock
+        # only queued every turn of the process behind every other (100 streams' calls
+        # waited past their deadline). LangGraph orders a thread's own writes itself.
+        self.lock = _Unlocked()
 
     async def _guarded(self, call: Callable[[], Awaitable[T]]) -> T:
         if Outage.within(self.open_s):  # this process lost the database moments ago
@@ -62,7 +67,8 @@ class FailFastSaver(AsyncPostgresSaver):
             watch.cancel()
             if not work.done():  # tripped, past the deadline, or the run was cancelled
                 work.cancel()
-        if work.cancelled():
+        # A call cancelled just now is still finishing its cancellation: not done yet.
+        if not work.done() or work.cancelled():
             if not tripped.is_set():
                 self._trip(tripped)  # the database did not answer in time
             raise DatabaseUnavailable("the database did not answer (checkpoints)")
@@ -111,6 +117,16 @@ class FailFastSaver(AsyncPostgresSaver):
 
 async def _nothing() -> None:
     return None
+
+
+class _Unlocked(asyncio.Lock):
+    """A lock that never waits: each saver call holds a pooled connection of its own."""
+
+    async def acquire(self) -> Literal[True]:
+        return True
+
+    def release(self) -> None:
+        return None
 
 
 def with_search_path(url: str, schema: str) -> str:
