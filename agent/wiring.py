@@ -15,6 +15,7 @@ from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
+from orquestra.core.settings import Settings
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources, ResourceSource
 from orquestra.graph.stage import Node, stage_name, stopped
@@ -165,20 +166,39 @@ async def cap_reached(state: State, runtime: Ctx) -> dict[str, Any]:
     return stopped(state, "MAX_FIX_ATTEMPTS" if failed else "MAX_SQL_ATTEMPTS")
 
 
-def bind(node: Node[AgentState], resources: ResourceSource) -> BoundStage:
-    """`node` as LangGraph calls it, `(state, runtime=…)`, with the resources handed in."""
+class Identity(Protocol):
+    """Who a run reads as, decided by the server that authenticated its caller: the run
+    context with its tenant and user replaced by those of `user` (LangGraph Server's
+    authenticated user, `runtime.server_info.user`; `None` when there is none)."""
+
+    def __call__(self, context: RunContext, user: Any, settings: Settings) -> RunContext: ...
+
+
+def bind(
+    node: Node[AgentState], resources: ResourceSource, identity: Identity | None = None
+) -> BoundStage:
+    """`node` as LangGraph calls it, `(state, runtime=…)`, with the resources handed in.
+    With `identity` (LangGraph Server only), the one place a run's tenant and user are taken
+    from its authenticated caller, whatever the client put in the context."""
 
     async def run(state: AgentState, *, runtime: Ctx) -> dict[str, Any]:
-        return await node(state, runtime, await resources())
+        opened = await resources()
+        if identity is not None:
+            user = runtime.server_info.user if runtime.server_info is not None else None
+            runtime = runtime.override(context=identity(runtime.context, user, opened.settings))
+        return await node(state, runtime, opened)
 
     return run
 
 
 def build_graph(
-    resources: Resources | ResourceSource,
+    resources: Resources | ResourceSource, *, identity: Identity | None = None
 ) -> StateGraph[AgentState, RunContext, InputState, OutputState]:
     """The orchestrated graph, not yet compiled (callers pick the checkpointer), its stages
-    given `resources`: the open ones, or an opener (`OnFirstRun`, for LangGraph Studio)."""
+    given `resources`: the open ones, or an opener (`OnFirstRun`, for LangGraph Server).
+    `identity` takes each run's tenant and user from its authenticated caller (LangGraph
+    Server, `agent.studio`); without it the context's are used, as the server that built
+    the context from a verified token set them (`orquestra serve`, `ask`, the evals)."""
     source = _given(resources) if isinstance(resources, Resources) else resources
     graph = StateGraph(
         AgentState, context_schema=RunContext, input_schema=InputState, output_schema=OutputState
@@ -193,7 +213,7 @@ def build_graph(
         analyzer,
         presenter,
     ):
-        graph.add_node(stage_name(node), bind(node, source))
+        graph.add_node(stage_name(node), bind(node, source, identity))
     graph.add_node("cap_reached", cap_reached)  # a router's step, not a stage
     for node in (
         augmenter,
@@ -207,7 +227,7 @@ def build_graph(
         fixer,
         streamer,
     ):
-        graph.add_node(stage_name(node), bind(node, source), retry_policy=RETRY)
+        graph.add_node(stage_name(node), bind(node, source, identity), retry_policy=RETRY)
     graph.add_edge(START, "short_circuit")
     graph.add_conditional_edges("short_circuit", after_short_circuit)
     graph.add_conditional_edges("augmenter", after_augmenter)
