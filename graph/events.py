@@ -22,7 +22,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphRecursionError
 from langgraph.pregel import Pregel
-from langgraph.types import Command, StateSnapshot, StreamMode
+from langgraph.types import Command, Durability, StateSnapshot, StreamMode
 from prometheus_client import Counter
 
 from orquestra.core.database import is_unavailable
@@ -49,6 +49,9 @@ from orquestra.sandbox.analysis import jsonable
 log = logging.getLogger("orquestra.run")
 CANCEL_WAIT_S = 10.0
 RUN_ERRORS = Counter("orquestra_run_errors_total", "Runs that ended with an error event", ["code"])
+
+DURABILITY: Durability = "exit"
+"""When a run's state is written to the checkpointer: once, as the run exits."""
 
 Graph = Pregel[AgentState, RunContext, InputState, OutputState]
 """The compiled agent graph: its state, the run context it takes, its input and output."""
@@ -143,9 +146,15 @@ async def _stream(
     # With several modes, each part is a (mode, chunk) pair; LangGraph types parts loosely.
     mode: str
     chunk: Any
-    # Consumed to the end even after an interrupt: the run's last checkpoints are written
-    # when the stream finishes, and the turn is over only once they are.
-    async for mode, chunk in graph.astream(payload, config, context=context, stream_mode=modes):
+    # Checkpointed when the run exits (its end, a clarifying question's pause or a failure),
+    # not after every super-step: a turn is committed whole or not at all, so the steps in
+    # between were never resumed from, and writing them was most of a turn's cost.
+    # Consumed to the end even after an interrupt: the run's last checkpoint is written
+    # when the stream finishes, and the turn is over only once it is.
+    stream = graph.astream(
+        payload, config, context=context, stream_mode=modes, durability=DURABILITY
+    )
+    async for mode, chunk in stream:
         if mode == "custom" and isinstance(chunk, dict) and "event" in chunk:
             yield from_stream(chunk)  # a stage's dict, checked against the contract
         elif mode == "updates" and "__interrupt__" in chunk:
