@@ -34,12 +34,23 @@ def caller_context(context: RunContext, user: Any, settings: Settings) -> RunCon
     """The run's context as the authenticated `user` (LangGraph Server's
     `langgraph_auth_user`) may run it: its tenant and user, never the client's; without an
     authenticated tenant, no tenant at all (no data is read). A tenant that must have its
-    personal data masked has it masked, whatever the context asks."""
+    personal data masked has it masked, whatever the context asks. In production mode the
+    models, caps and limits are the server's settings, not the caller's (in demo mode Studio
+    may try others)."""
     tenant, name = claim(user, TENANT), claim(user, "user")
     tenant_settings = settings.tenants.get(tenant)
     masked = bool(tenant_settings and tenant_settings.mask_personal_data)
-    return replace(
+    run = replace(
         context, tenant=tenant, user=name, mask_personal_data=context.mask_personal_data or masked
+    )
+    if settings.mode != "production":
+        return run
+    return replace(
+        run,
+        models={},
+        caps=settings.caps.model_copy(),
+        limits=settings.limits.model_copy(),
+        analysis_code_mode=settings.analysis_code_mode,
     )
 
 

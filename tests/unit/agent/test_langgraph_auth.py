@@ -142,3 +142,14 @@ def test_a_run_reads_as_its_authenticated_caller_whatever_the_context_says() -> 
     nobody = caller_context(asked, None, settings)
     assert (nobody.tenant, nobody.user) == ("", "")  # no caller: no tenant, no data
     assert claim(StudioUser("langgraph-studio-user"), "tenant") == ""
+
+
+def test_in_production_the_models_caps_and_limits_are_the_servers() -> None:
+    asked = RunContext(models={"sql_writer": "scripted:/etc/passwd"})
+    asked.limits.statement_timeout_ms = 600_000
+    demo = caller_context(asked, ServerUser(ANA), Settings())
+    assert demo.models and demo.limits.statement_timeout_ms == 600_000  # Studio may, in demo
+    settings = Settings(mode="production", jwt_secret=STRONG)
+    production = caller_context(asked, ServerUser(ANA), settings)
+    assert production.models == {}
+    assert production.limits == settings.limits and production.caps == settings.caps
