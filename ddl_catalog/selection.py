@@ -64,11 +64,13 @@ class SourceIndex:
         self.term_phrases = [
             (t, [phrase_key(p) for p in [t.term, *t.synonyms]]) for t in catalog.glossary
         ]
+        self.longest = max(map(len, self._keys()), default=0)
+        """Words in the longest phrase: no longer run of a question's words can match."""
 
     def select(self, question: str, question_vector: np.ndarray, k: int = 2) -> Selection:
         """The tables `question` needs (at least one), plus the join path between them."""
-        text = [stem(w) for w in words(question)]
-        terms = tuple(t for t, keys in self.term_phrases if any(_has(text, k) for k in keys))
+        text = _runs([stem(w) for w in words(question)], self.longest)
+        terms = tuple(t for t, keys in self.term_phrases if any(k in text for k in keys))
         lexical = {name: self._lexical(text, name) for name in self.names}
         for term in terms:
             for name in {*term.tables[:1], *([term.metric.table] if term.metric else [])}:
@@ -92,15 +94,24 @@ class SourceIndex:
         ordered = tuple(n for n in self.names if n in tables)
         return Selection(ordered, systems, terms, scores)
 
-    def _lexical(self, text: list[str], name: str) -> float:
+    def _lexical(self, text: set[tuple[str, ...]], name: str) -> float:
+        """The table's lexical score; `text` is the question's runs of words (`_runs`)."""
         names, columns = self.phrases[name]
-        score = TABLE_HIT if any(_has(text, key) for key in names) else 0.0
+        score = TABLE_HIT if any(key in text for key in names) else 0.0
         for values, synonyms in columns:
-            if any(_has(text, key) for key in values):
+            if any(key in text for key in values):
                 score += VALUE_HIT
-            if any(_has(text, key) for key in synonyms):
+            if any(key in text for key in synonyms):
                 score += COLUMN_HIT
         return score
+
+    def _keys(self) -> list[tuple[str, ...]]:
+        """Every phrase a question is matched against: names, values, synonyms, terms."""
+        keys = [key for _, phrases in self.term_phrases for key in phrases]
+        for names, columns in self.phrases.values():
+            keys += names
+            keys += [key for values, synonyms in columns for key in (*values, *synonyms)]
+        return keys
 
     def _connect(self, core: list[str]) -> set[str]:
         """`core` plus every table on a shortest join path between them."""
@@ -110,10 +121,19 @@ class SourceIndex:
         return chosen
 
 
-def _has(text: list[str], key: tuple[str, ...]) -> bool:
-    """Whether `key` occurs contiguously in `text` (both already folded and de-pluralised)."""
-    size = len(key)
-    return bool(size) and any(tuple(text[i : i + size]) == key for i in range(len(text) - size + 1))
+def _runs(text: list[str], longest: int) -> set[tuple[str, ...]]:
+    """Every run of 1 to `longest` consecutive words of `text` (folded and de-pluralised):
+    a phrase occurs in the question exactly when it is one of them, so each of the catalog's
+    thousands of phrases is a set lookup rather than a scan of the question.
+
+    >>> sorted(_runs(["nota", "fiscal", "bloqueada"], 2))
+    [('bloqueada',), ('fiscal',), ('fiscal', 'bloqueada'), ('nota',), ('nota', 'fiscal')]
+    """
+    return {
+        tuple(text[i : i + size])
+        for size in range(1, longest + 1)
+        for i in range(len(text) - size + 1)
+    }
 
 
 def _table_phrases(table: Table) -> tuple[list[tuple[str, ...]], list[tuple[list, list]]]:
