@@ -7,10 +7,11 @@ against the schema (Altair) before it is sent. Model-written plotting code is ne
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Collection, Mapping
-from functools import cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
 
 import altair as alt
 import jsonschema
@@ -89,42 +90,70 @@ def chart_for(
     ]
     times = [c for c in columns if kinds[c] == "time"]
     categories = [c for c in columns if kinds[c] == "category"]
+    if times and numbers:
+        shape = Shape("line", (times[0], numbers[-1], *categories[:1]))
+    elif categories and numbers and SHARE.search(fold(question)) and len(rows) <= 12:
+        shape = Shape("arc", (numbers[-1], categories[0]))
+    elif categories and numbers and len(rows) <= MAX_BARS:
+        shape = Shape("bar", (numbers[-1], categories[0]))
+    elif len(numbers) >= 2 and not categories:
+        shape = Shape("point", (numbers[0], numbers[1]))
+    else:
+        return None
+    spec = copy.deepcopy(spec_of(shape))
+    spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
+    return spec
+
+
+class Shape(NamedTuple):
+    """What a chart is drawn from: its mark, and the columns it encodes, in the mark's order
+    (line: time, measure, optional series; arc and bar: measure, category; point: x, y)."""
+
+    mark: str
+    fields: tuple[str, ...]
+
+
+@lru_cache(maxsize=1024)
+def spec_of(shape: Shape) -> dict[str, Any]:
+    """The validated Vega-Lite v5 spec of `shape`, with no rows (`data.values` empty).
+
+    Built with Altair and checked against the schema once per shape: the spec depends on
+    nothing else, and building and validating it cost more than the rest of a turn's stage
+    work together. Callers get a copy to fill (`chart_for`)."""
     # Rows are attached after building: Altair copies them slowly. (Altair's `Data` has no
     # annotated constructor.)
     data = alt.Data(values=[])  # type: ignore[no-untyped-call]
-    if times and numbers:
-        series = {"color": alt.Color(f"{categories[0]}:N")} if categories else {}
+    fields = shape.fields
+    if shape.mark == "line":
+        series = {"color": alt.Color(f"{fields[2]}:N")} if len(fields) > 2 else {}
         chart = (  # one line per category ("por mês e por canal"), not one zig-zag line
             alt.Chart(data)
             .mark_line(point=True)
             .encode(
-                x=alt.X(f"{times[0]}:T", title=times[0]),
-                y=alt.Y(f"{numbers[-1]}:Q", title=numbers[-1]),
+                x=alt.X(f"{fields[0]}:T", title=fields[0]),
+                y=alt.Y(f"{fields[1]}:Q", title=fields[1]),
                 **series,
             )
         )
-    elif categories and numbers and SHARE.search(fold(question)) and len(rows) <= 12:
+    elif shape.mark == "arc":
         chart = (
             alt.Chart(data)
             .mark_arc()
-            .encode(theta=alt.Theta(f"{numbers[-1]}:Q"), color=alt.Color(f"{categories[0]}:N"))
+            .encode(theta=alt.Theta(f"{fields[0]}:Q"), color=alt.Color(f"{fields[1]}:N"))
         )
-    elif categories and numbers and len(rows) <= MAX_BARS:
+    elif shape.mark == "bar":
         chart = (
             alt.Chart(data)
             .mark_bar()
             .encode(
-                x=alt.X(f"{numbers[-1]}:Q", title=numbers[-1]),
-                y=alt.Y(f"{categories[0]}:N", sort="-x", title=categories[0]),
+                x=alt.X(f"{fields[0]}:Q", title=fields[0]),
+                y=alt.Y(f"{fields[1]}:N", sort="-x", title=fields[1]),
             )
         )
-    elif len(numbers) >= 2 and not categories:
-        chart = alt.Chart(data).mark_point().encode(x=f"{numbers[0]}:Q", y=f"{numbers[1]}:Q")
     else:
-        return None
+        chart = alt.Chart(data).mark_point().encode(x=f"{fields[0]}:Q", y=f"{fields[1]}:Q")
     spec: dict[str, Any] = chart.properties(width="container").to_dict(validate=False)
     validate_spec(spec)
-    spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
     return spec
 
 
