@@ -75,8 +75,9 @@ def stage(
             write = runtime.stream_writer
             write({"event": "node", "node": name, "status": "start"})
             started = time.perf_counter()
-            with TRACER.start_as_current_span(f"orquestra.{name}") as span:
-                span.set_attributes({k: str(v) for k, v in ids.items() if v is not None})
+            with TRACER.start_as_current_span(span_name) as span:
+                if span.is_recording():  # no tracing configured: nothing to describe
+                    span.set_attributes({k: str(v) for k, v in ids.items() if v is not None})
                 try:
                     update = await fn(state, runtime, resources)
                 except (BudgetExhausted, ModelOutputInvalid) as stop:
@@ -87,30 +88,47 @@ def stage(
                 if update.get("stop_reason"):
                     span.set_attribute("orquestra.stop_reason", str(update["stop_reason"]))
             seconds = time.perf_counter() - started
-            NODE_SECONDS.labels(node=name).observe(seconds)
+            latency.observe(seconds)
             text = summary(update) if summary else ""
             extra = details(update) if details else {}
             ms = round(seconds * 1000, 1)
             write(
                 {"event": "node", "node": name, "status": "end", "ms": ms, "summary": text, **extra}
             )
-            log.info(
-                "node",
-                extra={
-                    **ids,
-                    "node": name,
-                    "ms": ms,
-                    "summary": text,
-                    **extra,
-                    **_progress(state, update),
-                },
-            )
+            if log.isEnabledFor(logging.INFO):  # the line is built only when it is written
+                log.info(
+                    "node",
+                    extra={
+                        **ids,
+                        "node": name,
+                        "ms": ms,
+                        "summary": text,
+                        **extra,
+                        **_progress(state, update),
+                    },
+                )
             return update
 
+        span_name = f"orquestra.{name}"
+        latency = _Latency(name)
         _names[node] = name
         return node
 
     return wrap
+
+
+class _Latency:
+    """A stage's latency histogram, its labelled series looked up once (on first use, so
+    that a stage that never ran shows no series)."""
+
+    def __init__(self, node: str) -> None:
+        self.node = node
+        self.series: Any = None
+
+    def observe(self, seconds: float) -> None:
+        if self.series is None:
+            self.series = NODE_SECONDS.labels(node=self.node)
+        self.series.observe(seconds)
 
 
 def _run_config() -> RunnableConfig:
