@@ -8,6 +8,7 @@ llama.cpp) work through `OPENAI_BASE_URL`. Clients are cached per spec and role.
 
 from __future__ import annotations
 
+import logging
 from functools import cache
 from typing import Any
 
@@ -17,6 +18,8 @@ from orquestra.core.settings import Settings
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.model_errors import ModelError
 from orquestra.offline.local_model import LocalChatModel
+
+log = logging.getLogger("orquestra.model")
 
 
 class ModelUnavailable(ModelError):
@@ -69,7 +72,8 @@ def prepare_models(settings: Settings) -> None:
     for role in ROLES:
         try:
             model = model_for(role, RunContext(), settings)
-        except ModelUnavailable:
+        except Exception as error:  # e.g. a provider's client refusing a missing key
+            log.warning("model for %s not built at start-up: %s", role, error)
             continue
         if isinstance(model, LocalChatModel):
             model.prepare()

@@ -164,12 +164,12 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
     agent_pool = await asyncpg.create_pool(
         urls[0], min_size=1, max_size=10, timeout=bound, connection_class=Connection
     )
-    admin_pool = await asyncpg.create_pool(urls[1], min_size=1, max_size=4, timeout=bound)
+    admin_pool = await asyncpg.create_pool(urls[1], min_size=1, max_size=8, timeout=bound)
     state = await ensure_state_database(settings)
     state_pool = (
         admin_pool
         if state == urls[1]
-        else await asyncpg.create_pool(state, min_size=1, max_size=4, timeout=bound)
+        else await asyncpg.create_pool(state, min_size=1, max_size=8, timeout=bound)
     )
     embeddings = await asyncio.to_thread(build_embeddings, settings.embeddings)
     vectors = await VectorCache.open(embeddings, state_pool, settings.data_dir / "cache")

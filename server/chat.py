@@ -125,10 +125,9 @@ async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceRes
             },
         )
     context = RunContext.from_settings(settings, tenant=caller.tenant, user=caller.user)
-    reservation = await Reservation.take(app, caller.tenant)  # 429 past the limit
+    thread = await _thread_for(app, caller, body.thread_id, body.message)  # 404 / 503
+    reservation = await Reservation.take(app, caller.tenant, thread["thread_id"])  # 429 / 409
     try:
-        thread = await _thread_for(app, caller, body.thread_id, body.message)
-        await reservation.hold_thread(thread["thread_id"])
         if thread["checkpoint_id"]:
             # Ours now: whatever a failed attempt left on the committed checkpoint must not
             # replay (a database that is down is a 503 here).
@@ -160,11 +159,16 @@ class Reservation:
     released: bool = False
 
     @classmethod
-    async def take(cls, app: Any, tenant: str) -> Reservation:
+    async def take(cls, app: Any, tenant: str, thread_id: str) -> Reservation:
+        """The tenant's slot and the thread's turn: 429 past the limit, 409 while the thread
+        is answering (whichever replica runs it); nothing else is written when refused."""
         leases: RunLeases = app.state.leases
         try:
-            run_id = await leases.take(tenant, app.state.settings.max_runs_per_tenant)
-        except LeaseRefused:
+            run_id = await leases.take(tenant, app.state.settings.max_runs_per_tenant, thread_id)
+        except LeaseRefused as refused:
+            if refused.code == "THREAD_BUSY":
+                busy = "this thread is still answering; wait for it"
+                raise HTTPException(409, {"code": "THREAD_BUSY", "message": busy}) from None
             raise HTTPException(
                 429,
                 {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
@@ -172,15 +176,6 @@ class Reservation:
             ) from None
         ACTIVE_STREAMS.inc()
         return cls(leases, run_id)
-
-    async def hold_thread(self, thread_id: str) -> None:
-        try:
-            await self.leases.hold_thread(self.run_id, thread_id)
-        except LeaseRefused:
-            raise HTTPException(
-                409,
-                {"code": "THREAD_BUSY", "message": "this thread is still answering; wait for it"},
-            ) from None
 
     async def release(self) -> None:
         if self.released:

@@ -1,9 +1,10 @@
 """Run leases: the per-tenant run limit and one turn per thread, held for the whole deployment.
 
-Every streamed run takes a lease row in the state database before it starts, and gives it
-back when its stream ends. The limit counts live leases of the tenant across every replica
-(`max_runs_per_tenant`), so N replicas never allow N times the limit, and a thread holds at
-most one live lease (a second turn on it is `THREAD_BUSY`, whichever replica it reaches).
+Every streamed run takes a lease row in the state database before it starts (one
+transaction), and gives it back when its stream ends. The limit counts live leases of the
+tenant across every replica (`max_runs_per_tenant`), so N replicas never allow N times the
+limit, and a thread holds at most one live lease (a second turn on it is `THREAD_BUSY`,
+whichever replica it reaches).
 
 A lease lives `run_lease_s` seconds unless renewed: each server renews its own every third
 of that while the runs stream. A replica that dies mid-run stops renewing, and its leases
@@ -81,9 +82,11 @@ class RunLeases:
                 " WHERE thread_id IS NOT NULL"
             )
 
-    async def take(self, tenant: str, limit: int) -> str:
-        """A new lease for one of `tenant`'s runs (its id), or `LeaseRefused("TOO_MANY_RUNS")`
-        when the tenant already holds `limit` live ones anywhere in the deployment."""
+    async def take(self, tenant: str, limit: int, thread_id: str) -> str:
+        """A new lease for one of `tenant`'s runs on `thread_id` (its id), in one transaction:
+        `LeaseRefused("TOO_MANY_RUNS")` when the tenant already holds `limit` live leases
+        anywhere in the deployment, `LeaseRefused("THREAD_BUSY")` while another live lease
+        holds the thread (an expired one, of a replica that died, is taken over)."""
         run_id = str(uuid.uuid4())
         async with self._connection("taking a run slot") as conn, conn.transaction():
             # One decision at a time per tenant, whichever replica makes it.
@@ -100,34 +103,26 @@ class RunLeases:
             if live >= limit:
                 raise LeaseRefused("TOO_MANY_RUNS")
             await conn.execute(
-                f"DELETE FROM {TABLE} WHERE scope = $1 AND tenant = $2 AND expires_at <= now()",
+                f"DELETE FROM {TABLE} WHERE expires_at <= now()"
+                " AND ((scope = $1 AND tenant = $2) OR thread_id = $3)",
                 self.scope,
                 tenant,
-            )
-            await conn.execute(
-                f"INSERT INTO {TABLE} (run_id, scope, tenant, holder, expires_at)"
-                " VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))",
-                run_id,
-                self.scope,
-                tenant,
-                self.holder,
-                self.ttl_s,
-            )
-        return run_id
-
-    async def hold_thread(self, run_id: str, thread_id: str) -> None:
-        """Bind the run's lease to `thread_id`, or `LeaseRefused("THREAD_BUSY")` while another
-        live lease holds it (an expired one, of a replica that died, is taken over)."""
-        async with self._connection("holding the thread") as conn, conn.transaction():
-            await conn.execute(
-                f"DELETE FROM {TABLE} WHERE thread_id = $1 AND expires_at <= now()", thread_id
+                thread_id,
             )
             try:
                 await conn.execute(
-                    f"UPDATE {TABLE} SET thread_id = $2 WHERE run_id = $1", run_id, thread_id
+                    f"INSERT INTO {TABLE} (run_id, scope, tenant, thread_id, holder, expires_at)"
+                    " VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))",
+                    run_id,
+                    self.scope,
+                    tenant,
+                    thread_id,
+                    self.holder,
+                    self.ttl_s,
                 )
             except asyncpg.UniqueViolationError:
                 raise LeaseRefused("THREAD_BUSY") from None
+        return run_id
 
     async def give_back(self, run_id: str) -> None:
         """End the lease now. If the database cannot be reached, the lease expires by itself
