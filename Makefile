@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/guardrails.py
 	$(BIN)/python bench/providers.py
 	$(BIN)/python bench/hardening.py
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) .orquestra .pytest_cache
