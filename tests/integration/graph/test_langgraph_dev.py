@@ -118,7 +118,8 @@ async def test_a_scripted_model_in_the_context_runs_a_thread(
         {
             "Authorization": "Bearer "
             + jwt.encode(
-                {"sub": "ana", "tenant": "101", "exp": int(time.time()) + 600}, "another-secret"
+                {"sub": "ana", "tenant": "101", "exp": int(time.time()) + 600},
+                "another-secret-that-is-32-bytes-or-more",
             )
         },
     ],
