@@ -1,10 +1,10 @@
 """One turn as the events of design §3.3 (the SSE stream and `orquestra ask --json`).
 
 `run_turn` starts or resumes a thread (a pending clarifying question is answered by the new
-message), streams LangGraph's `updates` and `custom` modes, and maps them to `run`, `node`,
-`sql`, `token`, `clarify`, `result`, `error` and `done` events — the typed models of
-`graph.event_types`; the dicts the stages write to the custom stream are validated into them
-here. Answer tokens are custom events the answering stages write after the output rails
+message), streams LangGraph's `custom` mode, and maps it and the state the run leaves to
+`run`, `node`, `sql`, `token`, `clarify`, `result`, `error` and `done` events — the typed
+models of `graph.event_types`; the dicts the stages write to the custom stream are validated
+into them here. Answer tokens are custom events the answering stages write after the output rails
 (`graph.rails.AnswerStream`), so the client never receives text a rail would have masked or
 withheld. Every run sets an explicit `recursion_limit`.
 """
@@ -52,6 +52,11 @@ RUN_ERRORS = Counter("orquestra_run_errors_total", "Runs that ended with an erro
 
 DURABILITY: Durability = "exit"
 """When a run's state is written to the checkpointer: once, as the run exits."""
+
+STREAM_MODES: tuple[StreamMode, ...] = ("custom",)
+"""What a run streams: the stages' own events. Whether it ended or paused on a clarifying
+question is read from the state it leaves (LangGraph's `updates` mode would build every
+stage's update once more, only to spot that pause)."""
 
 Graph = Pregel[AgentState, RunContext, InputState, OutputState]
 """The compiled agent graph: its state, the run context it takes, its input and output."""
@@ -141,9 +146,8 @@ async def _stream(
         if pending_question(base) is not None
         else {"messages": [HumanMessage(content=message)]}
     )
-    modes: list[StreamMode] = ["updates", "custom"]
-    paused = False
-    # With several modes, each part is a (mode, chunk) pair; LangGraph types parts loosely.
+    modes = list(STREAM_MODES)
+    # With a list of modes, each part is a (mode, chunk) pair; LangGraph types parts loosely.
     mode: str
     chunk: Any
     # Checkpointed when the run exits (its end, a clarifying question's pause or a failure),
@@ -157,13 +161,11 @@ async def _stream(
     async for mode, chunk in stream:
         if mode == "custom" and isinstance(chunk, dict) and "event" in chunk:
             yield from_stream(chunk)  # a stage's dict, checked against the contract
-        elif mode == "updates" and "__interrupt__" in chunk:
-            question = chunk["__interrupt__"][0].value.get("question", "")
-            yield ClarifyEvent(data=ClarifyData(question=question))
-            paused = True
-    if paused:
-        return
     snapshot = await graph.aget_state(thread_config(config["configurable"]["thread_id"]))
+    question = pending_question(snapshot)
+    if question is not None:
+        yield ClarifyEvent(data=ClarifyData(question=question))
+        return
     yield ResultEvent(data=ResultData.model_validate(result_payload(snapshot.values)))
 
 

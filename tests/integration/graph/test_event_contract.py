@@ -77,12 +77,9 @@ async def checked_turn(
         if event.event == "result":
             state = (await harness.graph.aget_state({"configurable": {"thread_id": thread}})).values
             assert sse_data(event.payload()) == sse_data(result_payload(state))
-        elif event.event == "clarify":
-            asked = [
-                c["__interrupt__"][0].value
-                for m, c in recording.parts
-                if m == "updates" and "__interrupt__" in c
-            ]
+        elif event.event == "clarify":  # the question the thread now waits on
+            paused = await harness.graph.aget_state({"configurable": {"thread_id": thread}})
+            asked = [i.value for task in paused.tasks for i in task.interrupts]
             assert event.payload() == {"question": asked[0].get("question", "")}
     return events
 
