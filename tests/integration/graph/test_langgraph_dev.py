@@ -110,6 +110,7 @@ async def test_a_scripted_model_in_the_context_runs_a_thread(
         {},
         {"Authorization": "Bearer not-a-token"},
         {"Authorization": "Basic YW5hOnNlY3JldA=="},
+        {"X-Auth-Scheme": "langsmith"},  # LangSmith's Studio login: no bypass here
         {"Authorization": "Bearer " + jwt.encode({"sub": "ana", "tenant": "101"}, DEV_SECRET)},
         {
             "Authorization": "Bearer "
@@ -123,7 +124,7 @@ async def test_a_scripted_model_in_the_context_runs_a_thread(
             )
         },
     ],
-    ids=["none", "garbage", "basic", "no-expiry", "expired", "forged"],
+    ids=["none", "garbage", "basic", "studio-login", "no-expiry", "expired", "forged"],
 )
 def test_a_request_without_a_valid_token_is_refused(server: DevServer, headers: dict) -> None:
     for method, path, body in (
