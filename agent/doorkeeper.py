@@ -89,6 +89,7 @@ def doorkeeper() -> Doorkeeper:
 
 
 async def current_doorkeeper() -> Doorkeeper:
+    """The doorkeeper, read in a thread the first time (the app's start-up does it first)."""
     if doorkeeper.cache_info().currsize:
         return doorkeeper()
     return await asyncio.to_thread(doorkeeper)
@@ -96,9 +97,8 @@ async def current_doorkeeper() -> Doorkeeper:
 
 def refusal(status: int, code: str, message: str) -> Auth.exceptions.HTTPException:
     """The error LangGraph Server answers with: `status`, and `CODE: message` as detail."""
-    return Auth.exceptions.HTTPException(
-        status, detail=f"{code}: {message}", headers={"WWW-Authenticate": "Bearer"}
-    )
+    challenge = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return Auth.exceptions.HTTPException(status, detail=f"{code}: {message}", headers=challenge)
 
 
 def from_this_machine(scope: Mapping[str, Any], headers: Mapping[bytes, bytes]) -> bool:
