@@ -126,8 +126,8 @@ def _runs(text: list[str], longest: int) -> set[tuple[str, ...]]:
     a phrase occurs in the question exactly when it is one of them, so each of the catalog's
     thousands of phrases is a set lookup rather than a scan of the question.
 
-    >>> sorted(_runs(["nota", "fiscal", "bloqueada"], 2))
-    [('bloqueada',), ('fiscal',), ('fiscal', 'bloqueada'), ('nota',), ('nota', 'fiscal')]
+    >>> sorted(_runs(["red", "fox", "runs"], 2))
+    [('fox',), ('fox', 'runs'), ('red',), ('red', 'fox'), ('runs',)]
     """
     return {
         tuple(text[i : i + size])
