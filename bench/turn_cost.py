@@ -1,6 +1,7 @@
 """Benchmark what one turn costs the server's CPU with an instant model, against LangGraph's floor.
 
-Usage: python bench/turn_cost.py [--turns 60] [--streams 100] [--rounds 3] [--no-server]
+Usage: python bench/turn_cost.py [--turns 60] [--streams 100] [--rounds 3]
+                                [--no-server | --server-only]
 Prints, in one run:
 (a) in-process CPU per turn (`time.process_time` of this process: the embedded PostgreSQL and
     the analysis workers are other processes, so database and sandbox time are excluded) for
@@ -340,9 +341,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--port", type=int, default=8913)
     parser.add_argument("--no-server", action="store_true", help="skip (c)")
+    parser.add_argument("--server-only", action="store_true", help="only (c)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(in_process(Path(folder), args.turns))
+        if not args.server_only:
+            asyncio.run(in_process(Path(folder), args.turns))
         if not args.no_server:
             serve_and_load(Path(folder), args.streams, args.rounds, args.port)
 
