@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/db_init.py --repeat 1
 	$(BIN)/python bench/guard.py
 	$(BIN)/python bench/agent_graph.py
+	$(BIN)/python bench/turn_cost.py
 	$(BIN)/python bench/offline_model.py
 	$(BIN)/python bench/analyzer.py
 	$(BIN)/python bench/http_server.py
