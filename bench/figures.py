@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import statistics
+import time
+
+import httpx
 
 DATA_QUESTIONS = [
     "status da nota 40908",
@@ -33,3 +36,15 @@ def summary(values: list[float], q: float) -> str:
         f"median {statistics.median(values):7.3f} ms   "
         f"p{round(q * 100)} {quantile(values, q):7.3f} ms"
     )
+
+
+def wait_until_ready(url: str, tries: int = 300) -> None:
+    """Poll a started server's `/readyz` until it answers 200 (about 90 s at most)."""
+    for _ in range(tries):
+        try:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"{url} did not become ready")

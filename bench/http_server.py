@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import psutil
 import yaml
-from figures import quantile
+from figures import quantile, wait_until_ready
 
 from orquestra.core.settings import Settings
 from orquestra.server.auth import mint_token
@@ -129,12 +129,7 @@ def main() -> None:
         server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{args.port}"
         try:
-            for _ in range(300):
-                try:
-                    if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.3)
+            wait_until_ready(url)
             asyncio.run(run(url, args.streams, server.pid))
         finally:
             server.terminate()

@@ -41,7 +41,7 @@ import httpx
 import psutil
 import yaml
 from agent_graph import REVENUE, STATUS, aug
-from figures import quantile
+from figures import quantile, wait_until_ready
 from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
@@ -311,12 +311,7 @@ def serve_and_load(folder: Path, streams: int, rounds: int, port: int) -> None:
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
+        wait_until_ready(url)
         asyncio.run(load(url, streams, rounds, server.pid))
     finally:
         server.terminate()
