@@ -77,12 +77,20 @@ def bound(
         # anything but bare JSON (a reasoning model's `<think>` block), losing the message.
         # The same strict schema sent as a plain response format leaves the parsing to us.
         raw = model.bind(response_format=strict_response_format(schema))
-        return raw | RunnableLambda(lambda message: {"raw": message, "parsed": None})
+        return raw | RunnableLambda(_unparsed, afunc=_unparsed_async)
     # With `include_raw=True` the outcome is always the dict (LangChain types it as either).
     return cast(
         "Runnable[LanguageModelInput, Outcome]",
         model.with_structured_output(schema, method=method, include_raw=True),
     )
+
+
+def _unparsed(message: BaseMessage) -> Outcome:
+    return {"raw": message, "parsed": None}
+
+
+async def _unparsed_async(message: BaseMessage) -> Outcome:
+    return _unparsed(message)  # on the loop: a dict, no thread hand-off needed
 
 
 def strict_response_format(schema: type[BaseModel]) -> dict[str, Any]:

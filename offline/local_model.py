@@ -131,7 +131,10 @@ class LocalChatModel(BaseChatModel):
                 raise error
             return parsed
 
-        return self.bind(response_schema=schema) | RunnableLambda(parse)
+        async def parse_here(message: AIMessage) -> Any:
+            return parse(message)  # a few microseconds: no thread hand-off on the async path
+
+        return self.bind(response_schema=schema) | RunnableLambda(parse, afunc=parse_here)
 
     async def _text(
         self, messages: list[BaseMessage], schema: type[BaseModel] | None, hints: ModelHints
