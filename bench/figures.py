@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import subprocess
 import time
 
 import httpx
@@ -38,13 +39,19 @@ def summary(values: list[float], q: float) -> str:
     )
 
 
-def wait_until_ready(url: str, tries: int = 300) -> None:
-    """Poll a started server's `/readyz` until it answers 200 (about 90 s at most)."""
-    for _ in range(tries):
+def wait_until_ready(
+    url: str, process: subprocess.Popen | None = None, seconds: float = 240
+) -> None:
+    """Poll a started server's `/readyz` until it answers 200; stop early if its `process`
+    exits, and give up after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise SystemExit(f"{url}: the process exited ({process.returncode}); see its log")
         try:
-            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+            if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.3)
-    raise RuntimeError(f"{url} did not become ready")
+    raise SystemExit(f"{url} was not ready within {seconds:.0f} s")

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import psutil
 import yaml
-from figures import quantile
+from figures import quantile, wait_until_ready
 from http_server import SCRIPT
 from load_client import TENANTS, Client, Stream
 from load_rig import (
@@ -48,7 +48,6 @@ from load_rig import (
     sample,
     start_nginx,
     start_server,
-    wait_ready,
 )
 
 from orquestra.core.database import admin_url, embedded_server
@@ -261,7 +260,7 @@ def front(args: argparse.Namespace, servers: list[Server], folder: Path):
         return [s.url for s in servers], None, "round robin over the servers (httpx, asyncio)"
     port = args.port + len(servers)
     proxy = start_nginx(binary, nginx_config([s.port for s in servers], port, folder))
-    wait_ready(f"http://127.0.0.1:{port}", proxy)
+    wait_until_ready(f"http://127.0.0.1:{port}", proxy)
     return [f"http://127.0.0.1:{port}"], proxy, f"nginx {nginx_version(binary)} (deploy/nginx.conf)"
 
 
@@ -285,7 +284,7 @@ def main() -> None:
     proxy = None
     try:
         for server in servers:
-            wait_ready(server.url, server.process)
+            wait_until_ready(server.url, server.process)
         with tempfile.TemporaryDirectory() as folder:
             targets, proxy, described = front(args, servers, Path(folder))
             print(

@@ -8,7 +8,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,20 +55,6 @@ def start_server(port: int, env: dict[str, str], logs: Path) -> Server:
     with open(logs / f"serve-{port}.log", "w") as log:  # the child keeps its own descriptor
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     return Server(port, process)
-
-
-def wait_ready(url: str, process: subprocess.Popen, seconds: float = 240) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"{url}: the process exited ({process.returncode}); see its log")
-        try:
-            if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit(f"{url} was not ready within {seconds:.0f} s")
 
 
 def nginx_binary() -> str | None:
