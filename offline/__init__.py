@@ -67,7 +67,9 @@ class OfflineChatModel(LocalChatModel):
 
     def prepare(self) -> None:
         """Read the catalog and the deployment's words now (at start-up), not in a run."""
-        lexicon_for(catalog_in_use(self.catalog_dir))
+        catalog = catalog_in_use(self.catalog_dir)
+        lexicon_for(catalog)
+        language_words(catalog)  # ~26 ms once: the first turn's language detection
         voice_in_use(self.deployment, self.catalog_dir)
 
     def reply(self, messages: list[BaseMessage], hints: ModelHints) -> str | dict[str, Any]:
