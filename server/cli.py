@@ -155,6 +155,12 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--model", default=None, help="one model spec for every role")
     evaluate.add_argument("--concurrency", type=int, default=2)
     evaluate.add_argument("--fail-under", action="append", default=[], metavar="METRIC=VALUE")
+    evaluate.add_argument(
+        "--baseline",
+        choices=["langchain-sql-agent"],
+        default=None,
+        help="also run LangChain's SQL agent on the same cases, side by side (needs a model key)",
+    )
     evaluate.set_defaults(run=_cmd_eval)
     compare = evaluate.add_subparsers(dest="eval_command", required=False, metavar="compare")
     pair = compare.add_parser("compare", help="cases that changed between two reports")

@@ -162,7 +162,15 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.evals.cli import run_eval
 
     _sample_loaded(settings)
-    return run_eval(args.dataset, args.out, args.model, args.concurrency, args.fail_under, settings)
+    return run_eval(
+        args.dataset,
+        args.out,
+        args.model,
+        args.concurrency,
+        args.fail_under,
+        settings,
+        baseline=getattr(args, "baseline", None),
+    )
 
 
 def _cmd_eval_compare(args: argparse.Namespace, settings: Settings) -> int:
