@@ -82,6 +82,14 @@ class Profile(BaseModel):
     """Packaged sample-data generator `db init` and `demo` load (`None`: bring your data)."""
     reference_date: date | None = None
     """Last day of the sample data's history; "today" in demo mode."""
+    model_sql_dialects: list[str] | None = None
+    """Dialects a model's SQL is read as when it is not PostgreSQL (feeds the setting of that
+    name; `None`: the setting's own default)."""
+
+    @field_validator("model_sql_dialects")
+    @classmethod
+    def _known_dialects(cls, value: list[str] | None) -> list[str] | None:
+        return None if value is None else known_sql_dialects(value)
 
     @field_validator("timezone")
     @classmethod
@@ -167,6 +175,23 @@ class Deployment:
         """The deployment's own guardrails, or `None` for the packaged rails."""
         path = self.root / "guardrails.yaml"
         return path if path.is_file() else None
+
+
+def known_sql_dialects(names: list[str]) -> list[str]:
+    """`names` if sqlglot reads each dialect, else a `ValueError` listing the ones it does."""
+    from sqlglot.dialects.dialect import Dialect, Dialects  # only when a list is checked
+
+    def known(name: str) -> bool:
+        try:
+            return bool(name) and Dialect.get(name) is not None
+        except Exception:  # a name sqlglot cannot even look up (its plugins' import)
+            return False
+
+    unknown = [name for name in names if not known(name)]
+    if unknown:
+        listed = ", ".join(sorted(d.value for d in Dialects if d.value))
+        raise ValueError(f"unknown SQL dialect {unknown[0]!r} (known: {listed})")
+    return names
 
 
 def packaged_deployments() -> list[str]:

