@@ -58,7 +58,7 @@ def is_text_literal(value: str) -> bool:
     """Whether a string literal beside `+` is text (a concatenation), not a number, a date,
     a time or an interval, which PostgreSQL reads from a string (`now() + '1 day'`).
 
-    >>> [is_text_literal(v) for v in (" - ", "Nota ", "42", "2026-06-30", "30 days", "1:30")]
+    >>> [is_text_literal(v) for v in (" - ", "Order ", "42", "2026-06-30", "30 days", "1:30")]
     [True, True, False, False, False, False]
     """
     if value.strip().lower() in _SPECIAL_VALUES:

@@ -86,8 +86,8 @@ def normalise(sql: str, dialects: Sequence[str]) -> Normalised:
     """`sql` as PostgreSQL: untouched when it already is, else read as the first of
     `dialects` that gives clean PostgreSQL. Never raises; an empty list turns it off.
 
-    >>> normalise("SELECT nome + ' - ' + cidade FROM clients", ["tsql"]).sql
-    "SELECT nome || ' - ' || cidade FROM clients"
+    >>> normalise("SELECT name + ' - ' + city FROM clients", ["tsql"]).sql
+    "SELECT name || ' - ' || city FROM clients"
     >>> normalise("SELECT `status` FROM orders LIMIT 10, 20", ["tsql", "mysql"])
     Normalised(sql='SELECT "status" FROM orders LIMIT 20 OFFSET 10', dialect='mysql')
     >>> normalise("SELECT TOP 3 * FROM orders", [])
