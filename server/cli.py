@@ -127,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("--tenant", required=True, help="tenant code to run as")
     sql.add_argument("--raw", action="store_true", help="skip layers 1-2: the database alone")
     sql.add_argument("--json", action="store_true", help="print the result as JSON")
+    sql.add_argument(
+        "--dialect",
+        default=None,
+        metavar="DIALECT",
+        help="read the SQL as this dialect (tsql, mysql, … any sqlglot reads) and run it"
+        " as PostgreSQL",
+    )
     sql.add_argument("query", help="the SQL")
     sql.set_defaults(run=_cmd_sql)
 

@@ -116,7 +116,12 @@ def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.server.sql_command import run_sql_command
 
     return run_sql_command(
-        args.query, args.tenant, raw=args.raw, as_json=args.json, settings=settings
+        args.query,
+        args.tenant,
+        raw=args.raw,
+        as_json=args.json,
+        settings=settings,
+        dialect=args.dialect,
     )
 
 

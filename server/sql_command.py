@@ -2,19 +2,23 @@
 
 Without `--raw` the SQL goes through the guard (layers 1 and 2) and then the executor
 (layer 3). With `--raw` it goes straight to the executor, to show the database holding the
-line alone. Exit codes: 0 rows returned, 3 the guard refused, 4 the database refused.
+line alone. With `--dialect D` the SQL is first read as dialect D (sqlglot) and written as
+PostgreSQL (`guards.dialects.read_as`), then goes the same way; the output says so. Exit codes:
+0 rows returned, 2 an unknown dialect, 3 the guard refused, 4 the database refused.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from typing import Any
 
 from orquestra.core.database import agent_url, connect
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
+from orquestra.guards.dialects import read_as
 from orquestra.guards.tenant_query import QueryError, QueryResult, run_as_tenant
 
 EXIT_REJECTED = 3
@@ -22,8 +26,21 @@ EXIT_QUERY_ERROR = 4
 
 
 def run_sql_command(
-    query: str, tenant: str, *, raw: bool, as_json: bool, settings: Settings
+    query: str,
+    tenant: str,
+    *,
+    raw: bool,
+    as_json: bool,
+    settings: Settings,
+    dialect: str | None = None,
 ) -> int:
+    """Run `query` as `tenant` and print what happened; the process's exit code.
+
+    `dialect`: read the query as that dialect first (an unknown one raises `UnknownDialect`,
+    which the command line prints with its code)."""
+    normalised_from: dict[str, Any] = {}
+    if dialect is not None:
+        query, normalised_from = _normalised(query, dialect.lower(), as_json)
     sql, params = query, []
     try:
         if not raw:
@@ -32,13 +49,19 @@ def run_sql_command(
             sql, params = guarded.sql, guarded.params
         result = asyncio.run(_execute(sql, params, tenant, settings))
     except GuardRejection as exc:
-        _emit(as_json, exc.as_dict(), f"rejected [{exc.code}]: {exc.message}")
+        payload = {**exc.as_dict(), **normalised_from}
+        _emit(as_json, payload, f"rejected [{exc.code}]: {exc.message}")
         return EXIT_REJECTED
     except QueryError as exc:
         payload = {"error": exc.code, "message": exc.message, "detail": exc.detail, "sql": sql}
-        _emit(as_json, payload, f"error [{exc.code}]: {exc.message}\n  {exc.detail}")
+        _emit(
+            as_json,
+            {**payload, **normalised_from},
+            f"error [{exc.code}]: {exc.message}\n  {exc.detail}",
+        )
         return EXIT_QUERY_ERROR
     payload = {
+        **normalised_from,
         "sql": sql,
         "params": params,
         "columns": result.columns,
@@ -49,6 +72,20 @@ def run_sql_command(
     }
     _emit(as_json, payload, _table(sql, result))
     return 0
+
+
+def _normalised(query: str, dialect: str, as_json: bool) -> tuple[str, dict[str, Any]]:
+    """The query read as `dialect` and written as PostgreSQL, and what the output says of it.
+
+    Shown before anything runs (on stdout without `--json`), so that a refusal that follows
+    reads as the guard's verdict on the PostgreSQL text, not on the text given."""
+    normalised = read_as(query, dialect)
+    if normalised.dialect is None:
+        print(f"note: could not read the SQL as {dialect}; sent as written", file=sys.stderr)
+        return query, {"normalised_from": None}
+    if not as_json:
+        print(f"-- normalised from {dialect}: {normalised.sql}")
+    return normalised.sql, {"normalised_from": dialect, "normalised_sql": normalised.sql}
 
 
 async def _execute(sql: str, params: list[str], tenant: str, settings: Settings) -> QueryResult:
