@@ -81,6 +81,15 @@ class NodeData(Wire):
     """`judge`, `answer_judge`: each judge's outcome by name (pass, fail, error, …)."""
 
 
+class ValueCorrection(Wire):
+    """An enumerated value written in the wrong case, and the value it became."""
+
+    column: str
+    """`table.column`."""
+    found: str
+    value: str
+
+
 class SqlData(Wire):
     """`sql`: the guarded SQL about to run."""
 
@@ -88,6 +97,12 @@ class SqlData(Wire):
     """The SQL after the tenant guard, as the database receives it."""
     attempt: int
     """Which SQL attempt of the turn this is (1, then zero-row retries)."""
+    normalised_from: str | None = None
+    """The dialect the model wrote the SQL in (`tsql`, `mysql`, …), when it was normalised to
+    PostgreSQL before the guard; absent when it was PostgreSQL already."""
+    corrections: list[ValueCorrection] | None = None
+    """Values whose case was corrected to the enumerated value they meant, before the guard;
+    absent when there were none."""
 
 
 class TokenData(Wire):

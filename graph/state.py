@@ -107,6 +107,13 @@ class AgentState(InputState, OutputState, total=False):
     """SQL waiting for the guard."""
     guarded_sql: str | None
     """SQL the guard produced, waiting for the executor."""
+    sql_dialect: str | None
+    """The dialect the draft was written in, when it was normalised to PostgreSQL."""
+    sql_corrections: list[dict[str, str]]
+    """Enumerated values whose case the catalog check corrected in the draft."""
+    sql_problems: list[dict[str, Any]]
+    """What the catalog check found wrong with the draft (names, nearest valid names), for
+    the fixer."""
     guard_params: list[str]
     """Bound parameters of the guarded SQL."""
     sql_attempt: int

@@ -37,7 +37,7 @@ async def executor(
     context = runtime.context
     sql = present(state.get("guarded_sql"), "guarded_sql")
     params = state.get("guard_params") or []
-    runtime.stream_writer({"event": "sql", "sql": sql, "attempt": state.get("sql_attempt", 1)})
+    runtime.stream_writer(_sql_event(sql, state))
     attempt: dict[str, Any] = {"sql": state["draft_sql"], "guarded_sql": sql}
     limits = context.limits.execution()
     try:
@@ -68,6 +68,16 @@ async def executor(
         "last_error": None,
         "attempts": [*(state.get("attempts") or []), attempt],
     }
+
+
+def _sql_event(sql: str, state: AgentState) -> dict[str, Any]:
+    """The `sql` event: what runs, and what was done to the model's SQL before the guard."""
+    event: dict[str, Any] = {"event": "sql", "sql": sql, "attempt": state.get("sql_attempt", 1)}
+    if state.get("sql_dialect"):
+        event["normalised_from"] = state.get("sql_dialect")
+    if state.get("sql_corrections"):
+        event["corrections"] = state.get("sql_corrections")
+    return event
 
 
 async def _exact_total(

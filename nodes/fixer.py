@@ -18,6 +18,7 @@ from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
+from orquestra.offline.local_model import ModelHints
 
 
 class FixedSql(BaseModel):
@@ -39,7 +40,10 @@ async def fixer(
     )
     words = voice_of(resources).prompt_values(state.get("lang"))
     system = prompt("fixer", schema=state["schema_text"], **words)
-    fixed = await meter.structured(model, "fixer", FixedSql, chat(system, user))
+    # The catalog check's findings as data for in-process models; a hosted model reads the
+    # same findings in the error text.
+    hints = ModelHints(sql_problems=state.get("sql_problems") or [])
+    fixed = await meter.structured(model, "fixer", FixedSql, chat(system, user), hints=hints)
     return {
         **meter.update(),
         "draft_sql": fixed.sql.strip().rstrip(";").strip(),

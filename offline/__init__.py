@@ -24,7 +24,7 @@ from orquestra.ddl_catalog.language import detect_language, language_words
 from orquestra.ddl_catalog.wording import Voice, voice_for
 from orquestra.offline import answers
 from orquestra.offline.conversation import augment, route
-from orquestra.offline.fixer import repair
+from orquestra.offline.fixer import follow, repair
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.local_model import LocalChatModel, ModelHints
 from orquestra.offline.parser import parse
@@ -92,9 +92,11 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "sql_writer":
             return _write_sql(question, catalog, lexicon, today, sections)
         if self.role == "fixer":
-            fixed = repair(
-                sections.get("failing sql", ""), sections.get("error", ""), catalog, lexicon
-            )
+            failing = sections.get("failing sql", "")
+            followed = follow(failing, hints.get("sql_problems") or [])
+            if followed:
+                return {"sql": followed, "explanation": "the catalog check's suggestions"}
+            fixed = repair(failing, sections.get("error", ""), catalog, lexicon)
             return {"sql": fixed, "explanation": "repaired from the error"}
         if self.role == "librarian":
             return answers.librarian(system, question, lang)

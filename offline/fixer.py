@@ -1,15 +1,18 @@
 """The offline fixer: repairs real PostgreSQL errors and guard rejections from the catalog.
 
-Handled: an unknown column or table (the closest catalog name by synonyms and spelling),
-an ambiguous column (qualified with the first table that has it), a comparison between text
-and a number (the literal quoted or unquoted), a column missing from GROUP BY (added), and a
-function the guard refused (the select item using it dropped).
+When the catalog check found the mistakes (`guards/sql_check.py`), the fixer is handed them
+as data and follows them (`follow`): each problem's first suggestion applied. Otherwise,
+from the error alone: an unknown column or table (the closest catalog name by synonyms and
+spelling), an ambiguous column (qualified with the first table that has it), a comparison
+between text and a number (the literal quoted or unquoted), a column missing from GROUP BY
+(added), and a function the guard refused (the select item using it dropped).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from typing import Any
 
 import pglast
 from pglast import ast
@@ -45,6 +48,74 @@ def repair(sql: str, error: str, catalog: Catalog, lexicon: Lexicon) -> str:
     elif error.startswith("GUARD_FUNCTION_NOT_ALLOWED"):
         _drop_refused_items(statement, error)
     return RawStream()(statement)
+
+
+def follow(sql: str, problems: list[dict[str, Any]]) -> str | None:
+    """`sql` with each problem's first suggestion applied (a table or column renamed, an
+    ambiguous column qualified, a value replaced); None when none could be applied (no
+    suggestion, e.g. a column that needs a join)."""
+    try:
+        statement = pglast.parse_sql(sql)[0].stmt
+    except pglast.parser.ParseError:
+        return None
+    applied = [
+        _apply(statement, problem) if problem.get("suggestions") else _join(statement, problem)
+        for problem in problems
+    ]
+    return RawStream()(statement) if any(applied) else None
+
+
+def _join(statement: ast.Node, problem: dict[str, Any]) -> bool:
+    """A column of another table: that table joined as the catalog says (when the query
+    reads one table), and the column read from it."""
+    joins, table, name = problem.get("joins") or [], problem.get("table"), problem["name"]
+    sources = getattr(statement, "fromClause", None) or ()
+    if not joins or len(sources) != 1 or not isinstance(sources[0], ast.RangeVar):
+        return False
+    source = sources[0]
+    if source.relname != table:
+        return False
+    other = problem["elsewhere"][0]
+    alias = source.alias.aliasname if source.alias else None
+    join = joins[0].replace(f"{table}.", f"{alias}.") if alias else joins[0]
+    written = f"{table} AS {alias}" if alias else table
+    joined = pglast.parse_sql(f"SELECT 1 FROM {written} {join}")[0].stmt.fromClause[0]
+    statement.fromClause = (joined,)
+    for node in iter_nodes(statement):
+        if isinstance(node, ast.ColumnRef) and len(node.fields) == 1:
+            field = node.fields[0]
+            if isinstance(field, ast.String) and field.sval == name:
+                node.fields = (ast.String(sval=other), field)
+    return True
+
+
+def _apply(statement: ast.Node, problem: dict[str, Any]) -> bool:
+    kind, name, best = problem["kind"], problem["name"], problem["suggestions"][0]
+    changed = False
+    for node in iter_nodes(statement):
+        if kind == "unknown_table" and isinstance(node, ast.RangeVar) and node.relname == name:
+            node.relname, changed = best, True
+        elif kind == "unknown_value" and _is_text(node, name):
+            node.val, changed = ast.String(sval=best), True
+        elif kind in ("unknown_column", "ambiguous_column") and isinstance(node, ast.ColumnRef):
+            last = node.fields[-1]
+            if not isinstance(last, ast.String) or last.sval != name:
+                continue
+            if kind == "unknown_column":
+                node.fields, changed = (*node.fields[:-1], ast.String(sval=best)), True
+            elif len(node.fields) == 1:
+                node.fields = tuple(ast.String(sval=part) for part in best.split("."))
+                changed = True
+    return changed
+
+
+def _is_text(node: ast.Node, value: str) -> bool:
+    """`node` is the string literal `value`."""
+    return (
+        isinstance(node, ast.A_Const)
+        and isinstance(node.val, ast.String)
+        and node.val.sval == value
+    )
 
 
 def _closest_column(name: str, tables: list[str], catalog: Catalog, lexicon: Lexicon) -> str | None:

@@ -34,6 +34,9 @@ class ModelHints(TypedDict, total=False):
     """The language the answer is written in (unset before the augmenter has decided)."""
     can_ask: bool
     """The augmenter may still ask a clarifying question this turn."""
+    sql_problems: list[dict[str, Any]]
+    """For the fixer: what the catalog check found wrong with the SQL (`Problem.as_dict()`:
+    kind, name, table, column, suggestions, elsewhere)."""
 
 
 def hints_in(metadata: Mapping[str, Any] | None) -> ModelHints:

@@ -15,9 +15,14 @@ from orquestra.graph.state import AgentState
 from orquestra.guards import GuardPolicy
 from orquestra.nodes.tenant_guard import tenant_guard
 
-POLICY = GuardPolicy.from_catalog(load_catalog(DEMO_CATALOG_DIR))
-FAKE = cast(Resources, SimpleNamespace(policy=POLICY))
-"""All the guard stage reads of the resources is the guard policy."""
+CATALOG = load_catalog(DEMO_CATALOG_DIR)
+SETTINGS = SimpleNamespace(sql_check=True, model_sql_dialects=["tsql", "mysql"])
+FAKE = cast(
+    Resources,
+    SimpleNamespace(policy=GuardPolicy.from_catalog(CATALOG), catalog=CATALOG, settings=SETTINGS),
+)
+"""All the guard stage reads of the resources: the guard policy, the catalog it checks
+drafts against, and two settings."""
 
 
 def runtime(events: list[dict[str, Any]], tenant: str = "101") -> Runtime[RunContext]:
@@ -45,3 +50,20 @@ async def test_the_guard_stage_alone_hands_a_rejection_to_the_fixer() -> None:
     assert update["attempts"][-1]["outcome"] == "rejected"
     assert update["last_error"].split(":")[0] == update["attempts"][-1]["error"].split(":")[0]
     assert events[-1]["summary"].startswith("rejected:")
+
+
+async def test_the_guard_stage_alone_corrects_a_values_case_and_stops_an_unknown_column() -> None:
+    events: list[dict[str, Any]] = []
+    draft = "SELECT count(*) FROM notas_fiscais WHERE status = 'Bloqueada'"
+    state: AgentState = {"messages": [], "draft_sql": draft}
+    update = await tenant_guard(state, runtime(events), FAKE)
+    assert "'BLOQUEADA'" in update["guarded_sql"] and "'BLOQUEADA'" in update["draft_sql"]
+    assert update["sql_corrections"] == [
+        {"column": "notas_fiscais.status", "found": "Bloqueada", "value": "BLOQUEADA"}
+    ]
+    state = {"messages": [], "draft_sql": "SELECT data_emisao FROM notas_fiscais"}
+    update = await tenant_guard(state, runtime(events), FAKE)
+    assert update["guarded_sql"] is None
+    assert 'did you mean "data_emissao"' in update["last_error"]
+    assert update["sql_problems"][0]["suggestions"] == ["data_emissao"]
+    assert update["attempts"][-1]["outcome"] == "rejected"
