@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol
 
 from orquestra.evals.runner import CaseResult
 
 
-def _rate(values: Iterable[bool | None]) -> float | None:
+def rate(values: Iterable[bool | None]) -> float | None:
     known = [v for v in values if v is not None]
     return round(sum(known) / len(known), 4) if known else None
 
 
-def _quantile(values: list[float], q: float) -> float | None:
+def quantile(values: list[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))], 1)
 
 
-def cost(result: CaseResult, prices: dict[str, dict[str, float]], model: str) -> float:
+class Metered(Protocol):
+    """Anything with a case's token counts (Orquestra's results and the baseline's)."""
+
+    prompt_tokens: int
+    completion_tokens: int
+
+
+def cost(result: Metered, prices: dict[str, dict[str, float]], model: str) -> float:
     """Cost of a case in USD with the price table (per million tokens)."""
     price = prices.get(model, {})
     return (
@@ -40,16 +47,16 @@ def summarize(
     latencies = [r.latency_ms for r in results]
     summary: dict[str, Any] = {
         "cases": len(results),
-        "route_accuracy": _rate(r.route == r.expected_route for r in results),
-        "execution_accuracy": _rate(r.exact for r in results),
-        "relaxed_execution_accuracy": _rate(
+        "route_accuracy": rate(r.route == r.expected_route for r in results),
+        "execution_accuracy": rate(r.exact for r in results),
+        "relaxed_execution_accuracy": rate(
             r.exact or r.relaxed if r.exact is not None else None for r in results
         ),
         "clarification_precision": round(true_pos / sum(clarified), 4) if sum(clarified) else None,
         "clarification_recall": (
             round(true_pos / sum(clarify_expected), 4) if sum(clarify_expected) else None
         ),
-        "knowledge_contains": _rate(r.knowledge_ok for r in results),
+        "knowledge_contains": rate(r.knowledge_ok for r in results),
         "fixer_recoveries": sum(r.fixer_recovered for r in results),
         **_rails(results),
         "cap_hits": sum(len(r.caps_hit) for r in results),
@@ -62,8 +69,8 @@ def summarize(
         ),
         "tokens_estimated_cases": sum(r.tokens_estimated for r in results),
         "cost_per_case_usd": round(statistics.mean(cost(r, prices, model) for r in results), 6),
-        "latency_ms_median": _quantile(latencies, 0.5),
-        "latency_ms_p95": _quantile(latencies, 0.95),
+        "latency_ms_median": quantile(latencies, 0.5),
+        "latency_ms_p95": quantile(latencies, 0.95),
     }
     for key in ("expected_route", "complexity", "lang"):
         summary[f"by_{key.removeprefix('expected_')}"] = {
@@ -91,9 +98,9 @@ def _rails(results: list[CaseResult]) -> dict[str, Any]:
 def _group(results: list[CaseResult]) -> dict[str, Any]:
     return {
         "cases": len(results),
-        "route_accuracy": _rate(r.route == r.expected_route for r in results),
-        "execution_accuracy": _rate(r.exact for r in results),
-        "relaxed_execution_accuracy": _rate(
+        "route_accuracy": rate(r.route == r.expected_route for r in results),
+        "execution_accuracy": rate(r.exact for r in results),
+        "relaxed_execution_accuracy": rate(
             r.exact or r.relaxed if r.exact is not None else None for r in results
         ),
     }

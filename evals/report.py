@@ -9,6 +9,7 @@ from typing import Any
 import altair as alt
 import vl_convert
 
+from orquestra.evals.baseline_metrics import LEAK_CHECKS, BaselineRun
 from orquestra.evals.runner import CaseResult
 
 HEADLINE = (
@@ -36,9 +37,28 @@ HEADLINE = (
     "latency_ms_p95",
 )
 
+COMPARED = (
+    "execution_accuracy",
+    "relaxed_execution_accuracy",
+    "model_calls_per_case",
+    "prompt_tokens_per_case",
+    "completion_tokens_per_case",
+    "cost_per_case_usd",
+    "latency_ms_median",
+    "latency_ms_p95",
+    "tenant_leaks",
+    "errors",
+)
+"""What Orquestra and a baseline are compared on, side by side."""
+
 
 def write_report(
-    out: Path, dataset: str, model: str, summary: dict, results: list[CaseResult]
+    out: Path,
+    dataset: str,
+    model: str,
+    summary: dict,
+    results: list[CaseResult],
+    baseline: BaselineRun | None = None,
 ) -> None:
     out.mkdir(parents=True, exist_ok=True)
     payload = {
@@ -47,8 +67,12 @@ def write_report(
         "summary": summary,
         "cases": [r.as_dict() for r in results],
     }
+    text = markdown(dataset, model, summary, results)
+    if baseline is not None:  # without one, the report is what it always was
+        payload["baseline"] = baseline.as_dict()
+        text += baseline_markdown(summary, baseline)
     (out / "report.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1, default=str))
-    (out / "report.md").write_text(markdown(dataset, model, summary, results), encoding="utf-8")
+    (out / "report.md").write_text(text, encoding="utf-8")
     (out / "report.png").write_bytes(vl_convert.vegalite_to_png(plot(summary, results).to_dict()))
 
 
@@ -93,6 +117,63 @@ def markdown(dataset: str, model: str, summary: dict, results: list[CaseResult])
         lines += [
             f"| {r.id} | {r.expected_route} | {r.route} | {r.exact} | {r.question[:70]} |"
             for r in failed
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def baseline_markdown(summary: dict, baseline: BaselineRun) -> str:
+    """The side-by-side section: both columns, then how the baseline ran and was scored."""
+    other = baseline.summary
+    tenants = ", ".join(sorted({r.tenant for r in baseline.results}))
+    checks = ", ".join(f"{name} {other['leak_checks'][name]}" for name in LEAK_CHECKS)
+    lines = [
+        "",
+        f"## Side by side: Orquestra and the baseline `{baseline.name}`",
+        "",
+        f"Same {other['cases']} cases, same model (`{baseline.model}`).",
+        "",
+        f"| metric | Orquestra | {baseline.name} |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {name} | {summary.get(name)} | {other.get(name)} |" for name in COMPARED]
+    lines += [
+        "",
+        "- The baseline is LangChain's SQL agent as LangChain documents it for v1:"
+        " `langchain.agents.create_agent` with the tools of langchain-community's"
+        " `SQLDatabaseToolkit` (list tables, schema, query checker, query) over `SQLDatabase`"
+        " restricted to the catalog's tables, and the tutorial's system prompt (dialect"
+        " postgresql, top_k 5).",
+        f"- The baseline runs with row-level security on, as the agent role `{baseline.role}`,"
+        f" tenant T (each case's own: {tenants}): it can only see the tenant's rows. Each"
+        " transaction is read-only with the executor's statement timeout, and one tool call"
+        " runs one statement, as Orquestra's executor does.",
+        "- Execution accuracy is route-independent for both: every case with gold SQL counts,"
+        " and the rows are compared with the gold rows by the same rules. The baseline answers"
+        " in text, so its rows are those of its last successful `sql_db_query`, run once more"
+        " on the same connection as typed rows.",
+        "- Answers with another tenant's rows: a result column named as a tenant column holding"
+        " another tenant's value (both); for the baseline also its statement through"
+        " Orquestra's guard as the tenant, without its outer LIMIT: a row the tenant's own rows"
+        f" cannot produce is a leak. Baseline cases decided by each check: {checks}.",
+    ]
+    if other.get("tokens_estimated_cases"):
+        lines.append(
+            f"- The baseline's token counts are estimates for {other['tokens_estimated_cases']}"
+            " case(s): the provider sent no usage for some call."
+        )
+    missed = [r for r in baseline.results if r.exact is False or r.error]
+    if missed:
+        lines += [
+            "",
+            "### Baseline cases that missed",
+            "",
+            "| id | tenant | exact | rows | error | question |",
+            "|---|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {r.id} | {r.tenant} | {r.exact} | {r.row_count} | {r.error or ''} |"
+            f" {r.question[:70]} |"
+            for r in missed
         ]
     return "\n".join(lines) + "\n"
 
