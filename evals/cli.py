@@ -66,7 +66,7 @@ async def _run(
     # Decided before anything runs: a baseline that cannot run leaves no half-written report.
     chat = baseline_model(baseline, used, settings) if baseline else None
     return await evaluate(
-        cases, dataset, out, model, concurrency, settings, (baseline, chat) if chat else None
+        cases, dataset, out, model, concurrency, settings, (baseline, used, chat) if chat else None
     )
 
 
@@ -77,10 +77,11 @@ async def evaluate(
     model: str | None,
     concurrency: int,
     settings: Settings,
-    baseline: tuple[str, BaseChatModel] | None = None,
+    baseline: tuple[str, str, BaseChatModel] | None = None,
 ) -> tuple[dict, str, BaselineRun | None]:
-    """Orquestra on the cases and, given `(name, chat model)`, the baseline on the same
-    cases; the report written. Returns Orquestra's summary, its model spec, the baseline's run."""
+    """Orquestra on the cases and, given `(name, model spec, chat model)`, the baseline on
+    the same cases; the report written. Returns Orquestra's summary, its model spec and the
+    baseline's run."""
     resources = await Resources.open(settings)
     compared = None
     try:
@@ -88,7 +89,7 @@ async def evaluate(
         used = model or spec_for("sql_writer", context, settings)
         results = await run_dataset(cases, resources, context, concurrency=concurrency, model=model)
         if baseline is not None:
-            compared = await _baseline(baseline, cases, resources, used, concurrency)
+            compared = await _baseline(baseline, cases, resources, concurrency)
     finally:
         await resources.close()
     summary = summarize(results, settings.prices, used)
@@ -99,21 +100,20 @@ async def evaluate(
 
 
 async def _baseline(
-    baseline: tuple[str, BaseChatModel],
+    baseline: tuple[str, str, BaseChatModel],
     cases,
     resources: Resources,
-    used: str,
     concurrency: int,
 ) -> BaselineRun:
-    name, chat = baseline
+    name, spec, chat = baseline
     settings = resources.settings
     runner = await asyncio.to_thread(Baseline.open, name, chat, settings, resources.catalog)
     try:
         results = await run_baseline(runner, cases, resources, concurrency=concurrency)
     finally:
         runner.close()
-    summary = summarize_baseline(results, settings.prices, used)
-    return BaselineRun(name, used, settings.agent_role, summary, results)
+    summary = summarize_baseline(results, settings.prices, spec)
+    return BaselineRun(name, spec, settings.agent_role, summary, results)
 
 
 def _threshold(item: str) -> tuple[str, float]:

@@ -70,7 +70,7 @@ def write_report(
     text = markdown(dataset, model, summary, results)
     if baseline is not None:  # without one, the report is what it always was
         payload["baseline"] = baseline.as_dict()
-        text += baseline_markdown(summary, baseline)
+        text += baseline_markdown(model, summary, baseline)
     (out / "report.json").write_text(json.dumps(payload, ensure_ascii=False, indent=1, default=str))
     (out / "report.md").write_text(text, encoding="utf-8")
     (out / "report.png").write_bytes(vl_convert.vegalite_to_png(plot(summary, results).to_dict()))
@@ -121,7 +121,7 @@ def markdown(dataset: str, model: str, summary: dict, results: list[CaseResult])
     return "\n".join(lines) + "\n"
 
 
-def baseline_markdown(summary: dict, baseline: BaselineRun) -> str:
+def baseline_markdown(model: str, summary: dict, baseline: BaselineRun) -> str:
     """The side-by-side section: both columns, then how the baseline ran and was scored."""
     other = baseline.summary
     tenants = ", ".join(sorted({r.tenant for r in baseline.results}))
@@ -130,7 +130,12 @@ def baseline_markdown(summary: dict, baseline: BaselineRun) -> str:
         "",
         f"## Side by side: Orquestra and the baseline `{baseline.name}`",
         "",
-        f"Same {other['cases']} cases, same model (`{baseline.model}`).",
+        f"Same {other['cases']} cases, "
+        + (
+            f"same model (`{baseline.model}`)."
+            if baseline.model == model
+            else f"Orquestra with `{model}`, the baseline with `{baseline.model}`."
+        ),
         "",
         f"| metric | Orquestra | {baseline.name} |",
         "|---|---|---|",

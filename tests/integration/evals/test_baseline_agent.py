@@ -72,7 +72,7 @@ async def side_by_side(settings: Settings, demo_db, dataset: Path, tmp_path_fact
     model = ScriptedToolModel(scripts=scripts(dataset))
     cases = load_dataset(dataset)
     _, _, run = await evaluate(
-        cases, dataset, out, None, 2, settings, ("langchain-sql-agent", model)
+        cases, dataset, out, None, 2, settings, ("langchain-sql-agent", "scripted-tools", model)
     )
     assert run is not None
     report = json.loads((out / "report.json").read_text())
@@ -91,6 +91,7 @@ def test_the_report_puts_both_side_by_side_with_real_numbers(side_by_side: dict)
     markdown = side_by_side["markdown"]
     assert "| metric | Orquestra | langchain-sql-agent |" in markdown
     assert f"| execution_accuracy | {ours['execution_accuracy']} | 0.6667 |" in markdown
+    assert "Orquestra with `offline`, the baseline with `scripted-tools`." in markdown
     assert "row-level security on, as the agent role `orquestra_agent`" in markdown
     assert "it can only see the tenant's rows" in markdown
 
