@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -108,8 +109,10 @@ def tenant_engine(settings: Settings, tenant: str, schema: str) -> Engine:
     """An engine as the agent role whose every transaction is the tenant's, read-only and
     bounded in time, mirroring `run_as_tenant` (layer 3)."""
     limits = settings.limits.execution()
-    if not TENANT_PATTERN.match(tenant) or not TIMEZONE_PATTERN.match(limits.timezone):
+    if not TENANT_PATTERN.match(tenant):
         raise QueryError("TENANT_INVALID", "the tenant identifier is not valid")
+    if not TIMEZONE_PATTERN.match(limits.timezone):
+        raise QueryError("QUERY_ERROR", f"time zone {limits.timezone!r} is not valid")
     engine = create_engine(
         sqlalchemy_url(agent_url(settings)),
         # Server-side prepared statements: stacked statements (`SET …; SELECT …`) fail.
@@ -163,19 +166,22 @@ class Baseline:
     schema: str
     structure: MetaData
     settings: Settings
-    engines: dict[str, Engine]
+    engines: dict[str, Engine] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Agents are built on worker threads: one engine a tenant, whichever builds it first."""
 
     @classmethod
     def open(
         cls, name: str, model: BaseChatModel, settings: Settings, catalog: Catalog
     ) -> Baseline:
         tables, schema, structure = catalog_structure(settings, catalog)
-        return cls(name, model, tables, schema, structure, settings, {})
+        return cls(name, model, tables, schema, structure, settings)
 
     def engine(self, tenant: str) -> Engine:
-        if tenant not in self.engines:
-            self.engines[tenant] = tenant_engine(self.settings, tenant, self.schema)
-        return self.engines[tenant]
+        with self.lock:
+            if tenant not in self.engines:
+                self.engines[tenant] = tenant_engine(self.settings, tenant, self.schema)
+            return self.engines[tenant]
 
     def agent(self, tenant: str) -> Any:
         """The tutorial's agent over the tenant's connection, restricted to the catalog."""
@@ -262,7 +268,7 @@ async def run_baseline(
 async def run_baseline_case(baseline: Baseline, case: Case, resources: Resources) -> BaselineResult:
     result = BaselineResult(case.id, case.tenant, " / ".join(case.messages))
     meter = UsageMeter()
-    agent = baseline.agent(case.tenant)
+    agent = await asyncio.to_thread(baseline.agent, case.tenant)  # SQLDatabase reads the schema
     config = {
         "configurable": {"thread_id": f"baseline-{case.id}"},
         "callbacks": [meter],
