@@ -133,7 +133,9 @@ def elapsed_units(tree: exp.Expr) -> exp.Expr:
             )
             per_unit = exp.Div(this=seconds, expression=exp.Literal.number(_EPOCH_SECONDS[unit]))
             return exp.cast(exp.func("trunc", per_unit), "bigint")
-        return exp.DateDiff(this=node.this, expression=node.expression, unit=node.args.get("unit"))
+        if unit in ("MONTH", "QUARTER", "YEAR"):
+            return exp.DateDiff(this=node.this, expression=node.expression, unit=node.args["unit"])
+        return node  # not MySQL's reading (T-SQL's parser takes other arguments): left as is
 
     return _bottom_up(tree, elapsed)
 

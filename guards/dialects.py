@@ -16,7 +16,7 @@ Normalised(sql="SELECT TO_CHAR(CAST(sent AS TIMESTAMP), 'YYYY-MM') FROM orders",
 True
 
 Detection is cheap on purpose (it runs on every draft): pglast's JSON parse tree (no Python
-node objects) is searched for function and type names PostgreSQL does not have, tsql's
+node objects) is searched for function and type names PostgreSQL does not have, T-SQL's
 `FORMAT(value, pattern)` and `+` beside a text literal; sqlglot only runs when one is found
 or the text does not parse.
 """
@@ -41,7 +41,7 @@ _FOREIGN_FUNCTION_NAMES = """
     getdate getutcdate sysdatetime sysutcdatetime sysdatetimeoffset isnull iif choose
     dateadd datediff datediff_big datepart datename datefromparts datetimefromparts eomonth
     len datalength charindex patindex replicate space stuff str isnumeric isdate
-    try_convert try_parse newid square
+    try_convert try_parse newid square convert
     ifnull if date_format str_to_date curdate curtime sysdate date_add date_sub adddate
     subdate timestampdiff timestampadd dayofweek dayofmonth dayofyear dayname monthname
     weekday weekofyear yearweek last_day unix_timestamp from_unixtime group_concat instr
@@ -49,8 +49,10 @@ _FOREIGN_FUNCTION_NAMES = """
     year quarter month week day hour minute second date
 """
 FOREIGN_FUNCTIONS = frozenset(_FOREIGN_FUNCTION_NAMES.split())
-"""Functions T-SQL and MySQL have and PostgreSQL lacks (`date(x)` exists in PostgreSQL as a
-cast the guard does not allow; `CAST(x AS DATE)`, its repair, means the same)."""
+"""Functions T-SQL and MySQL have and PostgreSQL lacks. Two PostgreSQL does have, under
+another meaning, and the guard does not allow: `date(x)`, a cast (`CAST(x AS DATE)`, its
+repair, means the same), and `convert(bytes, from, to)` on encodings, never T-SQL's
+`CONVERT(type, value)`."""
 _FOREIGN_TYPE_NAMES = """
     datetime datetime2 smalldatetime datetimeoffset nvarchar nchar ntext tinyint mediumint
     uniqueidentifier signed unsigned longtext mediumtext tinytext double
@@ -61,7 +63,8 @@ TEXT_TYPES = frozenset({"text", "varchar", "bpchar", "char", "nvarchar", "nchar"
 """A cast to one of these makes a text operand, so `+` beside it is a concatenation."""
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*(?:\s*\()?")
 """A word of lower-cased SQL text, with the `(` after it when it is called."""
-_SUSPECT_WORDS = frozenset(f"{name}(" for name in FOREIGN_FUNCTIONS | {"format"}) | FOREIGN_TYPES
+_TYPE_WORDS = FOREIGN_TYPES | {"char"}
+_SUSPECT_WORDS = _TYPE_WORDS | {f"{name}(" for name in FOREIGN_FUNCTIONS | {"format"} | _TYPE_WORDS}
 """Text that may hold a foreign construct: only then is the parse tree searched (most
 drafts have none, and the search costs more than the parse)."""
 
@@ -202,7 +205,8 @@ def _is_foreign(kind: str, node: dict[str, Any]) -> bool:
             return not _is_text_constant(_first(node.get("args")))
         return name in FOREIGN_FUNCTIONS
     if kind == "TypeCast":
-        return _builtin_name(node.get("typeName", {}).get("names")) in FOREIGN_TYPES
+        type_name = node.get("typeName", {})
+        return _builtin_name(type_name.get("names")) in FOREIGN_TYPES or _bare_char(type_name)
     if (
         kind == "A_Expr"
         and node.get("kind") == "AEXPR_OP"
@@ -210,6 +214,15 @@ def _is_foreign(kind: str, node: dict[str, Any]) -> bool:
     ):
         return _is_text(node.get("lexpr")) or _is_text(node.get("rexpr"))
     return False
+
+
+def _bare_char(type_name: dict[str, Any]) -> bool:
+    """`CAST(x AS CHAR)` with no length: MySQL's whole string, PostgreSQL's one character
+    (the parser gives it an implied length 1, at no position in the text)."""
+    if _builtin_name(type_name.get("names")) != "bpchar":
+        return False
+    implied = [{"A_Const": {"ival": {"ival": 1}, "location": -1}}]
+    return bool(type_name.get("typmods") == implied)
 
 
 def _builtin_name(names: Any) -> str | None:
