@@ -12,7 +12,11 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import asyncpg
 import pytest
@@ -20,12 +24,18 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from orquestra.core.settings import Settings
-from orquestra.evals.baseline import BaselineUnavailable, tenant_engine
+from orquestra.evals.baseline import (
+    Baseline,
+    BaselineUnavailable,
+    baseline_model,
+    run_baseline_case,
+    tenant_engine,
+)
 from orquestra.evals.baseline_metrics import tenant_leak
 from orquestra.evals.cli import evaluate, run_eval
 from orquestra.evals.dataset import load_dataset
 from tests.graph_resources import OpenResources
-from tests.scripted_tool_model import ScriptedToolModel, tables_then
+from tests.scripted_tool_model import ARGUMENT, CHECKER_REPLY, ScriptedToolModel, tables_then
 
 HERE = Path(__file__).parent
 CASES = ("tr-1", "an-1", "fu-1", "rl-1")
@@ -180,3 +190,66 @@ def test_the_command_line_without_a_key_exits_2_with_the_code(
     assert result.returncode == 2, result.stdout + result.stderr
     assert result.stderr.startswith("error [BASELINE_NEEDS_MODEL]: ")
     assert "Traceback" not in result.stderr and not out.exists()
+
+
+class ScriptedCompletions(BaseHTTPRequestHandler):
+    """An OpenAI-compatible `/chat/completions` answering from a script, with usage: the
+    wire a hosted model speaks, for the real `ChatOpenAI` client."""
+
+    script: ClassVar[list[tuple[str, str]]] = []
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        message: dict = {"role": "assistant", "content": CHECKER_REPLY}
+        if body.get("tools"):  # the agent's own calls; the query checker binds no tools
+            asked = max(i for i, m in enumerate(body["messages"]) if m["role"] == "user")
+            done = sum(m["role"] == "assistant" for m in body["messages"][asked:])
+            name, argument = self.script[done]
+            message["content"] = argument if name == "answer" else None
+            if name != "answer":
+                arguments = json.dumps({ARGUMENT[name]: argument})
+                call = {"name": name, "arguments": arguments}
+                message["tool_calls"] = [{"id": f"c{done}", "type": "function", "function": call}]
+        usage = {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}
+        choice = {"index": 0, "message": message, "finish_reason": "stop"}
+        reply = {"id": "r", "object": "chat.completion", "created": 0, "model": body["model"]}
+        data = json.dumps({**reply, "choices": [choice], "usage": usage}).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def completions(dataset: Path) -> Iterator[str]:
+    """The scripted endpoint's base URL, answering the first case's question."""
+    ScriptedCompletions.script = scripts(dataset)["status da nota 40908"]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedCompletions)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/v1"
+    finally:
+        server.shutdown()
+
+
+async def test_a_hosted_models_path_through_the_real_openai_client(
+    settings: Settings, demo_db, dataset: Path, completions: str, open_resources: OpenResources
+) -> None:
+    """`--model openai:…` as a user runs it: the model built by the factory, tool calls and
+    usage over the OpenAI wire."""
+    hosted = Settings(data_dir=settings.data_dir, openai_api_key="k", openai_base_url=completions)
+    chat = baseline_model("langchain-sql-agent", "openai:gpt-4.1-mini", hosted)
+    resources = await open_resources.of(settings)
+    runner = Baseline.open("langchain-sql-agent", chat, hosted, resources.catalog)
+    try:
+        case = next(c for c in load_dataset(dataset) if c.id == "tr-1")
+        result = await run_baseline_case(runner, case, resources)
+    finally:
+        runner.close()
+    assert result.error is None and result.exact is True and result.answer == "ENTREGUE"
+    assert (result.model_calls, result.prompt_tokens, result.completion_tokens) == (6, 600, 60)
+    assert not result.tokens_estimated  # the provider's usage, not an estimate
