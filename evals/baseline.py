@@ -90,8 +90,9 @@ def baseline_model(name: str, spec: str, settings: Settings) -> BaseChatModel:
     if spec.startswith(IN_PROCESS_SPECS):
         raise BaselineUnavailable(
             f"the {name} baseline needs a tool-calling model, and the evaluation's model is"
-            f" {spec!r} (no API key configured). Set OPENAI_API_KEY, or give --model"
-            " provider:model with that provider's key (e.g. --model openai:gpt-4.1-mini)."
+            f" {spec!r}, which calls no tools (`offline` is the default without an API key)."
+            " Set OPENAI_API_KEY, or give --model provider:model with that provider's key"
+            " (e.g. --model openai:gpt-4.1-mini)."
         )
     try:
         return model_for("sql_writer", RunContext(models={"sql_writer": spec}), settings)
