@@ -17,6 +17,8 @@ lists them in the order `dialects._transpiled` runs them before writing PostgreS
 "SELECT CAST('2026-06-30' AS TIMESTAMP) + INTERVAL '-30 DAY'"
 >>> repaired("SELECT DATEDIFF(day, sent, arrived) FROM t", "tsql")
 'SELECT (CAST(arrived AS DATE) - CAST(sent AS DATE)) FROM t'
+>>> repaired("SELECT GETDATE() - 30", "tsql")
+"SELECT CURRENT_TIMESTAMP - INTERVAL '30 DAY'"
 >>> repaired("SELECT DATEFROMPARTS(2026, 1, 1)", "tsql")
 'SELECT MAKE_DATE(2026, 1, 1)'
 >>> repaired("SELECT CAST(num AS CHAR) FROM t", "mysql")
@@ -50,6 +52,13 @@ _TEXT_TYPES = {
     exp.DataType.Type.VARCHAR,
     exp.DataType.Type.NVARCHAR,
     exp.DataType.Type.TEXT,
+}
+_WEEKDAY_PARTS = {"DAYOFWEEK", "WEEKDAY", "DW"}
+_DATETIME_TYPES = {
+    exp.DataType.Type.DATETIME,
+    exp.DataType.Type.DATETIME2,
+    exp.DataType.Type.SMALLDATETIME,
+    exp.DataType.Type.TIMESTAMP,
 }
 _EPOCH_SECONDS = {"SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86400, "WEEK": 604800}
 
@@ -164,12 +173,48 @@ def unbounded_text_casts(tree: exp.Expr) -> exp.Expr:
     return _bottom_up(tree, widen)
 
 
+def days_from_numbers(tree: exp.Expr) -> exp.Expr:
+    """T-SQL's `GETDATE() - 30` (a datetime plus or minus a number counts days) becomes
+    `CURRENT_TIMESTAMP - INTERVAL '30 DAY'`: PostgreSQL adds no number to a timestamp."""
+
+    def as_days(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Add | exp.Sub) and _is_datetime(node.this):
+            days = node.expression
+            if isinstance(days, exp.Literal) and not days.is_string:
+                interval = exp.Interval(this=exp.Literal.string(days.name), unit=exp.var("DAY"))
+                node.set("expression", interval)
+        return node
+
+    return _bottom_up(tree, as_days)
+
+
+def calendar_parts(tree: exp.Expr) -> exp.Expr:
+    """Parts of a date sqlglot has no PostgreSQL for: `QUARTER(d)` is `EXTRACT(QUARTER FROM
+    d)`; MySQL's `DAYOFWEEK(d)` and T-SQL's `DATEPART(weekday, d)` count Sunday as 1."""
+
+    def part(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Quarter):
+            return exp.Extract(this=exp.var("QUARTER"), expression=node.this)
+        weekday = isinstance(node, exp.DayOfWeek) or (
+            isinstance(node, exp.Extract) and node.text("this").upper() in _WEEKDAY_PARTS
+        )
+        if weekday:
+            day = node.this if isinstance(node, exp.DayOfWeek) else node.expression
+            dow = exp.Extract(this=exp.var("DOW"), expression=day)
+            return exp.paren(exp.Add(this=dow, expression=exp.Literal.number(1)))
+        return node
+
+    return _bottom_up(tree, part)
+
+
 PASSES: tuple[Pass, ...] = (
     text_concatenation,
     dates_from_text,
+    days_from_numbers,
     day_boundaries,
     elapsed_units,
     make_date,
+    calendar_parts,
     unbounded_text_casts,
 )
 """The repairs, in order (concatenations first: their `+` must not be read as date math)."""
@@ -206,6 +251,13 @@ def _is_text(node: exp.Expr | None) -> bool:
     if isinstance(node, exp.Paren):
         return _is_text(node.this)
     return isinstance(node, exp.Cast) and node.to.this in _TEXT_TYPES
+
+
+def _is_datetime(node: exp.Expr | None) -> bool:
+    """`GETDATE()`/`NOW()`, or a cast to a date-and-time type."""
+    if isinstance(node, exp.CurrentTimestamp):
+        return True
+    return isinstance(node, exp.Cast) and node.to.this in _DATETIME_TYPES
 
 
 def _bare(node: exp.Expr) -> exp.Expr:

@@ -35,13 +35,14 @@ from sqlglot.dialects.dialect import Dialect, Dialects
 from sqlglot.errors import ErrorLevel
 
 from orquestra.core.errors import OrquestraError
+from orquestra.guards import allowlist
 from orquestra.guards.dialect_passes import PASSES, is_text_literal
 
 _FOREIGN_FUNCTION_NAMES = """
     getdate getutcdate sysdatetime sysutcdatetime sysdatetimeoffset isnull iif choose
     dateadd datediff datediff_big datepart datename datefromparts datetimefromparts eomonth
     len datalength charindex patindex replicate space stuff str isnumeric isdate
-    try_convert try_parse newid square convert
+    try_convert try_parse newid square convert top count_big
     ifnull if date_format str_to_date curdate curtime sysdate date_add date_sub adddate
     subdate timestampdiff timestampadd dayofweek dayofmonth dayofyear dayname monthname
     weekday weekofyear yearweek last_day unix_timestamp from_unixtime group_concat instr
@@ -64,7 +65,8 @@ TEXT_TYPES = frozenset({"text", "varchar", "bpchar", "char", "nvarchar", "nchar"
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*(?:\s*\()?")
 """A word of lower-cased SQL text, with the `(` after it when it is called."""
 _TYPE_WORDS = FOREIGN_TYPES | {"char"}
-_SUSPECT_WORDS = _TYPE_WORDS | {f"{name}(" for name in FOREIGN_FUNCTIONS | {"format"} | _TYPE_WORDS}
+_CHECKED_CALLS = FOREIGN_FUNCTIONS | {"format", "string_agg"} | _TYPE_WORDS
+_SUSPECT_WORDS = _TYPE_WORDS | {f"{name}(" for name in _CHECKED_CALLS}
 """Text that may hold a foreign construct: only then is the parse tree searched (most
 drafts have none, and the search costs more than the parse)."""
 
@@ -89,6 +91,10 @@ def normalise(sql: str, dialects: Sequence[str]) -> Normalised:
     """`sql` as PostgreSQL: untouched when it already is, else read as the first of
     `dialects` that gives clean PostgreSQL. Never raises; an empty list turns it off.
 
+    A reading that calls only functions the guard knows is preferred to an earlier one that
+    does not: sqlglot writes a function it has no PostgreSQL for under a name of its own
+    (`DAY_OF_WEEK`), which another dialect's reading may have translated.
+
     >>> normalise("SELECT name + ' - ' + city FROM clients", ["tsql"]).sql
     "SELECT name || ' - ' || city FROM clients"
     >>> normalise("SELECT `status` FROM orders LIMIT 10, 20", ["tsql", "mysql"])
@@ -101,11 +107,15 @@ def normalise(sql: str, dialects: Sequence[str]) -> Normalised:
     untouched = Normalised(sql, None)
     if not dialects or is_postgres(sql):
         return untouched
+    fallback: Normalised | None = None
     for dialect in dialects:
         repaired = _transpiled(sql, dialect)
-        if repaired is not None and is_postgres(repaired):
+        if repaired is None or not is_postgres(repaired):
+            continue
+        if _known_calls_only(repaired):
             return Normalised(repaired, dialect)
-    return untouched
+        fallback = fallback or Normalised(repaired, dialect)
+    return fallback or untouched
 
 
 def read_as(sql: str, dialect: str) -> Normalised:
@@ -158,6 +168,14 @@ def is_postgres(sql: str) -> bool:
     return not any(_is_foreign(kind, node) for kind, node in _nodes(tree))
 
 
+def _known_calls_only(sql: str) -> bool:
+    """Whether every function `sql` calls is one the guard allows (a preference between
+    readings, not a check: the guard itself decides)."""
+    tree = json.loads(parse_sql_json(sql))
+    calls = (node for kind, node in _nodes(tree) if kind == "FuncCall")
+    return all(_builtin_name(call.get("funcname")) in allowlist.FUNCTIONS for call in calls)
+
+
 def _may_be_foreign(sql: str) -> bool:
     """Whether the text has a `+`, a foreign function's name before `(`, or a foreign type's
     name: a few microseconds, where searching the tree costs tens."""
@@ -203,6 +221,8 @@ def _is_foreign(kind: str, node: dict[str, Any]) -> bool:
         name = _builtin_name(node.get("funcname"))
         if name == "format":  # T-SQL's FORMAT(value, pattern); PostgreSQL's starts with text
             return not _is_text_constant(_first(node.get("args")))
+        if name == "string_agg":  # T-SQL's STRING_AGG(…) WITHIN GROUP (ORDER BY …)
+            return bool(node.get("agg_within_group"))
         return name in FOREIGN_FUNCTIONS
     if kind == "TypeCast":
         type_name = node.get("typeName", {})
