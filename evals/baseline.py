@@ -273,20 +273,21 @@ async def run_baseline_case(baseline: Baseline, case: Case, resources: Resources
     config = {
         "configurable": {"thread_id": f"baseline-{case.id}"},
         "callbacks": [meter],
-        "recursion_limit": 2 * MAX_MODEL_TURNS + 1,
+        # Super-steps alternate model, tools, model…: the last allowed one is the 15th model's.
+        "recursion_limit": 2 * MAX_MODEL_TURNS - 1,
     }
-    messages: list[BaseMessage] = []
     started = time.perf_counter()
     try:
         for message in case.messages:  # a conversation's turns, on one thread
-            state = await agent.ainvoke({"messages": [HumanMessage(message)]}, config)
-            messages = state["messages"]
+            await agent.ainvoke({"messages": [HumanMessage(message)]}, config)
     except GraphRecursionError:
         result.error = "BASELINE_TURNS_EXHAUSTED"
     except Exception as exc:  # a provider's failure ends this case, not the evaluation
         log.warning("baseline case %s failed", case.id, exc_info=exc)
         result.error = f"BASELINE_FAILED: {type(exc).__name__}"
     result.latency_ms = (time.perf_counter() - started) * 1000
+    # From the checkpoint: what it did up to a failure is scored too.
+    messages: list[BaseMessage] = (await agent.aget_state(config)).values.get("messages", [])
     result.model_calls, result.tokens_estimated = meter.calls, meter.estimated
     result.prompt_tokens, result.completion_tokens = meter.prompt_tokens, meter.completion_tokens
     final = messages[-1] if messages else None

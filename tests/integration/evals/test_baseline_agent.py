@@ -25,6 +25,7 @@ from sqlalchemy.exc import DBAPIError
 
 from orquestra.core.settings import Settings
 from orquestra.evals.baseline import (
+    MAX_MODEL_TURNS,
     Baseline,
     BaselineUnavailable,
     baseline_model,
@@ -253,3 +254,19 @@ async def test_a_hosted_models_path_through_the_real_openai_client(
     assert result.error is None and result.exact is True and result.answer == "ENTREGUE"
     assert (result.model_calls, result.prompt_tokens, result.completion_tokens) == (6, 600, 60)
     assert not result.tokens_estimated  # the provider's usage, not an estimate
+
+
+async def test_a_runaway_baseline_stops_at_its_cap_and_keeps_what_it_ran(
+    settings: Settings, demo_db, dataset: Path, open_resources: OpenResources
+) -> None:
+    case = next(c for c in load_dataset(dataset) if c.id == "tr-1")
+    looping = ScriptedToolModel(scripts={case.question or "": [("sql_db_query", "SELECT 1")]})
+    resources = await open_resources.of(settings)
+    runner = Baseline.open("langchain-sql-agent", looping, settings, resources.catalog)
+    try:
+        result = await run_baseline_case(runner, case, resources)
+    finally:
+        runner.close()
+    assert result.error == "BASELINE_TURNS_EXHAUSTED"
+    assert result.model_calls == MAX_MODEL_TURNS and len(result.queries) >= MAX_MODEL_TURNS - 1
+    assert result.sql == "SELECT 1" and result.exact is False
