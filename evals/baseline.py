@@ -209,6 +209,8 @@ class Baseline:
         """The typed rows of one of the agent's statements, run again on its connection."""
         with self.engine(tenant).begin() as conn:
             result = conn.execute(text(sql))
+            if not result.returns_rows:  # e.g. a SET it ran: no rows to score
+                return [], []
             return list(result.keys()), [[_as_utc(value) for value in row] for row in result]
 
     def close(self) -> None:
