@@ -1,12 +1,12 @@
 """Precise errors before the database: a statement checked against the catalog's schema.
 
-PostgreSQL says `column "data_emisao" does not exist` and stops at the first mistake; a
+PostgreSQL says `column "titel" does not exist` and stops at the first mistake; a
 model repairing the query then guesses. Here the statement is read with sqlglot, resolved
 against the catalog with sqlglot's `qualify` (every column to the table it comes from, through
 aliases, CTEs and derived tables), and each mistake becomes a `Problem` naming what was
 written, where, and the nearest valid names or values — feedback the fixer can act on at
 once. A comparison of an enumerated column with a value that differs from a listed one only
-in case (`status = 'Bloqueada'` where the values are `BLOQUEADA`, …) is corrected here,
+in case (`rating = 'pg-13'` where the values are `G`, `PG`, `PG-13`, …) is corrected here,
 without a model call, and reported as a `Correction`.
 
 This is not a security layer: the guard (pglast, the real PostgreSQL parser) still decides
@@ -56,7 +56,7 @@ class Problem:
     ambiguous one: the table behind each of `suggestions`."""
     joins: tuple[str, ...] = ()
     """For an unknown column found elsewhere: the catalog's join to each such table, as
-    SQL (`JOIN clientes ON clientes.cod_cliente = pedidos.cod_cliente`)."""
+    SQL (`JOIN inventory ON inventory.film_id = film.film_id`)."""
 
     def message(self) -> str:
         """One line for the fixer, in the database's own terms."""
@@ -121,12 +121,11 @@ class Checked:
 def check_sql(sql: str, catalog: Catalog) -> Checked:
     """`sql` checked against `catalog`; never raises.
 
-    >>> from orquestra.ddl_catalog import load_catalog
-    >>> catalog = load_catalog()  # the demo's
-    >>> check_sql("SELECT num_nota FROM notas_fiscais WHERE status = 'Bloqueada'", catalog).sql
-    "SELECT num_nota FROM notas_fiscais WHERE status = 'BLOQUEADA'"
-    >>> print(check_sql("SELECT data_emisao FROM notas_fiscais", catalog).feedback())
-    SQL_CHECK: column "data_emisao" does not exist in notas_fiscais; did you mean "data_emissao"?
+    With a table `film (film_id, title, rating)` whose `rating` is an enum of `G`, `PG`,
+    `PG-13`, …, `SELECT title FROM film WHERE rating = 'pg-13'` comes back as `… rating =
+    'PG-13'` with one `Correction`, and `SELECT titel FROM film` with the problem `column
+    "titel" does not exist in film; did you mean "title"?` (tests/unit/guards/
+    test_sql_check.py).
     """
     try:
         tree = sqlglot.parse_one(sql, read="postgres")
@@ -230,20 +229,29 @@ def _unknown_column(name: str, table: str | None, offered: set[str], catalog: Ca
 
 
 def _join(table: str, other: str, catalog: Catalog) -> str | None:
-    """The catalog's join from `table` to `other` (declared on either side), as SQL."""
-    if table not in catalog.tables:
+    """The catalog's join from `table` to `other` (declared, or a foreign key, on either
+    side), as SQL."""
+    if table not in catalog.tables or other not in catalog.tables:
         return None
-    for join in catalog.tables[table].meta.joins:
-        if join.to == other:
-            pairs = join.on.items()
-            break
-    else:
-        back = [j for j in catalog.tables[other].meta.joins if j.to == table]
-        if not back:
-            return None
-        pairs = {local: remote for remote, local in back[0].on.items()}.items()
+    pairs = _pairs(catalog.tables[table], other)
+    if pairs is None:
+        back = _pairs(catalog.tables[other], table)
+        pairs = [(ours, theirs) for theirs, ours in back] if back else None
+    if not pairs:
+        return None
     condition = " AND ".join(f"{other}.{theirs} = {table}.{ours}" for ours, theirs in pairs)
     return f"JOIN {other} ON {condition}"
+
+
+def _pairs(table: Table, other: str) -> list[tuple[str, str]] | None:
+    """(column of `table`, column of `other`) pairs of a join from `table` to `other`."""
+    for join in table.meta.joins:
+        if join.to == other:
+            return list(join.on.items())
+    for key in table.foreign_keys:
+        if key.to == other:
+            return list(zip(key.columns, key.to_columns, strict=True))
+    return None
 
 
 def _by_synonym(name: str, tables: list[Table]) -> tuple[str, ...]:

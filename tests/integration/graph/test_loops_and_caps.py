@@ -115,10 +115,14 @@ async def test_fixer_repairs_a_bad_column(harness: Harness) -> None:
     )
     turn = await harness.ask(sql.value_question)
     outcomes = [a["outcome"] for a in turn.result["attempts"]]
-    assert outcomes == ["error", "rows"]
+    # The catalog check stops the unknown column before the database, naming the right one.
+    assert outcomes == ["rejected", "rows"]
+    assert turn.result["attempts"][0]["error"].startswith("SQL_CHECK: ")
     assert "valor_total" in turn.result["attempts"][0]["error"]
     fixer_prompt = next(p for role, p in current.seen if role == "fixer")
     assert 'column "valor_total" does not exist' in fixer_prompt
+    table = sql.bad_value.split(" FROM ")[1].split()[0]
+    assert f'SQL_CHECK: column "valor_total" does not exist in {table}' in fixer_prompt
 
 
 async def test_guard_rejection_goes_to_the_fixer(harness: Harness) -> None:
