@@ -35,13 +35,16 @@ from sqlglot import exp
 
 Pass = Callable[[exp.Expr], exp.Expr]
 
-_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+# Possessive quantifiers throughout (no backtracking): a literal is matched in linear time,
+# however long and however it fails.
+_NUMBER = re.compile(r"[-+]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?+\d++)?+")
+_INTERVAL_PART = r"(?:[-+]?+\d++(?:\.\d++)?+\s*+[a-z]++|[-+]?+\d++(?::\d++){1,2}+(?:\.\d++)?+)"
 _INTERVAL = re.compile(
-    r"\s*@?\s*([-+]?\d+(\.\d+)?\s*[a-zA-Z]+\s*,?\s*)+(ago)?\s*"
-    r"|\s*[-+]?P[0-9YMWDTHS.]*\s*"  # ISO 8601 (P1D, PT2H)
-    r"|\s*[-+]?\d+(:\d+){1,2}(\.\d+)?\s*",  # hh:mm[:ss]
+    rf"@?+\s*+{_INTERVAL_PART}(?:(?:\s++,?+|,)\s*+{_INTERVAL_PART})*+(?:\s++ago)?+"
+    r"|[-+]?+P[0-9YMWDTHS.]*+",  # ISO 8601 (P1D, PT2H)
     re.IGNORECASE,
 )
+"""PostgreSQL's interval input: `30 days`, `1 year 2 mons`, `2 days 03:00:00`, `1:30`, `P1D`."""
 _SPECIAL_VALUES = frozenset(
     {"today", "tomorrow", "yesterday", "now", "epoch", "infinity", "-infinity", "allballs"}
 )
@@ -69,13 +72,16 @@ def is_text_literal(value: str) -> bool:
 
     >>> [is_text_literal(v) for v in (" - ", "Order ", "42", "2026-06-30", "30 days", "1:30")]
     [True, True, False, False, False, False]
+    >>> [is_text_literal(v) for v in ("2 days 03:00:00", "-1 day", "P1DT2H", "1 Pedido", "")]
+    [False, False, False, False, True]
     """
-    if value.strip().lower() in _SPECIAL_VALUES:
+    value = value.strip()
+    if value.lower() in _SPECIAL_VALUES:
         return False
     if _NUMBER.fullmatch(value) or _INTERVAL.fullmatch(value):
         return False
     try:
-        datetime.fromisoformat(value.strip())
+        datetime.fromisoformat(value)
     except ValueError:
         return True
     return False

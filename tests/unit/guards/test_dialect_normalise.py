@@ -133,6 +133,9 @@ NASTY = [
     "SELECT a + FROM",
     "DELETE FROM t WHERE ISNULL(a, 0) = 1",
     "SELECT * FROM t WHERE a = 'ü' + N'ç'",
+    "SELECT a + '" + " " * 20_000 + "x' FROM t",  # literals are matched in linear time
+    "SELECT a + '" + "1" * 20_000 + "x' FROM t",
+    "SELECT a + '" + "1:1" * 5_000 + "x' FROM t",
 ]
 
 
