@@ -105,8 +105,16 @@ def normalise(sql: str, dialects: Sequence[str]) -> Normalised:
     Normalised(sql='DROP TABLE ((', dialect=None)
     """
     untouched = Normalised(sql, None)
-    if not dialects or is_postgres(sql):
+    try:
+        return _repaired(sql, dialects) or untouched
+    except Exception:  # a bug here must cost a fixer call, never the turn
         return untouched
+
+
+def _repaired(sql: str, dialects: Sequence[str]) -> Normalised | None:
+    """`normalise`'s work: None when `sql` is left as it is."""
+    if not dialects or is_postgres(sql):
+        return None
     fallback: Normalised | None = None
     for dialect in dialects:
         repaired = _transpiled(sql, dialect)
@@ -115,7 +123,7 @@ def normalise(sql: str, dialects: Sequence[str]) -> Normalised:
         if _known_calls_only(repaired):
             return Normalised(repaired, dialect)
         fallback = fallback or Normalised(repaired, dialect)
-    return fallback or untouched
+    return fallback
 
 
 def read_as(sql: str, dialect: str) -> Normalised:
