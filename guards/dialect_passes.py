@@ -27,28 +27,14 @@ lists them in the order `dialects._transpiled` runs them before writing PostgreS
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from datetime import datetime
 
 from sqlglot import exp
 
+from orquestra.guards.dialect_words import is_text_literal
+
 Pass = Callable[[exp.Expr], exp.Expr]
 
-# Possessive quantifiers throughout (no backtracking): a literal is matched in linear time,
-# however long and however it fails.
-_NUMBER = re.compile(r"[-+]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][-+]?+\d++)?+")
-_INTERVAL_PART = r"(?:[-+]?+\d++(?:\.\d++)?+\s*+[a-z]++|[-+]?+\d++(?::\d++){1,2}+(?:\.\d++)?+)"
-_INTERVAL = re.compile(
-    rf"@?+\s*+{_INTERVAL_PART}(?:(?:\s++,?+|,)\s*+{_INTERVAL_PART})*+(?:\s++ago)?+"
-    r"|[-+]?+P[0-9YMWDTHS.]*+",  # ISO 8601 (P1D, PT2H)
-    re.IGNORECASE,
-)
-"""PostgreSQL's interval input: `30 days`, `1 year 2 mons`, `2 days 03:00:00`, `1:30`, `P1D`."""
-_SPECIAL_VALUES = frozenset(
-    {"today", "tomorrow", "yesterday", "now", "epoch", "infinity", "-infinity", "allballs"}
-)
-"""PostgreSQL's special date and time input strings."""
 _TEXT_TYPES = {
     exp.DataType.Type.CHAR,
     exp.DataType.Type.NCHAR,
@@ -64,27 +50,6 @@ _DATETIME_TYPES = {
     exp.DataType.Type.TIMESTAMP,
 }
 _EPOCH_SECONDS = {"SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86400, "WEEK": 604800}
-
-
-def is_text_literal(value: str) -> bool:
-    """Whether a string literal beside `+` is text (a concatenation), not a number, a date,
-    a time or an interval, which PostgreSQL reads from a string (`now() + '1 day'`).
-
-    >>> [is_text_literal(v) for v in (" - ", "Order ", "42", "2026-06-30", "30 days", "1:30")]
-    [True, True, False, False, False, False]
-    >>> [is_text_literal(v) for v in ("2 days 03:00:00", "-1 day", "P1DT2H", "1 Pedido", "")]
-    [False, False, False, False, True]
-    """
-    value = value.strip()
-    if value.lower() in _SPECIAL_VALUES:
-        return False
-    if _NUMBER.fullmatch(value) or _INTERVAL.fullmatch(value):
-        return False
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        return True
-    return False
 
 
 def text_concatenation(tree: exp.Expr) -> exp.Expr:

@@ -36,32 +36,14 @@ from sqlglot.errors import ErrorLevel
 
 from orquestra.core.errors import OrquestraError
 from orquestra.guards import allowlist
-from orquestra.guards.dialect_passes import PASSES, is_text_literal
+from orquestra.guards.dialect_passes import PASSES
+from orquestra.guards.dialect_words import (
+    FOREIGN_FUNCTIONS,
+    FOREIGN_TYPES,
+    TEXT_TYPES,
+    is_text_literal,
+)
 
-_FOREIGN_FUNCTION_NAMES = """
-    getdate getutcdate sysdatetime sysutcdatetime sysdatetimeoffset isnull iif choose
-    dateadd datediff datediff_big datepart datename datefromparts datetimefromparts eomonth
-    len datalength charindex patindex replicate space stuff str isnumeric isdate
-    try_convert try_parse newid square convert top count_big
-    ifnull if date_format str_to_date curdate curtime sysdate date_add date_sub adddate
-    subdate timestampdiff timestampadd dayofweek dayofmonth dayofyear dayname monthname
-    weekday weekofyear yearweek last_day unix_timestamp from_unixtime group_concat instr
-    locate lcase ucase mid substring_index truncate rand
-    year quarter month week day hour minute second date
-"""
-FOREIGN_FUNCTIONS = frozenset(_FOREIGN_FUNCTION_NAMES.split())
-"""Functions T-SQL and MySQL have and PostgreSQL lacks. Two PostgreSQL does have, under
-another meaning, and the guard does not allow: `date(x)`, a cast (`CAST(x AS DATE)`, its
-repair, means the same), and `convert(bytes, from, to)` on encodings, never T-SQL's
-`CONVERT(type, value)`."""
-_FOREIGN_TYPE_NAMES = """
-    datetime datetime2 smalldatetime datetimeoffset nvarchar nchar ntext tinyint mediumint
-    uniqueidentifier signed unsigned longtext mediumtext tinytext double
-"""
-FOREIGN_TYPES = frozenset(_FOREIGN_TYPE_NAMES.split())
-"""Type names of T-SQL and MySQL PostgreSQL lacks (as a cast's type)."""
-TEXT_TYPES = frozenset({"text", "varchar", "bpchar", "char", "nvarchar", "nchar"})
-"""A cast to one of these makes a text operand, so `+` beside it is a concatenation."""
 _WORD = re.compile(r"[a-z_][a-z0-9_$]*(?:\s*\()?")
 """A word of lower-cased SQL text, with the `(` after it when it is called."""
 _TYPE_WORDS = FOREIGN_TYPES | {"char"}
