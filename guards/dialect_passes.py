@@ -11,8 +11,8 @@ lists them in the order `dialects._transpiled` runs them before writing PostgreS
 ...     for step in PASSES:
 ...         tree = step(tree)
 ...     return tree.sql(dialect="postgres")
->>> repaired("SELECT 'NF ' + CAST(num AS VARCHAR(10)) FROM t", "tsql")
-"SELECT 'NF ' || CAST(num AS VARCHAR(10)) FROM t"
+>>> repaired("SELECT 'No. ' + CAST(num AS VARCHAR(10)) FROM t", "tsql")
+"SELECT 'No. ' || CAST(num AS VARCHAR(10)) FROM t"
 >>> repaired("SELECT DATEADD(day, -30, '2026-06-30')", "tsql")
 "SELECT CAST('2026-06-30' AS TIMESTAMP) + INTERVAL '-30 DAY'"
 >>> repaired("SELECT DATEDIFF(day, sent, arrived) FROM t", "tsql")

@@ -1,7 +1,7 @@
 """The words of T-SQL and MySQL that PostgreSQL lacks, and what reads as text beside `+`.
 
 SQL vocabulary, not business words: the function and type names `dialects.is_postgres` looks
-for in a parse tree, and `is_text_literal`, which tells a concatenation (`'NF ' + num`) from
+for in a parse tree, and `is_text_literal`, which tells a concatenation (`'No. ' + num`) from
 PostgreSQL's own date and interval arithmetic on strings (`now() + '1 day'`).
 """
 
