@@ -2,7 +2,9 @@
 
 `find_period("vendas em maio", today)` → `Period(2026-05-01, 2026-06-01, "em maio")`.
 Supported: named months (with or without a year), years, this/last month, year, quarter,
-week, today, yesterday, and "last N days/weeks/months".
+semester, week, today, yesterday, "last N days/weeks/months", quarters and semesters by
+ordinal ("primeiro trimestre de 2026", "2º semestre", "Q3"), the one before last ("mês
+retrasado"), month ranges ("de março a maio") and "year to date".
 """
 
 from __future__ import annotations
@@ -72,6 +74,16 @@ UNITS = {
 }
 
 
+ORDINALS = {
+    **dict.fromkeys(("primeiro", "primeira", "1o", "1a", "1", "first", "1st"), 1),
+    **dict.fromkeys(("segundo", "segunda", "2o", "2a", "2", "second", "2nd"), 2),
+    **dict.fromkeys(("terceiro", "terceira", "3o", "3a", "3", "third", "3rd"), 3),
+    **dict.fromkeys(("quarto", "quarta", "4o", "4a", "4", "fourth", "4th"), 4),
+}
+SPANS = {"trimestre": 3, "tri": 3, "quarter": 3, "semestre": 6, "half": 6}
+"""Named parts of a year, in months."""
+
+
 @dataclass(frozen=True)
 class Period:
     """A half-open date range [start, end) and the words that named it."""
@@ -89,7 +101,50 @@ def month_start(day: date, shift: int = 0) -> date:
 def _relative(text: str, today: date) -> Period | None:
     this_month = month_start(today)
     quarter = month_start(date(today.year, 3 * ((today.month - 1) // 3) + 1, 1))
+    semester = date(today.year, 1 if today.month <= 6 else 7, 1)
+    monday = today - timedelta(days=today.weekday())
+    tomorrow = today + timedelta(days=1)
     patterns = [
+        # Longer phrases first: "ano retrasado" before "ano", "year to date" before "year".
+        (
+            r"\b(mes retrasado|month before last|two months ago|ha dois meses)\b",
+            month_start(today, -2),
+            month_start(today, -1),
+        ),
+        (
+            r"\b(ano retrasado|year before last|two years ago|ha dois anos)\b",
+            date(today.year - 2, 1, 1),
+            date(today.year - 1, 1, 1),
+        ),
+        (
+            r"\b(year to date|ytd|acumulado do ano|no acumulado do ano|desde o inicio do ano"
+            r"|ate agora (este|neste|esse) ano|so far this year|this year so far"
+            r"|ano ate (hoje|agora|a data))\b",
+            date(today.year, 1, 1),
+            tomorrow,
+        ),
+        (
+            r"\b(month to date|mtd|acumulado do mes|desde o inicio do mes|so far this month"
+            r"|mes ate (hoje|agora|a data))\b",
+            this_month,
+            tomorrow,
+        ),
+        (
+            r"\b(semana passada|ultima semana|last week|previous week|semana anterior)\b",
+            monday - timedelta(days=7),
+            monday,
+        ),
+        (
+            r"\b(semestre passado|ultimo semestre|last half|previous half|semestre anterior"
+            r"|last semester|previous semester)\b",
+            month_start(semester, -6),
+            semester,
+        ),
+        (
+            r"\b(este|esse|neste|nesse|deste|desse|this) (semestre|semester|half)\b",
+            semester,
+            month_start(semester, 6),
+        ),
         (
             r"\b(este|esse|neste|nesse|deste|desse|this) (mes|month)\b",
             this_month,
@@ -135,6 +190,48 @@ def _relative(text: str, today: date) -> Period | None:
     return None
 
 
+def _part_of_year(text: str, today: date) -> Period | None:
+    """ "primeiro trimestre de 2026", "2º semestre", "Q3 2025", "second half of 2025": a
+    quarter or semester by its ordinal; without a year, the latest one that has begun."""
+    ordinals = "|".join(sorted(ORDINALS, key=len, reverse=True))
+    spans = "|".join(SPANS)
+    found = re.search(
+        rf"\b(?:({ordinals})\s+({spans})|(q)([1-4]))\b(?:\s+(?:de|do ano de|of)?\s*(\d{{4}}))?",
+        text,
+    )
+    if found is None:
+        return None
+    months = SPANS[found.group(2)] if found.group(2) else 3
+    ordinal = ORDINALS[found.group(1)] if found.group(1) else int(found.group(4))
+    if ordinal * months > 12:
+        return None  # "quarto semestre": no such thing
+    year = int(found.group(5)) if found.group(5) else today.year
+    start = date(year, (ordinal - 1) * months + 1, 1)
+    if not found.group(5) and start > today:
+        start = date(year - 1, start.month, 1)
+    return Period(start, month_start(start, months), found.group(0))
+
+
+def _month_range(text: str, today: date) -> Period | None:
+    """ "de março a maio (de 2025)", "between March and May": whole months, both included;
+    without a year, the latest such range that has begun."""
+    names = "|".join(sorted(MONTHS, key=len, reverse=True))
+    found = re.search(
+        rf"\b(?:de|from|entre|between)\s+({names})\s+(?:a|ate|to|until|through|e|and)\s+"
+        rf"({names})\b(?:\s+(?:de|of)?\s*(\d{{4}}))?",
+        text,
+    )
+    if found is None:
+        return None
+    first, last = MONTHS[found.group(1)], MONTHS[found.group(2)]
+    year = int(found.group(3)) if found.group(3) else today.year  # the last month's year
+    wraps = 1 if first > last else 0  # "de novembro a fevereiro" crosses the new year
+    if not found.group(3) and date(year - wraps, first, 1) > today:
+        year -= 1
+    start = date(year - wraps, first, 1)
+    return Period(start, month_start(date(year, last, 1), 1), found.group(0))
+
+
 def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     """Every period the question names, in order of discovery ("este mês com o mês passado")."""
     text, found = fold(question), []
@@ -150,6 +247,10 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
+    for named in (_part_of_year, _month_range):
+        period = named(text, today)
+        if period is not None:
+            return period
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
     pattern = rf"\b(?:(em|in|de|of|during)\s+)?({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b"
     for found in re.finditer(pattern, text):
