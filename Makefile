@@ -36,6 +36,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/db_init.py --repeat 1
 	$(BIN)/python bench/guard.py
+	$(BIN)/python bench/sql_feedback.py
 	$(BIN)/python bench/agent_graph.py
 	$(BIN)/python bench/turn_cost.py
 	$(BIN)/python bench/offline_model.py
