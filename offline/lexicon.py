@@ -105,8 +105,11 @@ class Lexicon:
 
     def _add(self, phrase: str, meaning: Meaning) -> None:
         words_key = phrase_key(phrase)
-        if words_key and meaning not in self.phrases.setdefault(words_key, []):
-            self.phrases[words_key].append(meaning)
+        # English plurals in -ies ("categories") stem to "-ie", not to the singular's "-y".
+        plural = tuple(w[:-1] + "ie" if len(w) > 3 and w.endswith("y") else w for w in words_key)
+        for key in dict.fromkeys((words_key, plural)):
+            if key and meaning not in self.phrases.setdefault(key, []):
+                self.phrases[key].append(meaning)
 
     def _add_table(self, table: Table) -> None:
         for phrase in [table.name, *table.meta.synonyms.all()]:

@@ -9,11 +9,11 @@ the question asks for a current status or what a concept means.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import date
 
-from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     Lexicon,
@@ -24,7 +24,8 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
-from orquestra.offline.periods import Period, find_periods
+from orquestra.offline.periods import find_periods
+from orquestra.offline.phrasing import rank_subject
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -111,64 +112,6 @@ TOP = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Group:
-    """A GROUP BY: a time grain on the base table's date, or a column (possibly joined)."""
-
-    table: str
-    column: str
-    grain: str | None = None
-
-
-@dataclass
-class Intent:
-    """What the question asks, in catalog terms."""
-
-    question: str
-    entity: tuple[str, str, int] | None = None
-    tenant_value: int | None = None
-    """A tenant named in the question ("loja 2", "store 2"): filtered like any column."""
-    period: Period | None = None
-    periods: list[Period] = field(default_factory=list)
-    metric: GlossaryTerm | None = None
-    aggregate: str | None = None
-    measure: tuple[str, str] | None = None
-    groups: list[Group] = field(default_factory=list)
-    filters: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    tables: list[str] = field(default_factory=list)
-    columns: list[tuple[str, str]] = field(default_factory=list)
-    terms: list[GlossaryTerm] = field(default_factory=list)
-    excluded: dict[tuple[str, str], list[str]] = field(default_factory=dict)
-    """States said not to hold ("não concluídas"): `column NOT IN (...)`."""
-    unset: list[tuple[str, str]] = field(default_factory=list)
-    """Nullable timestamps said not to have happened ("nunca revisadas", "not approved"):
-    `column IS NULL`."""
-    top: int | None = None
-    wants_status: bool = False
-    is_concept: bool = False
-    asks_data: bool = False
-    listing: bool = False
-    current: bool = False
-    history: bool = False
-    """The question asks for every event ("histórico", "history"), not the latest."""
-
-    @property
-    def understood(self) -> bool:
-        return bool(self.entity or self.metric or self.tables or self.columns or self.filters)
-
-    @property
-    def lists_metric_rows(self) -> bool:
-        """ "quais tarefas estão atrasadas": the rows a counting metric counts, listed."""
-        metric = self.metric.metric if self.metric else None
-        counts_rows = metric is not None and metric.expression.replace(" ", "").upper() in (
-            "COUNT(*)",
-            "COUNT(1)",
-        )
-        return bool(
-            counts_rows and self.listing and not (self.aggregate or self.groups or self.top)
-        )
-
-
 def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Intent:
     text = fold(question).strip()
     tokens = words(COPULA.sub(" ", question.replace("_", " ")))
@@ -226,6 +169,7 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     _entity_attribute(intent, matches)
     _negations(intent, tokens, matches, catalog)
     _measure(intent, catalog)
+    rank_subject(intent, tokens, matches, GRAINS, catalog)
     _ranked_group(intent, matches, catalog)
     return intent
 
@@ -333,12 +277,14 @@ def _top(intent: Intent, text: str) -> None:
     found = TOP.search(text)
     if found:
         intent.top = int(found.group(1) or found.group(2))
-    elif re.search(r"\b(maiores|principais|ranking|biggest|largest)\b", text):
+    elif re.search(r"\b(maiores|principais|ranking|biggest|largest|piores|melhores)\b", text):
         intent.top = 10
-    elif re.search(r"\b(maior|largest|biggest|highest)\b", text):
+    elif re.search(r"\b(maior|largest|biggest|highest|pior|melhor|worst|best)\b", text):
         intent.top = 1  # "qual foi a maior venda": the single largest
-    elif re.search(r"\b(most|mais)\b", text):
-        intent.top = 1 if re.match(r"(qual|which|quem|who)\b", text) else 10
+    elif re.search(r"\b(most|mais|fewest|least|menos)\b", text) and not re.search(
+        r"\b(pelo menos|at least)\b", text
+    ):
+        intent.top = 1 if re.match(r"(qual|which|quem|who|what|em que|in which)\b", text) else 10
 
 
 def _aggregate(intent: Intent, text: str, numeric_phrases: set[str]) -> None:

@@ -143,7 +143,9 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     sql += f" GROUP BY {', '.join(groups)}" if groups else ""
     if groups:
         time_first = intent.groups[0].grain is not None
-        sql += " ORDER BY 1" if time_first and not intent.top else f" ORDER BY {measure_name} DESC"
+        direction = "ASC" if intent.ascending else "DESC"
+        ranked = f" ORDER BY {measure_name} {direction}"
+        sql += " ORDER BY 1" if time_first and not intent.top else ranked
     if intent.top:
         sql += f" LIMIT {intent.top}"
     return sql

@@ -1,0 +1,68 @@
+"""What a question asks, in catalog terms: the parser's output and the SQL builder's input."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from orquestra.ddl_catalog.model import GlossaryTerm
+from orquestra.offline.periods import Period
+
+
+@dataclass(frozen=True)
+class Group:
+    """A GROUP BY: a time grain on the base table's date, or a column (possibly joined)."""
+
+    table: str
+    column: str
+    grain: str | None = None
+
+
+@dataclass
+class Intent:
+    """What the question asks, in catalog terms."""
+
+    question: str
+    entity: tuple[str, str, int] | None = None
+    tenant_value: int | None = None
+    """A tenant named in the question ("loja 2", "store 2"): filtered like any column."""
+    period: Period | None = None
+    periods: list[Period] = field(default_factory=list)
+    metric: GlossaryTerm | None = None
+    aggregate: str | None = None
+    measure: tuple[str, str] | None = None
+    groups: list[Group] = field(default_factory=list)
+    filters: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    tables: list[str] = field(default_factory=list)
+    columns: list[tuple[str, str]] = field(default_factory=list)
+    terms: list[GlossaryTerm] = field(default_factory=list)
+    excluded: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """States said not to hold ("não concluídas"): `column NOT IN (...)`."""
+    unset: list[tuple[str, str]] = field(default_factory=list)
+    """Nullable timestamps said not to have happened ("nunca revisadas", "not approved"):
+    `column IS NULL`."""
+    top: int | None = None
+    ascending: bool = False
+    """The ranking asks for the fewest ("o mês com menos pedidos"), not the most."""
+    wants_status: bool = False
+    is_concept: bool = False
+    asks_data: bool = False
+    listing: bool = False
+    current: bool = False
+    history: bool = False
+    """The question asks for every event ("histórico", "history"), not the latest."""
+
+    @property
+    def understood(self) -> bool:
+        return bool(self.entity or self.metric or self.tables or self.columns or self.filters)
+
+    @property
+    def lists_metric_rows(self) -> bool:
+        """ "quais tarefas estão atrasadas": the rows a counting metric counts, listed."""
+        metric = self.metric.metric if self.metric else None
+        counts_rows = metric is not None and metric.expression.replace(" ", "").upper() in (
+            "COUNT(*)",
+            "COUNT(1)",
+        )
+        return bool(
+            counts_rows and self.listing and not (self.aggregate or self.groups or self.top)
+        )

@@ -1,0 +1,108 @@
+"""Readings of people's own phrasing on top of the parser's words: which group wins ("o mês
+com mais pedidos", "which carrier had the most delays"), ranked by an attribute of a related
+table ("top 3 categorias de produto"), and the direction of a ranking ("fewest").
+
+Each reading works on the catalog's vocabulary (the lexicon's matches) and the languages'
+own words only, so it holds for any deployment described the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.offline.intent import Group, Intent
+from orquestra.offline.lexicon import Meaning, display_column, is_numeric
+
+LEAD_WORDS = {
+    *("qual", "quais", "which", "what", "quem", "who", "em", "in", "que", "o", "a", "os"),
+    *("as", "the", "top", "ranking", "de", "of", "mais", "most", "menos", "least", "fewest"),
+    *("maior", "maiores", "menor", "menores", "pior", "piores", "melhor", "melhores"),
+    *("worst", "best", "biggest", "largest", "highest", "lowest", "principais"),
+}
+"""Words that open a ranking question before its subject ("qual foi o", "in which", "top 3")."""
+RANK_WORDS = ("mais", "most", "menos", "fewest", "least")
+FEWEST = re.compile(r"(?<!pelo )(?<!at )\b(menos|fewest|least|lowest)\b")
+"""Ascending rankings ("o mês com menos pedidos"); "pelo menos", "at least" are bounds."""
+
+
+def rank_subject(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    grains: dict[str, str],
+    catalog: Catalog,
+) -> None:
+    """A ranking's subject is what the question opens with ("qual mês", "which carrier",
+    "top 3 categorias"): the groups ranked. What follows "mais"/"most" is what is counted
+    when no measure was named ("mais pedidos": the orders, counted)."""
+    if not intent.top or intent.groups or intent.entity:
+        return
+    intent.ascending = bool(FEWEST.search(" ".join(tokens)))
+    counted = _counted(intent, tokens, matches)
+    base = _measured_table(intent) or counted
+    if base is None:
+        return
+    subject = next(
+        (i for i, t in enumerate(tokens) if t not in LEAD_WORDS and not t.isdigit()), None
+    )
+    if subject is None:
+        return
+    group = None
+    if tokens[subject] in grains:
+        group = Group("", "", grains[tokens[subject]])
+    else:
+        group = _group_for(_subject_meanings(subject, matches), base, catalog)
+    if group is None:
+        return
+    intent.groups.append(group)
+    if counted and not (intent.metric or intent.measure):
+        intent.aggregate = "count"
+    # The counted table is the query's base; the ranked one is joined to it.
+    intent.tables = [base, *(t for t in intent.tables if t != base)]
+
+
+def _subject_meanings(subject: int, matches: list[tuple[int, int, list[Meaning]]]) -> list[Meaning]:
+    """What the subject names; a table followed by one of its columns ("product categories",
+    English order) names that column."""
+    meanings: list[Meaning] = []
+    for start, end, found in matches:
+        if start == subject:
+            meanings = list(found)
+            named = {m.table for m in found if m.kind == "table"}
+            after = next((m for s, _e, m in matches if s == end), [])
+            own = [m for m in after if m.kind == "column" and m.table in named]
+            return own + meanings
+    return meanings
+
+
+def _counted(
+    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
+) -> str | None:
+    """ "com mais pedidos", "the most orders": the table named right after the rank word."""
+    for start, _end, meanings in matches:
+        if start and tokens[start - 1] in RANK_WORDS:
+            table = next((m.table for m in meanings if m.kind == "table"), None)
+            if table is not None:
+                return table
+    return None
+
+
+def _measured_table(intent: Intent) -> str | None:
+    if intent.metric and intent.metric.metric:
+        return intent.metric.metric.table
+    return intent.measure[0] if intent.measure else None
+
+
+def _group_for(meanings: list[Meaning], base: str, catalog: Catalog) -> Group | None:
+    """A non-numeric column names the groups itself ("categorias"); a table other than the
+    measured one ranks its rows by their display name ("clientes")."""
+    for meaning in meanings:
+        if meaning.kind == "column":
+            column = catalog.table(meaning.table).column(meaning.column)
+            if not is_numeric(column):
+                return Group(meaning.table, meaning.column)
+    for meaning in meanings:
+        if meaning.kind == "table" and meaning.table != base:
+            return Group(meaning.table, display_column(catalog.table(meaning.table)).name)
+    return None

@@ -1,0 +1,117 @@
+"""Paraphrases the offline model understands (issue 19), each a general reading over the
+catalog and glossary, checked on both sample deployments and in both languages where the
+catalog allows. No database is needed: the SQL is checked by what it says, and passes the
+guard."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.offline.conversation import route
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
+
+TODAY = date(2026, 6, 30)
+CATALOGS = {
+    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
+}
+
+
+def sql_for(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
+    sql = " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
+    guard_sql(sql, GuardPolicy.from_catalog(catalog), "101")
+    return sql
+
+
+def route_of(deployment: str, question: str) -> str:
+    catalog: Catalog = CATALOGS[deployment]
+    return route(question, catalog, lexicon_for(catalog), TODAY)["route"]
+
+
+def assert_in(sql: str, *fragments: str) -> None:
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "qual foi o mês com mais pedidos em 2025?",
+            ["date_trunc('month', p.data_pedido) AS mes", "count(*)", "DESC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "in which month did we get the most orders in 2025?",
+            ["date_trunc('month', p.data_pedido) AS mes", "count(*)", "DESC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "which carrier had the most delays?",
+            ["t.nome", "c.previsao_entrega", "GROUP BY 1", "DESC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "o pior cliente em atraso",
+            ["c.nome", "sum(t.valor)", "t.status = 'VENCIDO'", "DESC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "qual canal teve menos pedidos este ano?",
+            ["p.canal", "count(*)", "ASC LIMIT 1"],
+        ),
+        (
+            "clinics",
+            "qual convênio teve mais exames em 2025?",
+            ["e.convenio", "count(*) AS quantidade FROM exames", "DESC LIMIT 1"],
+        ),
+        (
+            "clinics",
+            "which month had the most exams in 2025?",
+            ["date_trunc('month', e.", "count(*) AS quantidade FROM exames", "DESC LIMIT 1"],
+        ),
+    ],
+)
+def test_which_group_wins(deployment: str, question: str, fragments: list[str]) -> None:
+    """Group, order by the measure, take the first: the group with its measure."""
+    assert_in(sql_for(deployment, question), "GROUP BY 1", *fragments)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "top 3 categorias de produto por quantidade vendida",
+            ["p.categoria AS categoria", "sum(ip.quantidade)", "JOIN produtos", "LIMIT 3"],
+        ),
+        (
+            "logistics",
+            "top 3 product categories by quantity sold",
+            ["p.categoria AS categoria", "sum(ip.quantidade)", "JOIN produtos", "LIMIT 3"],
+        ),
+        (
+            "clinics",
+            "top 3 modalidades por receita",
+            ["te.modalidade AS modalidade", "sum(e.valor)", "JOIN tipos_exame", "LIMIT 3"],
+        ),
+        (
+            "clinics",
+            "top 3 specialties by revenue",
+            ["ex.nome AS nome", "JOIN especialidades", "LIMIT 3"],
+        ),
+    ],
+)
+def test_ranked_by_an_attribute_of_a_related_table(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    assert_in(sql_for(deployment, question), *fragments)
