@@ -178,7 +178,8 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
         if intent.terms and not CHAT.search(text):
             return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "glossary term"}
         return {"route": "CHAT", "wants_knowledge": False, "reason": "nothing from the catalog"}
-    summarised = intent.groups or (intent.metric and not intent.lists_metric_rows) or intent.top
+    ranked = intent.top and not intent.recency  # "a última tarefa" is a row, not a ranking
+    summarised = intent.groups or (intent.metric and not intent.lists_metric_rows) or ranked
     aggregated = summarised or intent.aggregate or (intent.period and not intent.listing)
     current_state = (intent.listing or intent.current) and not summarised
     kind = "TRACKING" if (intent.entity and not aggregated) or current_state else "ANALYTICS"

@@ -42,6 +42,8 @@ class Intent:
     `column IS NULL`."""
     top: int | None = None
     ascending: bool = False
+    recency: str | None = None
+    """ "DESC" for the newest rows ("a tarefa mais recente"), "ASC" for the oldest."""
     """The ranking asks for the fewest ("o mês com menos pedidos"), not the most."""
     wants_status: bool = False
     is_concept: bool = False

@@ -25,7 +25,7 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 from orquestra.offline.periods import find_periods
-from orquestra.offline.phrasing import rank_subject
+from orquestra.offline.phrasing import rank_subject, recency
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -137,6 +137,7 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
         for i in range(start, end)
     }
     _top(intent, " ".join("#" if i in named_values else t for i, t in enumerate(tokens)))
+    recency(intent, masked)
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
     intent.history = bool(
         re.search(

@@ -26,6 +26,32 @@ FEWEST = re.compile(r"(?<!pelo )(?<!at )\b(menos|fewest|least|lowest)\b")
 """Ascending rankings ("o mês com menos pedidos"); "pelo menos", "at least" are bounds."""
 
 
+NEWEST = re.compile(
+    r"\b(mais recentes?|ultim[oa]s?|latest|most recent|newest|last|derradeir[oa])\b"
+)
+OLDEST = re.compile(r"\b(mais antig[oa]s?|primeir[oa]s?|oldest|earliest|first)\b")
+PLURAL_RECENCY = re.compile(r"\b(recentes|ultim[oa]s|antig[oa]s|primeir[oa]s)\b")
+
+
+def recency(intent: Intent, text: str) -> None:
+    """ "a tarefa mais recente", "o primeiro pedido do cliente 7", "the latest task": rows
+    in the order of their own date, newest or oldest first, the first one (or the number
+    asked). Words that named a period ("últimos 90 dias", "first quarter") are not read."""
+    for period in intent.periods:
+        text = text.replace(period.phrase, " ")
+    newest, oldest = NEWEST.search(text), OLDEST.search(text)
+    if not (newest or oldest):
+        return
+    first = min((m for m in (newest, oldest) if m), key=lambda m: m.start())
+    intent.recency = "DESC" if first is newest else "ASC"
+    around = text[max(0, first.start() - 4) : first.end() + 4]
+    counted = re.search(r"\b(\d+)\b", around)  # "os 5 mais recentes", "last 5 orders"
+    if counted:
+        intent.top = int(counted.group(1))
+    elif not re.search(r"\b(?:top|os|as|the)\s+\d+\b", text):
+        intent.top = 10 if PLURAL_RECENCY.search(first.group(0)) else 1
+
+
 def rank_subject(
     intent: Intent,
     tokens: list[str],
@@ -36,7 +62,7 @@ def rank_subject(
     """A ranking's subject is what the question opens with ("qual mês", "which carrier",
     "top 3 categorias"): the groups ranked. What follows "mais"/"most" is what is counted
     when no measure was named ("mais pedidos": the orders, counted)."""
-    if not intent.top or intent.groups or intent.entity:
+    if not intent.top or intent.groups or intent.entity or intent.recency:
         return
     intent.ascending = bool(FEWEST.search(" ".join(tokens)))
     counted = _counted(intent, tokens, matches)

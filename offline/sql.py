@@ -50,6 +50,8 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     if series is not None and asked and _joined_on(series, intent.entity[0], intent.entity[1]):
         intent.wants_status = intent.wants_status or not intent.history
         return _events(intent, catalog, series)
+    if intent.recency and not (intent.metric or intent.aggregate or intent.groups):
+        return _in_date_order(intent, catalog, today)
     if plain:
         related = [t for t in intent.tables if t != intent.entity[0]]
         if related and not intent.wants_status:
@@ -179,9 +181,11 @@ def _measure_sql(intent: Intent, catalog: Catalog, alias: str) -> tuple[str | No
     return None, ""
 
 
-def _filters(intent: Intent, catalog: Catalog, joins: Joins, today: str) -> list[str]:
+def _filters(
+    intent: Intent, catalog: Catalog, joins: Joins, today: str, base: str | None = None
+) -> list[str]:
     where = []
-    base = _base(intent)
+    base = base or _base(intent)
     alias = joins.alias(base)
     metric = intent.metric.metric if intent.metric else None
     if metric and metric.filter:
@@ -287,6 +291,26 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     if dated is not None:
         sql += f" ORDER BY {alias}.{dated.name} DESC"
     return sql + f" LIMIT {intent.top or LIST_LIMIT}"
+
+
+def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
+    """The newest (or oldest) rows by their own date: "a tarefa mais recente"; of a named
+    entity's related rows, "o primeiro pedido do cliente 7"."""
+    base = _base(intent)
+    if intent.entity and not intent.metric:
+        related = [t for t in intent.tables if t != intent.entity[0]]
+        base = related[0] if related else base
+    table = catalog.table(base)
+    joins = Joins(catalog, base)
+    alias = joins.alias(base)
+    where = _filters(intent, catalog, joins, today, base)
+    dated = time_column(intent, catalog, base)
+    if dated is None:
+        raise Unmappable(f"{base} has no date to order by")
+    columns = _visible_columns(table, intent, catalog)
+    sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
+    sql += f" WHERE {' AND '.join(where)}" if where else ""
+    return sql + f" ORDER BY {alias}.{dated} {intent.recency} LIMIT {intent.top or 1}"
 
 
 def _related(intent: Intent, catalog: Catalog, other: str) -> str:

@@ -115,3 +115,41 @@ def test_ranked_by_an_attribute_of_a_related_table(
     deployment: str, question: str, fragments: list[str]
 ) -> None:
     assert_in(sql_for(deployment, question), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        ("logistics", "a carga mais recente", ["FROM cargas", "c.data_saida DESC LIMIT 1"]),
+        ("logistics", "the latest order", ["FROM pedidos", "ORDER BY p.data_pedido DESC LIMIT 1"]),
+        (
+            "logistics",
+            "o primeiro pedido do cliente 5",
+            ["FROM pedidos", "c.cod_cliente = 5", "ORDER BY p.data_pedido ASC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "customer 5's first order",
+            ["FROM pedidos", "c.cod_cliente = 5", "ORDER BY p.data_pedido ASC LIMIT 1"],
+        ),
+        ("logistics", "os 5 pedidos mais recentes", ["ORDER BY p.data_pedido DESC LIMIT 5"]),
+        ("clinics", "o exame mais recente", ["FROM exames", "DESC LIMIT 1"]),
+        (
+            "clinics",
+            "the oldest exam of patient 12",
+            ["FROM exames", "p.cod_paciente = 12", "ASC LIMIT 1"],
+        ),
+    ],
+)  # fmt: skip
+def test_most_recent_and_oldest_by_the_rows_own_date(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    assert_in(sql, *fragments)
+    assert "count(" not in sql and "sum(" not in sql
+
+
+def test_a_period_word_is_not_a_recency() -> None:
+    sql = sql_for("logistics", "faturamento dos últimos 90 dias")
+    assert "ORDER BY" not in sql and "DATE '2026-04-01'" in sql
+    assert route_of("logistics", "qual o último status da nota 40908") == "TRACKING"
