@@ -25,7 +25,7 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 from orquestra.offline.periods import find_periods
-from orquestra.offline.phrasing import rank_subject, recency
+from orquestra.offline.phrasing import entity_columns, rank_subject, recency
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -168,6 +168,7 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
+    entity_columns(intent, tokens, matches, used, catalog)
     _negations(intent, tokens, matches, catalog)
     _measure(intent, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)

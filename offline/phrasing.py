@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import Meaning, display_column, is_numeric
+from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning, display_column, is_numeric
 
 LEAD_WORDS = {
     *("qual", "quais", "which", "what", "quem", "who", "em", "in", "que", "o", "a", "os"),
@@ -50,6 +51,58 @@ def recency(intent: Intent, text: str) -> None:
         intent.top = int(counted.group(1))
     elif not re.search(r"\b(?:top|os|as|the)\s+\d+\b", text):
         intent.top = 10 if PLURAL_RECENCY.search(first.group(0)) else 1
+
+
+WHY = re.compile(r"\b(why|por que|porque|por qual motivo|how come)\b")
+REASON_WORDS = ("motivo", "razao", "causa", "reason", "cause")
+"""The languages' words for a reason: a "why" question asks for the column named so."""
+HEAD_LENGTH = 4
+"""Shortest word read as the head of a column's name ("data", "valor", "date")."""
+
+
+def entity_columns(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    used: set[int],
+    catalog: Catalog,
+) -> None:
+    """The columns a question about one row asks for: "qual o valor e a data do pedido 12"
+    names two columns by their head words alone; "está concluída? qual o motivo?" asks the
+    state a value belongs to, beside the reason."""
+    if intent.entity is None or intent.metric or intent.aggregate or intent.groups:
+        return
+    table = catalog.table(intent.entity[0])
+    own = {
+        i
+        for start, end, meanings in matches
+        if any(m.table == table.name for m in meanings)
+        for i in range(start, end)
+    }
+    said = [(i, t) for i, t in enumerate(tokens) if i not in used and i not in own]
+    if WHY.search(" ".join(tokens)):  # "why is it blocked?": the row's reason, if it has one
+        said += [(-1, word) for word in REASON_WORDS]
+    for _index, token in said:
+        if len(token) < HEAD_LENGTH or token in FUNCTION_WORDS:
+            continue
+        heads = [
+            column.name
+            for column in table.columns
+            if column.name != table.tenant_column
+            and stem(token)
+            in {stem(w) for p in [column.name, *column.meta.synonyms.all()] for w in words(p)}
+        ]
+        for name in heads[:3]:
+            if (table.name, name) not in intent.columns:
+                intent.columns.append((table.name, name))
+    # A state of the row itself ("a tarefa 12 está bloqueada? qual o motivo?") asks for its
+    # state column beside what else was asked (alone, every column shows it anyway).
+    asked_own = any(t == table.name for t, _c in intent.columns)
+    for owner, column in list(intent.filters):
+        if owner == table.name:
+            del intent.filters[owner, column]
+            if asked_own and (owner, column) not in intent.columns:
+                intent.columns.insert(0, (owner, column))
 
 
 def rank_subject(

@@ -47,9 +47,14 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     # Its state is asked in the language's words ("status", "onde está") or by naming the
     # series of its events (that table's synonyms in the catalog: "o histórico da tarefa 12").
     asked = intent.wants_status or intent.history or (series and series.name in intent.tables)
-    if series is not None and asked and _joined_on(series, intent.entity[0], intent.entity[1]):
-        intent.wants_status = intent.wants_status or not intent.history
-        return _events(intent, catalog, series)
+    elsewhere = _asked_elsewhere(intent) if plain else []
+    if series is not None and _joined_on(series, intent.entity[0], intent.entity[1]):
+        on_events = [c for t, c in elsewhere if t == series.name]
+        if asked or on_events:  # "em que cidade estava a tarefa 12": its latest event says
+            intent.wants_status = intent.wants_status or not intent.history
+            return _events(intent, catalog, series, on_events)
+    if elsewhere and not [t for t in intent.tables if t != intent.entity[0]]:
+        return _joined_details(intent, catalog, elsewhere)
     if intent.recency and not (intent.metric or intent.aggregate or intent.groups):
         return _in_date_order(intent, catalog, today)
     if plain:
@@ -313,6 +318,36 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
     return sql + f" ORDER BY {alias}.{dated} {intent.recency} LIMIT {intent.top or 1}"
 
 
+def _asked_elsewhere(intent: Intent) -> list[tuple[str, str]]:
+    """Columns asked of one row that only other tables have ("em que cidade" of a row with
+    no city): none when the row's own table has one of the asked columns."""
+    entity_table = intent.entity[0]
+    if any(t == entity_table for t, _c in intent.columns):
+        return []
+    return [(t, c) for t, c in intent.columns if t != entity_table]
+
+
+def _joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]]) -> str:
+    """The row and the asked column of the nearest table that has it, joined."""
+    entity_table, key, number = intent.entity
+    joins = Joins(catalog, entity_table)
+    reachable = [
+        (len(path), t, c)
+        for t, c in asked
+        if (path := _path(joins.graph, {entity_table}, t)) is not None
+    ]
+    if not reachable:
+        raise Unmappable(f"{entity_table} has none of the asked columns")
+    nearest = min(length for length, _t, _c in reachable)
+    chosen = [(t, c) for length, t, c in reachable if length == nearest]
+    alias = joins.alias(entity_table)
+    shown = [f"{alias}.{key}", *(f"{joins.alias(t)}.{c}" for t, c in chosen)]
+    return (
+        f"SELECT DISTINCT {', '.join(dict.fromkeys(shown))} FROM {joins.sql()} "
+        f"WHERE {alias}.{key} = {number}"
+    )
+
+
 def _related(intent: Intent, catalog: Catalog, other: str) -> str:
     """Rows of another table tied to the entity ("which items are in sale 12")."""
     table = catalog.table(other)
@@ -420,7 +455,7 @@ def _joined_on(series: Table, entity_table: str, key: str) -> bool:
     return any(j.to == entity_table and key in j.on.values() for j in series.meta.joins)
 
 
-def _events(intent: Intent, catalog: Catalog, series: Table) -> str:
+def _events(intent: Intent, catalog: Catalog, series: Table, asked: list[str] = ()) -> str:
     """The current state of an entity — its latest event by timestamp (the tracking rule) —
     or, when the history is asked for, every event in time order."""
     entity_table, key, number = intent.entity
@@ -436,7 +471,8 @@ def _events(intent: Intent, catalog: Catalog, series: Table) -> str:
             f"SELECT {', '.join(shown)} FROM {series.name} WHERE {remote_key} = {number} "
             f"ORDER BY {stamp.name}"
         )
-    columns = list(dict.fromkeys([remote_key, *states]))  # focused: the entity and its state
+    # focused: the entity, its state, and what was asked of its latest event
+    columns = list(dict.fromkeys([remote_key, *states, *asked]))
     return (
         f"SELECT DISTINCT ON ({', '.join(local)}) {', '.join(columns)} FROM {series.name} "
         f"WHERE {remote_key} = {number} ORDER BY {', '.join(local)}, {stamp.name} DESC"

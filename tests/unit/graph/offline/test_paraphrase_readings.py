@@ -153,3 +153,55 @@ def test_a_period_word_is_not_a_recency() -> None:
     sql = sql_for("logistics", "faturamento dos últimos 90 dias")
     assert "ORDER BY" not in sql and "DATE '2026-04-01'" in sql
     assert route_of("logistics", "qual o último status da nota 40908") == "TRACKING"
+
+
+def select_list(sql: str) -> str:
+    return sql.split(" FROM ")[0]
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "shown"),
+    [
+        ("logistics", "qual o valor e a data do pedido 109635?", ["valor_total", "data_pedido"]),
+        ("logistics", "the value and date of order 109635?", ["valor_total", "data_pedido"]),
+        ("logistics", "a nota 44803 está bloqueada? qual o motivo?", ["status", "motivo_bloqueio"]),
+        ("logistics", "is invoice 44803 blocked? what reason?", ["status", "motivo_bloqueio"]),
+        ("clinics", "qual o status e o prazo do laudo 7?", ["status", "prazo_em"]),
+        ("clinics", "what is the status and the deadline of report 7?", ["status", "prazo_em"]),
+    ],
+)  # fmt: skip
+def test_the_columns_asked_of_one_row(deployment: str, question: str, shown: list[str]) -> None:
+    selected = select_list(sql_for(deployment, question))
+    assert all(column in selected for column in shown), selected
+    assert selected.count(",") <= len(shown), selected  # what was asked, not every column
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "em que cidade estava a nota 40908?",
+            ["cidade", "FROM eventos_rastreamento", "last_updated DESC"],
+        ),
+        (
+            "logistics",
+            "in which city was invoice 40908?",
+            ["cidade", "FROM eventos_rastreamento", "last_updated DESC"],
+        ),
+        ("clinics", "qual a modalidade do exame 5?", ["te.modalidade", "JOIN tipos_exame"]),
+        ("clinics", "what is the modality of exam 5?", ["te.modalidade", "JOIN tipos_exame"]),
+    ],
+)
+def test_a_column_only_a_related_table_has(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    """The row's latest event when its events carry it, else the nearest joined table."""
+    assert_in(sql_for(deployment, question), *fragments)
+
+
+@pytest.mark.parametrize(
+    "question", ["why is invoice 41514 blocked?", "por que a nota 41514 está bloqueada?"]
+)
+def test_why_asks_for_the_reason(question: str) -> None:
+    assert "motivo_bloqueio" in select_list(sql_for("logistics", question))
