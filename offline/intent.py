@@ -42,6 +42,9 @@ class Intent:
     `column IS NULL`."""
     top: int | None = None
     ascending: bool = False
+    also: list[Intent] = field(default_factory=list)
+    """Further measures asked over the same rows ("quantos … e qual o valor total"): each
+    clause's own reading, of which only the measure is used."""
     recency: str | None = None
     """ "DESC" for the newest rows ("a tarefa mais recente"), "ASC" for the oldest."""
     """The ranking asks for the fewest ("o mês com menos pedidos"), not the most."""

@@ -25,7 +25,7 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 from orquestra.offline.periods import find_periods
-from orquestra.offline.phrasing import entity_columns, rank_subject, recency
+from orquestra.offline.phrasing import entity_columns, rank_subject, recency, several_measures
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -112,7 +112,10 @@ TOP = re.compile(
 )
 
 
-def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Intent:
+def parse(
+    question: str, catalog: Catalog, lexicon: Lexicon, today: date, clauses: bool = True
+) -> Intent:
+    """The question's intent; `clauses=False` reads one clause of it (no further split)."""
     text = fold(question).strip()
     tokens = words(COPULA.sub(" ", question.replace("_", " ")))
     intent = Intent(
@@ -171,6 +174,9 @@ def parse(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> Int
     entity_columns(intent, tokens, matches, used, catalog)
     _negations(intent, tokens, matches, catalog)
     _measure(intent, catalog)
+    if clauses:
+        read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
+        several_measures(intent, text, read, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     _ranked_group(intent, matches, catalog)
     return intent

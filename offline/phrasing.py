@@ -9,11 +9,18 @@ own words only, so it holds for any deployment described the same way.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning, display_column, is_numeric
+from orquestra.offline.lexicon import (
+    FUNCTION_WORDS,
+    Meaning,
+    display_column,
+    is_measure,
+    is_numeric,
+)
 
 LEAD_WORDS = {
     *("qual", "quais", "which", "what", "quem", "who", "em", "in", "que", "o", "a", "os"),
@@ -185,3 +192,36 @@ def _group_for(meanings: list[Meaning], base: str, catalog: Catalog) -> Group | 
         if meaning.kind == "table" and meaning.table != base:
             return Group(meaning.table, display_column(catalog.table(meaning.table)).name)
     return None
+
+
+CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+")
+"""Where a question may ask a second thing: "quantos … e qual o valor total"."""
+
+
+def several_measures(
+    intent: Intent, text: str, read: Callable[[str], Intent], catalog: Catalog
+) -> None:
+    """ "quantos pedidos e qual o valor total", "OTIF e lead time por modal": each clause's
+    own measure, over the same rows (the whole question's tables, filters, groups and
+    period). `read` parses one clause; a clause that names an amount ("qual o valor") asks
+    for its total."""
+    if intent.entity is not None:
+        return
+    for found in CONJUNCTION.finditer(text):
+        first, second = read(text[: found.start()]), read(text[found.end() :])
+        for part in (first, second):
+            amounts = [(t, c) for t, c in part.columns if is_measure(catalog.table(t), c)]
+            if not (part.metric or part.measure or part.aggregate) and amounts:
+                part.measure, part.aggregate = amounts[0], "sum"
+        if not all(part.metric or part.measure or part.aggregate for part in (first, second)):
+            continue
+        if _measure_of(first) == _measure_of(second):
+            continue
+        intent.metric, intent.measure = first.metric, first.measure
+        intent.aggregate = first.aggregate
+        intent.also.append(second)
+        return
+
+
+def _measure_of(part: Intent) -> tuple[object, ...]:
+    return (part.metric.term if part.metric else None, part.measure, part.aggregate)

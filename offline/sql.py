@@ -7,6 +7,7 @@ timestamp) applies whenever the entity's events live in a table joined to it.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 import pglast
@@ -145,6 +146,10 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     if measure is None and not groups:
         return _listing(intent, catalog, joins, where)
     selects.append(f"{measure or 'count(*)'} AS {measure_name}")
+    for other in intent.also:  # "… e qual o valor total": more measures of the same rows
+        extra = _extra_measure(other, intent, catalog, base, alias, today)
+        if extra is not None and extra[1] not in {s.rsplit(" AS ", 1)[-1] for s in selects}:
+            selects.append(f"{extra[0]} AS {extra[1]}")
     sql = f"SELECT {', '.join(selects)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     sql += f" GROUP BY {', '.join(groups)}" if groups else ""
@@ -156,6 +161,46 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     if intent.top:
         sql += f" LIMIT {intent.top}"
     return sql
+
+
+def _extra_measure(
+    other: Intent, intent: Intent, catalog: Catalog, base: str, alias: str, today: str
+) -> tuple[str, str] | None:
+    """Another clause's measure over the base table's rows: its metric (its own filter as
+    the aggregate's FILTER when it differs), its column (or the base's column of the same
+    head word: "o valor" of the rows counted), or a count."""
+    metric = other.metric.metric if other.metric else None
+    if metric is not None and metric.table == base:
+        expression = qualify(metric.expression, alias)
+        own = intent.metric.metric.filter if intent.metric and intent.metric.metric else None
+        if metric.filter and metric.filter != own:
+            if not re.fullmatch(r"\w+\([^()]*\)", metric.expression.strip()):
+                return None  # a ratio of aggregates cannot take one FILTER
+            condition = qualify(metric.filter.replace("{today}", f"DATE {today!r}"), alias)
+            expression += f" FILTER (WHERE {condition})"
+        return expression, "_".join(words(other.metric.term))
+    if other.measure is not None:
+        table, column = other.measure
+        if table != base:
+            head = column.split("_")[0]
+            same = [c.name for c in catalog.table(base).columns if c.name.split("_")[0] == head]
+            column = next((c for c in same if is_measure(catalog.table(base), c)), "")
+            if not column:
+                return None
+        prefix = {"avg": "media", "sum": "total"}.get(other.aggregate or "sum", other.aggregate)
+        return f"{other.aggregate or 'sum'}({alias}.{column})", f"{prefix}_{column}"
+    if other.aggregate in ("sum", "total", "avg", "max", "min"):
+        # "and what was the total value": the base's amount its words name
+        table, said = catalog.table(base), set(words(other.question))
+        for column in table.columns:
+            spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+            if is_measure(table, column.name) and said & set(spelled) - {"total"}:
+                aggregate = "sum" if other.aggregate == "total" else other.aggregate
+                prefix = {"avg": "media", "sum": "total"}.get(aggregate, aggregate)
+                return f"{aggregate}({alias}.{column.name})", f"{prefix}_{column.name}"
+    if other.aggregate in ("count", "total"):
+        return "count(*)", "quantidade"
+    return None
 
 
 def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:

@@ -205,3 +205,44 @@ def test_a_column_only_a_related_table_has(
 )
 def test_why_asks_for_the_reason(question: str) -> None:
     assert "motivo_bloqueio" in select_list(sql_for("logistics", question))
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "measures"),
+    [
+        (
+            "logistics",
+            "quantos pedidos recebi em 2026 e qual o valor total?",
+            ["count(*) AS quantidade", "sum(p.valor_total)"],
+        ),
+        (
+            "logistics",
+            "how many orders did I receive in 2026 and what was the total value?",
+            ["count(*) AS quantidade", "sum(p.valor_total)"],
+        ),
+        (
+            "logistics",
+            "qual o faturamento e o ticket médio de 2025?",
+            ["sum(nf.valor_nota) AS faturamento", "avg(nf.valor_nota) AS ticket_medio"],
+        ),
+        (
+            "clinics",
+            "quantos exames realizados em 2025 e qual a receita?",
+            ["count(*) AS quantidade", "sum(e.valor) FILTER (WHERE e.status = 'REALIZADO')"],
+        ),
+        (
+            "clinics",
+            "how many exams were performed in 2025 and what was the revenue?",
+            ["count(*) AS quantidade", "sum(e.valor) FILTER (WHERE e.status = 'REALIZADO')"],
+        ),
+    ],
+)
+def test_several_measures_at_once(deployment: str, question: str, measures: list[str]) -> None:
+    sql = sql_for(deployment, question)
+    assert_in(select_list(sql), *measures)
+    assert "2025-01-01" in sql or "2026-01-01" in sql  # the whole question's period
+
+
+def test_a_concept_and_a_count_is_one_measure() -> None:
+    sql = sql_for("logistics", "o que é nota bloqueada e quantas eu tenho?")
+    assert select_list(sql) == "SELECT count(*) AS quantidade"
