@@ -45,6 +45,8 @@ class Intent:
     also: list[Intent] = field(default_factory=list)
     """Further measures asked over the same rows ("quantos … e qual o valor total"): each
     clause's own reading, of which only the measure is used."""
+    distinct_table: str | None = None
+    """ "quantas tarefas distintas": this table's rows, each counted once (by its whole key)."""
     recency: str | None = None
     """ "DESC" for the newest rows ("a tarefa mais recente"), "ASC" for the oldest."""
     """The ranking asks for the fewest ("o mês com menos pedidos"), not the most."""

@@ -25,7 +25,13 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 from orquestra.offline.periods import find_periods
-from orquestra.offline.phrasing import entity_columns, rank_subject, recency, several_measures
+from orquestra.offline.phrasing import (
+    distinct_count,
+    entity_columns,
+    rank_subject,
+    recency,
+    several_measures,
+)
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -174,6 +180,7 @@ def parse(
     entity_columns(intent, tokens, matches, used, catalog)
     _negations(intent, tokens, matches, catalog)
     _measure(intent, catalog)
+    distinct_count(intent, tokens, matches)
     if clauses:
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)

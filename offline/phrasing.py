@@ -225,3 +225,28 @@ def several_measures(
 
 def _measure_of(part: Intent) -> tuple[object, ...]:
     return (part.metric.term if part.metric else None, part.measure, part.aggregate)
+
+
+DISTINCT = re.compile(r"\b(distint[oa]s|diferentes|distinct|different|unique|unic[oa]s)\b")
+
+
+def distinct_count(
+    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
+) -> None:
+    """ "quantas tarefas distintas", "how many different customers": the rows of the table
+    named beside the word, each counted once — by its whole key, whichever table holds the
+    rows the question filters."""
+    spots = [i for i, t in enumerate(tokens) if DISTINCT.fullmatch(t)]
+    if not spots:
+        return
+    for start, end, meanings in matches:
+        if end == spots[0] or start == spots[0] + 1:
+            table = next((m.table for m in meanings if m.kind == "table"), None)
+            if table is not None:
+                intent.distinct_table = table
+                intent.aggregate = intent.aggregate or "count"
+                # The rows where it happens are the query's base: "clientes diferentes que
+                # fizeram pedidos" counts customers over the orders.
+                others = [t for t in intent.tables if t != table]
+                intent.tables = [*others, table] if others else intent.tables
+                return

@@ -142,7 +142,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
             owner = _group_table(group, intent, catalog, joins)
             selects.append(f"{joins.alias(owner)}.{group.column} AS {group.column}")
         groups.append(str(len(selects)))
-    measure, measure_name = _measure_sql(intent, catalog, alias)
+    measure, measure_name = _measure_sql(intent, catalog, alias, joins)
     if measure is None and not groups:
         return _listing(intent, catalog, joins, where)
     selects.append(f"{measure or 'count(*)'} AS {measure_name}")
@@ -203,6 +203,25 @@ def _extra_measure(
     return None
 
 
+def _distinct_count(table: str, catalog: Catalog, joins: Joins) -> str:
+    """COUNT(DISTINCT …) of a table's rows by its whole key (the tenant column aside: the
+    rows are one tenant's), read from the base's own columns when it refers to the table."""
+    counted = catalog.table(table)
+    base = next(iter(joins.aliases))
+    alias = joins.aliases[base]
+    link = next(
+        (j.on for j in catalog.table(base).meta.joins if j.to == table),
+        None,
+    )
+    if base == table or link is None:
+        alias = joins.alias(table)
+        keys = [c for c in counted.primary_key if c != counted.tenant_column]
+    else:
+        keys = [local for local, remote in link.items() if remote != counted.tenant_column]
+    columns = ", ".join(f"{alias}.{c}" for c in keys)
+    return f"count(DISTINCT ({columns}))" if len(keys) > 1 else f"count(DISTINCT {columns})"
+
+
 def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:
     """The table a grouping column comes from: a mentioned one that has it, else the nearest."""
     owners = [t for t in catalog.tables if group.column in catalog.table(t).column_names]
@@ -214,7 +233,11 @@ def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -
     return reachable[0] if reachable else group.table
 
 
-def _measure_sql(intent: Intent, catalog: Catalog, alias: str) -> tuple[str | None, str]:
+def _measure_sql(
+    intent: Intent, catalog: Catalog, alias: str, joins: Joins | None = None
+) -> tuple[str | None, str]:
+    if intent.distinct_table and intent.aggregate == "count" and joins is not None:
+        return _distinct_count(intent.distinct_table, catalog, joins), "quantidade"
     metric = intent.metric.metric if intent.metric else None
     counts_rows = metric is not None and not metric.expression.upper().startswith("COUNT")
     if intent.aggregate == "count" and counts_rows and not _counted_in_unit(intent):

@@ -246,3 +246,37 @@ def test_several_measures_at_once(deployment: str, question: str, measures: list
 def test_a_concept_and_a_count_is_one_measure() -> None:
     sql = sql_for("logistics", "o que é nota bloqueada e quantas eu tenho?")
     assert select_list(sql) == "SELECT count(*) AS quantidade"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "counted"),
+    [
+        (
+            "logistics",
+            "quantas notas distintas tiveram ocorrência?",
+            "count(DISTINCT (er.serie, er.num_nota))",
+        ),
+        (
+            "logistics",
+            "how many distinct invoices had incidents in 2026?",
+            "count(DISTINCT (er.serie, er.num_nota))",
+        ),
+        (
+            "logistics",
+            "quantos clientes diferentes fizeram pedidos em 2026?",
+            "count(DISTINCT p.cod_cliente) AS quantidade FROM pedidos",
+        ),
+        (
+            "clinics",
+            "quantos pacientes diferentes fizeram exames em 2025?",
+            "count(DISTINCT e.cod_paciente) AS quantidade FROM exames",
+        ),
+        (
+            "clinics",
+            "how many distinct reports had critical findings?",
+            "count(DISTINCT la.id_laudo) AS quantidade FROM laudo_achados",
+        ),
+    ],
+)
+def test_distinct_counts_count_the_whole_key(deployment: str, question: str, counted: str) -> None:
+    assert counted in sql_for(deployment, question)
