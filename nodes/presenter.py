@@ -3,6 +3,11 @@
 The chart is a Vega-Lite v5 specification picked from the data's shape — a time series is a
 line, categories a sorted bar, shares of a whole an arc, two measures a scatter — and validated
 against the schema (Altair) before it is sent. Model-written plotting code is never run.
+
+A series over periods (a `date_trunc` in the query, or values that are all firsts of a month)
+is drawn on an ordinal axis of its periods, one tick each ("06/2026", "Q2 2026"), in the
+deployment's time zone, rather than a continuous time axis with ticks between them. How the
+table and cards are written (labels, periods, money) goes out as `display` (`nodes.display`).
 """
 
 from __future__ import annotations
@@ -23,11 +28,15 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources, warm_up
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
-from orquestra.nodes.units import column_units, identifier_columns
+from orquestra.nodes.display import display_for, number_locale, period_label, read_result
+from orquestra.nodes.units import is_money, row_limit
+from orquestra.offline.answers import SYMBOLS
 from orquestra.sandbox.analysis import column_kinds, jsonable_rows
 
 CHART_ROWS = 500
 MAX_BARS = 30
+DENSE_TICKS = 12
+"""Above this many periods, the axis' labels are slanted so that each keeps its tick."""
 SHARE = re.compile(r"(participa|share|propor|percentual|distribui|fatia|breakdown)")
 
 
@@ -77,10 +86,19 @@ def cards_for(
 
 
 def chart_for(
-    question: str, result: QueryResultState, identifiers: Collection[str] = ()
+    question: str,
+    result: QueryResultState,
+    identifiers: Collection[str] = (),
+    periods: Mapping[str, str] | None = None,
+    titles: Mapping[str, str] | None = None,
+    lang: str | None = None,
+    units: Mapping[str, str] | None = None,
 ) -> dict[str, Any] | None:
     """A validated Vega-Lite v5 spec for the result's shape, or None when no chart helps.
-    `identifiers`: columns that name rows (keys), never charted as measures."""
+    `identifiers`: columns that name rows (keys), never charted as measures; `periods`: time
+    columns cut to a period (`column_periods`; their rows local times), drawn one tick per
+    period; `titles`: the axes' readable titles by column; `lang`: the turn's language, for
+    period labels and number separators; `units`: a money measure's axis shows its currency."""
     columns, rows = result["columns"], jsonable_rows(result["rows"][:CHART_ROWS])
     if len(rows) < 2:
         return None
@@ -90,8 +108,14 @@ def chart_for(
     ]
     times = [c for c in columns if kinds[c] == "time"]
     categories = [c for c in columns if kinds[c] == "category"]
+    period = (periods or {}).get(times[0]) if times else None
     if times and numbers:
         shape = Shape("line", (times[0], numbers[-1], *categories[:1]))
+        if period:
+            index = columns.index(times[0])
+            rows = _period_rows(result["rows"][:CHART_ROWS], index, period, lang or "pt")
+            dense = len({row[columns.index(times[0])] for row in rows}) > DENSE_TICKS
+            shape = shape._replace(period=period, dense=dense)
     elif categories and numbers and SHARE.search(fold(question)) and len(rows) <= 12:
         shape = Shape("arc", (numbers[-1], categories[0]))
     elif categories and numbers and len(rows) <= MAX_BARS:
@@ -100,17 +124,44 @@ def chart_for(
         shape = Shape("point", (numbers[0], numbers[1]))
     else:
         return None
+    if titles:
+        shape = shape._replace(titles=tuple(titles.get(f, f) for f in shape.fields))
+    if lang:
+        unit = (units or {}).get(shape.fields[0 if shape.mark in ("arc", "bar") else 1])
+        symbol = SYMBOLS.get(unit or "", unit) if is_money(unit) else None
+        shape = shape._replace(lang=lang, currency=symbol)
     spec = copy.deepcopy(spec_of(shape))
     spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
     return spec
 
 
+def _period_rows(rows: list[list[Any]], index: int, period: str, lang: str) -> list[list[Any]]:
+    """JSON rows in time order, the time column written as its period ("06/2026")."""
+    ordered = sorted(rows, key=lambda row: (row[index] is None, str(row[index])))
+    labelled = [
+        [period_label(v, period, lang) if i == index else v for i, v in enumerate(row)]
+        for row in ordered
+    ]
+    return jsonable_rows(labelled)
+
+
 class Shape(NamedTuple):
     """What a chart is drawn from: its mark, and the columns it encodes, in the mark's order
-    (line: time, measure, optional series; arc and bar: measure, category; point: x, y)."""
+    (line: time, measure, optional series; arc and bar: measure, category; point: x, y).
+    The spec is cached per shape, so everything it depends on is here."""
 
     mark: str
     fields: tuple[str, ...]
+    period: str | None = None
+    """The time column's period: an ordinal axis of period labels, one tick each."""
+    dense: bool = False
+    """Many periods: slanted labels."""
+    titles: tuple[str, ...] = ()
+    """The axes' titles, in `fields`' order (default: the column names)."""
+    lang: str | None = None
+    """Numbers written with this language's separators (None: Vega's defaults)."""
+    currency: str | None = None
+    """The measure's currency symbol, on its axis."""
 
 
 @lru_cache(maxsize=1024)
@@ -123,36 +174,52 @@ def spec_of(shape: Shape) -> dict[str, Any]:
     # Rows are attached after building: Altair copies them slowly. (Altair's `Data` has no
     # annotated constructor.)
     data = alt.Data(values=[])  # type: ignore[no-untyped-call]
-    fields = shape.fields
+    fields, titles = shape.fields, shape.titles or shape.fields
     if shape.mark == "line":
-        series = {"color": alt.Color(f"{fields[2]}:N")} if len(fields) > 2 else {}
+        series = {"color": alt.Color(f"{fields[2]}:N", title=titles[2])} if len(fields) > 2 else {}
+        if shape.period:  # periods in data order (time order), every label kept
+            axis = alt.Axis(labelAngle=-45 if shape.dense else 0, labelOverlap=False)
+            x = alt.X(f"{fields[0]}:O", title=titles[0], sort=None, axis=axis)
+        else:
+            x = alt.X(f"{fields[0]}:T", title=titles[0])
         chart = (  # one line per category ("por mês e por canal"), not one zig-zag line
             alt.Chart(data)
             .mark_line(point=True)
-            .encode(
-                x=alt.X(f"{fields[0]}:T", title=fields[0]),
-                y=alt.Y(f"{fields[1]}:Q", title=fields[1]),
-                **series,
-            )
+            .encode(x=x, y=alt.Y(f"{fields[1]}:Q", title=titles[1]), **series)
         )
     elif shape.mark == "arc":
         chart = (
             alt.Chart(data)
             .mark_arc()
-            .encode(theta=alt.Theta(f"{fields[0]}:Q"), color=alt.Color(f"{fields[1]}:N"))
+            .encode(
+                theta=alt.Theta(f"{fields[0]}:Q", title=titles[0]),
+                color=alt.Color(f"{fields[1]}:N", title=titles[1]),
+            )
         )
     elif shape.mark == "bar":
         chart = (
             alt.Chart(data)
             .mark_bar()
             .encode(
-                x=alt.X(f"{fields[0]}:Q", title=fields[0]),
-                y=alt.Y(f"{fields[1]}:N", sort="-x", title=fields[1]),
+                x=alt.X(f"{fields[0]}:Q", title=titles[0]),
+                y=alt.Y(f"{fields[1]}:N", sort="-x", title=titles[1]),
             )
         )
     else:
-        chart = alt.Chart(data).mark_point().encode(x=f"{fields[0]}:Q", y=f"{fields[1]}:Q")
+        chart = (
+            alt.Chart(data)
+            .mark_point()
+            .encode(
+                x=alt.X(f"{fields[0]}:Q", title=titles[0]),
+                y=alt.Y(f"{fields[1]}:Q", title=titles[1]),
+            )
+        )
     spec: dict[str, Any] = chart.properties(width="container").to_dict(validate=False)
+    if shape.lang:
+        spec["config"] = {"locale": {"number": number_locale(shape.lang, shape.currency)}}
+        measure = "y" if shape.mark == "line" else "x" if shape.mark == "bar" else None
+        if shape.currency and measure:
+            spec["encoding"][measure].setdefault("axis", {})["format"] = "$,.0f"
     validate_spec(spec)
     return spec
 
@@ -188,18 +255,38 @@ def _summary(update: dict[str, Any]) -> str:
     return f"{len(update.get('cards') or [])} cards, chart: {mark or 'none'}"
 
 
-@stage("presenter", summary=_summary)
+def _details(update: dict[str, Any]) -> dict[str, Any]:
+    """The end event carries `display`: how the client writes the result (no state field:
+    it is derived anew for each turn, and only a client that shows the result needs it)."""
+    return {"display": update["display"]} if update.get("display") else {}
+
+
+@stage("presenter", summary=_summary, details=_details)
 async def presenter(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
     result, analysis = present(state.get("result"), "result"), state.get("analysis")
+    reading = read_result(result, state, runtime.context.limits.timezone, resources)
+    cards = cards_for(result, analysis, reading.units)
     sql = state.get("draft_sql") or state.get("sql")
-    units = column_units(sql, result["columns"], resources.catalog)
-    return {
-        "cards": cards_for(result, analysis, units),
-        "chart": chart_for(
-            state.get("question", ""),
-            result,
-            identifier_columns(result["columns"], resources.catalog),
-        ),
-    }
+    limited = row_limit(sql) is not None or result["truncated"]
+    profile = resources.profile
+    display = display_for(
+        reading, result, cards, analysis, len(result["rows"]) if limited else None
+    )
+    display.update(
+        lang=reading.lang,
+        locale=profile.locale_for(reading.lang),
+        currency=profile.currency,
+        timezone=reading.zone,
+    )
+    chart = chart_for(
+        state.get("question", ""),
+        {**result, "rows": reading.rows},
+        reading.identifiers,
+        reading.periods,
+        reading.labels,
+        reading.lang,
+        reading.units,
+    )
+    return {"cards": cards, "chart": chart, "display": display}

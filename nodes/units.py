@@ -51,6 +51,8 @@ KEEPS_UNIT = {
 }
 """Functions whose result is in the unit of their (numeric) argument."""
 MONEY_CODE_LENGTH = 3
+PERIODS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
+"""`date_trunc` fields a result column is read as a period of (other fields are left as times)."""
 _catalog_units: dict[int, tuple[Catalog, dict[str, str]]] = {}
 
 
@@ -189,3 +191,42 @@ def _same(units: object) -> str | None:
 def _name_key(name: str) -> str:
     """A name as a column alias would spell it: "ticket médio" → "ticket_medio"."""
     return "_".join(fold(name).split())
+
+
+def truncated_periods(sql: str | None) -> dict[str, str]:
+    """Result column → the period `date_trunc` cut it to (`month`, `quarter`…), from the query:
+
+    >>> truncated_periods("SELECT date_trunc('month', d)::date AS mes, SUM(v) FROM t GROUP BY 1")
+    {'mes': 'month'}
+    """
+    periods = {}
+    for target in _targets(sql):
+        name, value = _output_name(target), target.val
+        while isinstance(value, ast.TypeCast):
+            value = value.arg
+        if name is None or not isinstance(value, ast.FuncCall):
+            continue
+        function = _last(value.funcname)
+        first = (value.args or (None,))[0]
+        if not isinstance(function, ast.String) or str(function.sval).lower() != "date_trunc":
+            continue
+        if isinstance(first, ast.A_Const) and isinstance(first.val, ast.String):
+            field = str(first.val.sval).lower()
+            if field in PERIODS:
+                periods[name] = PERIODS[field]
+    return periods
+
+
+def row_limit(sql: str | None) -> int | None:
+    """The outermost query's constant `LIMIT n` (a top-N list), or None."""
+    if not sql:
+        return None
+    try:
+        statements = parse_sql(sql)
+    except ParseError:
+        return None
+    statement = statements[0].stmt if statements else None
+    count = getattr(statement, "limitCount", None)
+    if isinstance(count, ast.A_Const) and isinstance(count.val, ast.Integer):
+        return int(count.val.ival or 0)
+    return None
