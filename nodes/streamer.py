@@ -25,14 +25,15 @@ from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.model_errors import ModelError
-from orquestra.graph.models import model_for
+from orquestra.graph.models import model_for, spec_for
 from orquestra.graph.rails import AnswerStream, rail_check
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
-from orquestra.nodes.units import column_units
+from orquestra.nodes.units import column_units, row_limit
+from orquestra.sandbox.analysis import Analysis, share_scope
 
 PREVIEW_ROWS = 20
 """Said when the question names another tenant: the guard answered with the asker's rows."""
@@ -76,7 +77,9 @@ async def _data_answer(
         question=state["question"],
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
-        analysis=json.dumps(state["analysis"], ensure_ascii=False) if state.get("analysis") else "",
+        analysis=json.dumps(scoped_analysis(state), ensure_ascii=False)
+        if state.get("analysis")
+        else "",
         result=preview(present(state.get("result"), "result"), runtime.context.limits.timezone),
         units=units_text(state, resources.catalog),
         previous_answer=state.get("answer") if feedback else "",
@@ -94,6 +97,22 @@ async def _data_answer(
     return meter.update()
 
 
+def scoped_analysis(state: AgentState) -> Analysis | None:
+    """The analysis, its top list's shares marked as of the rows listed when the query kept
+    only its first N (`LIMIT`): "22% of the 5 listed", never "of the total"."""
+    analysis, result = state.get("analysis"), state.get("result")
+    limit = row_limit(state.get("draft_sql") or state.get("sql"))
+    if analysis is None or result is None or limit is None:
+        return analysis
+    return share_scope(analysis, len(result["rows"]))
+
+
+def answer_model(runtime: Runtime[RunContext], resources: Resources) -> str:
+    """The answer role's model as the client shows it (a scripted model's file left out)."""
+    spec = spec_for("answer", runtime.context, resources.settings)
+    return spec.split(":", 1)[0] if spec.startswith("scripted:") else spec
+
+
 def units_text(state: AgentState, catalog: Catalog) -> str:
     """`column: unit` per result column the catalog gives a unit (money, kg…), one a line."""
     sql = state.get("draft_sql") or state.get("sql")
@@ -101,7 +120,12 @@ def units_text(state: AgentState, catalog: Catalog) -> str:
     return "\n".join(f"{column}: {unit}" for column, unit in units.items())
 
 
-@stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")
+def _details(update: dict[str, Any]) -> dict[str, Any]:
+    """The end event names the model that answered (no state field: the client shows it)."""
+    return {"model": update["model"]} if update.get("model") else {}
+
+
+@stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars", details=_details)
 async def streamer(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
@@ -140,6 +164,7 @@ async def streamer(
     replaces = getattr(last, "id", None) if refining else None
     return {
         **update,
+        "model": answer_model(runtime, resources),
         "answer": answer.strip(),
         "messages": [AIMessage(content=answer.strip(), id=replaces)],
         "last_question": state.get("question") or state.get("last_question", ""),

@@ -169,10 +169,16 @@ def _findings(text: str, lang: str) -> list[str]:
     if top.get("items") and top["items"][0].get("share_pct") is not None:
         leader = top["items"][0]
         share = _format("pct", leader["share_pct"], lang)
+        listed = top.get("listed") if top.get("share_of") == "listed" else None
+        whole = (
+            ("do total" if lang == "pt" else "of the total")
+            if listed is None
+            else (f"do total dos {listed} listados" if lang == "pt" else f"of the {listed} listed")
+        )
         out.append(
-            f"{leader['label']} responde por {share}% do total."
+            f"{leader['label']} responde por {share}% {whole}."
             if lang == "pt"
-            else f"{leader['label']} accounts for {share}% of the total."
+            else f"{leader['label']} accounts for {share}% {whole}."
         )
     return out
 

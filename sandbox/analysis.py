@@ -51,7 +51,8 @@ class Analysis(TypedDict, total=False):
     """Sum, min, max and mean of each measure."""
     trend: Trend
     top: dict[str, Any]
-    """The leading categories with their value and share of the total."""
+    """The leading categories with their value and share of the total (`share_of: listed`:
+    the total of the `listed` rows only, a top N of more)."""
     outliers: list[dict[str, Any]]
     """Rows far from the median (modified z-score above 3.5)."""
     notes: list[str]
@@ -127,6 +128,8 @@ def analyze(job: dict[str, Any]) -> Analysis:
         )
     if category and main and not time:
         out["top"] = _top(rows, columns.index(category), columns.index(main), category, main)
+        if out["truncated"]:
+            out = share_scope(out, len(rows))
     if main:
         label = time or category
         out["outliers"] = _outliers(
@@ -135,6 +138,16 @@ def analyze(job: dict[str, Any]) -> Analysis:
     if out["truncated"]:
         out["notes"].append(f"only the first {len(rows)} of {out['row_count']} rows were analysed")
     return out
+
+
+def share_scope(analysis: Analysis, listed: int | None) -> Analysis:
+    """`analysis` with its top list's shares marked as of the `listed` rows only, when the
+    rows are a top N of more (a `LIMIT`, a truncated result): a share of those is not a
+    share of the whole, and the answer must say so. `listed` None: unchanged."""
+    top = analysis.get("top")
+    if not top or listed is None:
+        return analysis
+    return {**analysis, "top": {**top, "share_of": "listed", "listed": listed}}
 
 
 def _values(rows: list[list[Any]], index: int) -> list[float]:
