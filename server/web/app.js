@@ -16,7 +16,11 @@ const TEXT = {
         send: "Enviar", placeholder: "Pergunte sobre {topics}…", placeholderAny: "Pergunte sobre os seus dados…",
         examples: "Experimente perguntar:",
         sql: "SQL executado", rows: "linhas", truncated: "mostrando as primeiras linhas",
-        error: "Erro", vs: "vs. período anterior", clarify: "Preciso de um detalhe:" },
+        error: "Erro", vs: "vs. período anterior", clarify: "Preciso de um detalhe:",
+        answeredBy: "Respondido por", offline: "modelo offline (embutido)",
+        offlineNote: "entende perguntas diretas sobre {topics}: contagens, somas e médias, listas, "
+          + "séries por período e os maiores de um grupo. Para perguntas mais livres, configure um "
+          + "modelo de linguagem." },
   en: { loginIntro: "Choose the {tenant} to enter the demo as:", enter: "Enter",
         tokenIntro: "Paste the access token your identity provider issued "
           + "(or by the command orquestra token --tenant T).", signOut: "Sign out",
@@ -24,7 +28,11 @@ const TEXT = {
         send: "Send", placeholder: "Ask about {topics}…", placeholderAny: "Ask about your data…",
         examples: "Try asking:",
         sql: "SQL that ran", rows: "rows", truncated: "showing the first rows",
-        error: "Error", vs: "vs. previous period", clarify: "I need one detail:" },
+        error: "Error", vs: "vs. previous period", clarify: "I need one detail:",
+        answeredBy: "Answered by", offline: "offline model (built in)",
+        offlineNote: "it understands direct questions about {topics}: counts, sums and averages, "
+          + "lists, series by period and the largest of a group. For freer questions, configure "
+          + "a language model." },
 };
 // Until /v1/profile answers (or if it cannot): business-neutral words only.
 const NEUTRAL_PROFILE = { assistant_name: "Orquestra", languages: ["pt", "en"], default_language: "pt",
@@ -252,7 +260,12 @@ async function ask(question) {
 
 function handle(bot, event, data) {
   if (event === "run") { state.thread = data.thread_id; }
-  else if (event === "node") stage(bot, data);
+  else if (event === "node") {
+    stage(bot, data);
+    // How to write the result (presenter) and which model answered (streamer).
+    if (data.display) bot.display = data.display;
+    if (data.model) bot.model = data.model;
+  }
   else if (event === "sql") {
     const details = document.createElement("details"); details.className = "sql";
     const summary = document.createElement("summary");
@@ -287,39 +300,108 @@ function stage(bot, data) {
 
 function result(bot, data) {
   if (!bot.answer.textContent) bot.answer.textContent = data.answer;
-  if (data.cards && data.cards.length) bot.extra.append(cards(data.cards));
+  const display = data.columns && bot.display && bot.display.columns.length === data.columns.length
+    ? bot.display : null;
+  if (data.cards && data.cards.length) bot.extra.append(cards(data.cards, display));
   if (data.chart && window.vegaEmbed) {
     const holder = document.createElement("div"); holder.className = "chart"; bot.extra.append(holder);
     window.vegaEmbed(holder, data.chart, VEGA_OPTIONS).catch(() => holder.remove());
   }
-  if (data.rows && data.rows.length) bot.extra.append(table(data));
+  if (data.rows && data.rows.length) bot.extra.append(table(data, display));
+  if (bot.model) bot.div.append(modelNote(bot.model));
+}
+
+// Which model wrote the answer; for the offline one, what kinds of question it handles.
+function modelNote(model) {
+  const note = document.createElement("div"); note.className = "model";
+  const offline = model === "offline";
+  note.textContent = `${t("answeredBy")}: ${offline ? t("offline") : model}`
+    + (offline ? ` — ${t("offlineNote")}` : "");
+  note.dataset.model = model; return note;
 }
 
 // `ast: true` makes vega-embed run Vega's expressions through the vega-interpreter it bundles
 // instead of compiling them with `new Function` (which the policy refuses). The <style>
 // elements vega-embed and its tooltip would add are off; app.css carries their rules.
-const VEGA_OPTIONS = { actions: false, ast: true, defaultStyle: false,
+// SVG, not canvas: axis labels are text a screen reader (and a test) can read.
+const VEGA_OPTIONS = { actions: false, ast: true, defaultStyle: false, renderer: "svg",
                        tooltip: { disableDefaultStyle: true } };
 
 // A card's unit: "money" (the profile's currency), an ISO 4217 code, or anything else as a number.
-function format(value, unit) {
+function format(value, unit, display) {
   if (typeof value !== "number") return String(value ?? "—");
-  const currency = unit === "money" ? state.profile.currency : /^[A-Z]{3}$/.test(unit || "") ? unit : null;
-  return currency ? value.toLocaleString(locale(), { style: "currency", currency })
-                  : value.toLocaleString(locale(), { maximumFractionDigits: 2 });
+  const where = display ? display.locale : locale();
+  const currency = unit === "money" ? (display || state.profile).currency
+    : /^[A-Z]{3}$/.test(unit || "") ? unit : null;
+  return currency ? value.toLocaleString(where, { style: "currency", currency })
+                  : value.toLocaleString(where, { maximumFractionDigits: 2 });
 }
 
-function cards(items) {
-  const box = document.createElement("div"); box.className = "cards";
-  for (const card of items) {
-    const kpi = document.createElement("div"); kpi.className = "kpi";
-    const delta = card.delta_pct == null ? "" :
-      `<div class="delta ${card.delta_pct >= 0 ? "up" : "down"}">${card.delta_pct > 0 ? "+" : ""}${card.delta_pct}% ${t("vs")}</div>`;
-    kpi.innerHTML = `<div class="label"></div><div class="value"></div>${delta}`;
-    kpi.querySelector(".label").textContent = card.label.replace(/_/g, " ");
-    kpi.querySelector(".value").textContent = format(card.value, card.unit);
-    box.append(kpi);
+// A cell's text from its column's kind (the server decides kinds and units from the catalog):
+// money in its currency, counts with separators, periods as their format says ("06/2026"),
+// times in the deployment's time zone, keys and codes as they are.
+function cellFormatter(column, display) {
+  const where = display.locale; const zone = display.timezone || "UTC";
+  if (column.kind === "money") {
+    const money = new Intl.NumberFormat(where, { style: "currency", currency: column.unit });
+    return (v) => (typeof v === "number" ? money.format(v) : String(v ?? ""));
   }
+  if (column.kind === "number" || column.kind === "integer") {
+    const digits = column.kind === "integer" ? 0 : 2;
+    const number = new Intl.NumberFormat(where, { maximumFractionDigits: digits });
+    const unit = column.unit ? ` ${column.unit}` : "";
+    return (v) => (typeof v === "number" ? number.format(v) + unit : String(v ?? ""));
+  }
+  if (column.kind === "period") return (v) => periodText(v, column.format, zone, where);
+  if (column.kind === "time") return (v) => timeText(v, zone, where);
+  return (v) => String(v ?? "");
+}
+
+// A date alone ("2026-06-01") is a calendar day, not an instant: read it in UTC, not shifted.
+const isDateOnly = (value) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+function localParts(value, zone) {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone: isDateOnly(value) ? "UTC" : zone,
+    year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+    hourCycle: "h23" }).formatToParts(new Date(value));
+  return Object.fromEntries(parts.map((part) => [part.type, part.value]));
+}
+
+// A d3-style time format ("%m/%Y", "Q%q %Y", "%b %Y") over the period's local date.
+function periodText(value, form, zone, where) {
+  if (typeof value !== "string" || !form) return String(value ?? "");
+  const p = localParts(value, zone);
+  const month = Number(p.month);
+  const short = new Intl.DateTimeFormat(where, { month: "short", timeZone: "UTC" })
+    .format(Date.UTC(2000, month - 1, 1)).replace(".", "");
+  return form.replace(/%([YmdqbB])/g, (_, code) => ({ Y: p.year, m: p.month, d: p.day,
+    q: String(Math.floor((month - 1) / 3) + 1), b: capitalise(short), B: capitalise(short) })[code]);
+}
+
+function timeText(value, zone, where) {
+  if (typeof value !== "string") return String(value ?? "");
+  const p = localParts(value, zone);
+  const dateOnly = isDateOnly(value) || (p.hour === "00" && p.minute === "00");
+  return new Intl.DateTimeFormat(where, { timeZone: isDateOnly(value) ? "UTC" : zone,
+    dateStyle: "short", ...(dateOnly ? {} : { timeStyle: "short" }) }).format(new Date(value));
+}
+
+// `display` (the presenter's): each card's readable label and period, and the turn's locale.
+function cards(items, display) {
+  const box = document.createElement("div"); box.className = "cards";
+  items.forEach((card, index) => {
+    const shown = (display && display.cards[index]) || {};
+    const kpi = document.createElement("div"); kpi.className = "kpi";
+    const change = card.delta_pct == null ? "" : card.delta_pct.toLocaleString(
+      display ? display.locale : locale(), { maximumFractionDigits: 1, signDisplay: "exceptZero" });
+    const delta = card.delta_pct == null ? "" :
+      `<div class="delta ${card.delta_pct >= 0 ? "up" : "down"}">${change}% ${t("vs")}</div>`;
+    kpi.innerHTML = `<div class="label"></div><div class="value"></div><div class="period"></div>${delta}`;
+    kpi.querySelector(".label").textContent = shown.label || card.label.replace(/_/g, " ");
+    kpi.querySelector(".value").textContent = format(card.value, card.unit, display);
+    kpi.querySelector(".period").textContent = shown.period || "";
+    box.append(kpi);
+  });
   return box;
 }
 
@@ -333,16 +415,30 @@ function cell(value) {
   return value ?? "";
 }
 
-function table(data) {
+const NUMERIC = new Set(["money", "number", "integer"]);
+
+// Cells written as the answer is (`display`: the presenter's per-column kinds); sorting a
+// column still compares the raw values.
+function table(data, display) {
   const wrap = document.createElement("div"); wrap.className = "table-wrap";
   const tableEl = document.createElement("table"); const head = tableEl.createTHead().insertRow();
   const body = tableEl.createTBody(); let rows = data.rows.slice(0, 200); let order = 1;
+  const columns = display ? display.columns : data.columns.map((name) => ({ name, label: name }));
+  const writers = columns.map((column) => (display ? cellFormatter(column, display) : cell));
+  const numeric = columns.map((column) => NUMERIC.has(column.kind));
   const fill = () => {
     body.innerHTML = "";
-    for (const row of rows) { const tr = body.insertRow(); row.forEach((v) => { tr.insertCell().textContent = cell(v); }); }
+    for (const row of rows) {
+      const tr = body.insertRow();
+      row.forEach((v, i) => {
+        const td = tr.insertCell(); td.textContent = writers[i](v);
+        if (numeric[i]) td.className = "num";
+      });
+    }
   };
-  data.columns.forEach((name, index) => {
-    const th = document.createElement("th"); th.textContent = name; head.append(th);
+  columns.forEach(({ label }, index) => {
+    const th = document.createElement("th"); th.textContent = label; head.append(th);
+    if (numeric[index]) th.className = "num";
     th.onclick = () => {
       order = -order;
       rows = [...rows].sort((a, b) => (a[index] > b[index] ? 1 : a[index] < b[index] ? -1 : 0) * order);
