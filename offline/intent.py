@@ -45,6 +45,11 @@ class Intent:
     also: list[Intent] = field(default_factory=list)
     """Further measures asked over the same rows ("quantos … e qual o valor total"): each
     clause's own reading, of which only the measure is used."""
+    comparisons: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """Date columns compared on each row: (table, column, ">" or "<", other column), as in
+    "entregues depois da previsão"."""
+    date_column: str | None = None
+    """The column that places the rows in time, when a glossary definition says so."""
     distinct_table: str | None = None
     """ "quantas tarefas distintas": this table's rows, each counted once (by its whole key)."""
     recency: str | None = None

@@ -26,8 +26,10 @@ from orquestra.offline.lexicon import (
 )
 from orquestra.offline.periods import find_periods
 from orquestra.offline.phrasing import (
+    date_comparison,
     distinct_count,
     entity_columns,
+    metric_with_gaps,
     rank_subject,
     recency,
     several_measures,
@@ -175,10 +177,12 @@ def parse(
     metrics = lexicon.metrics_in(tokens)
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
+    metric_with_gaps(intent, tokens, lexicon)
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
     entity_columns(intent, tokens, matches, used, catalog)
     _negations(intent, tokens, matches, catalog)
+    date_comparison(intent, tokens, matches, catalog)
     _measure(intent, catalog)
     distinct_count(intent, tokens, matches)
     if clauses:

@@ -15,11 +15,14 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
+    DATE_TYPES,
     FUNCTION_WORDS,
+    Lexicon,
     Meaning,
     display_column,
     is_measure,
     is_numeric,
+    verb_roots,
 )
 
 LEAD_WORDS = {
@@ -250,3 +253,140 @@ def distinct_count(
                 others = [t for t in intent.tables if t != table]
                 intent.tables = [*others, table] if others else intent.tables
                 return
+
+
+AFTER = ("depois", "apos", "after", "later")
+BEFORE = ("antes", "before", "earlier")
+LINKS = ("da", "de", "do", "das", "dos", "of", "the", "than", "a", "o", "que", "sua", "seu", "its")
+SHARED_PREFIX = 6
+"""Shortest common start that ties a verb to a column ("entregues" ~ "entrega")."""
+
+
+def date_comparison(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "entregues depois da previsão", "signed after the deadline": one date column of a
+    row against another. The verb names the first (its root is the column's), the words
+    after "depois"/"after" the second. When a glossary metric's filter makes the same
+    comparison, the question is in that metric's terms: its date column places the rows."""
+    for index, token in enumerate(tokens):
+        if token not in AFTER + BEFORE:
+            continue
+        right = _date_column_after(index, tokens, matches, intent, catalog)
+        if right is None:
+            continue
+        table, other = right
+        verb = _verb_column(tokens[:index], table, other, catalog)
+        if verb is None:
+            continue
+        left, position = verb
+        operator = ">" if token in AFTER else "<"
+        intent.comparisons.append((table, left, operator, other))
+        # The verb and the compared column are the condition, not a state or a named date.
+        intent.columns = [c for c in intent.columns if c not in {(table, left), (table, other)}]
+        for start, end, meanings in matches:
+            if start <= position < end:
+                for meaning in meanings:
+                    values = intent.filters.get((meaning.table, meaning.column), [])
+                    if meaning.kind == "value" and meaning.value in values:
+                        values.remove(meaning.value)
+                        if not values:
+                            del intent.filters[meaning.table, meaning.column]
+        if table not in intent.tables:
+            intent.tables.insert(0, table)
+        for term in catalog.glossary:
+            rule = term.metric
+            if rule and rule.table == table and _compares(rule.filter or "", left, operator, other):
+                intent.date_column = rule.date_column
+                break
+        return
+
+
+def _date_column_after(
+    index: int,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    intent: Intent,
+    catalog: Catalog,
+) -> tuple[str, str] | None:
+    """The date column named after the comparison word: by a phrase of the catalog, else by
+    its head word ("da previsão") among the tables in play."""
+    position = index + 1
+    while position < len(tokens) and tokens[position] in LINKS:
+        position += 1
+    if position >= len(tokens):
+        return None
+    for start, _end, meanings in matches:
+        if start != position:
+            continue
+        for meaning in meanings:
+            if meaning.kind == "column":
+                column = catalog.table(meaning.table).column(meaning.column)
+                if column.type_sql.startswith(DATE_TYPES):
+                    return meaning.table, meaning.column
+    said = stem(tokens[position])
+    involved = [*intent.tables, *(t for t, _c in intent.filters)]
+    for table in dict.fromkeys(involved):
+        for column in catalog.table(table).columns:
+            if not column.type_sql.startswith(DATE_TYPES):
+                continue
+            spelled = [column.name.replace("_", " "), *column.meta.synonyms.all()]
+            if said in {stem(w) for phrase in spelled for w in words(phrase)}:
+                return table, column.name
+    return None
+
+
+def _verb_column(
+    said: list[str], table: str, other: str, catalog: Catalog
+) -> tuple[str, int] | None:
+    """The table's other date column a verb before the comparison names ("entregues"), and
+    where the verb is."""
+    for position in range(len(said) - 1, -1, -1):
+        token = said[position]
+        for column in catalog.table(table).columns:
+            if column.name == other or not column.type_sql.startswith(DATE_TYPES):
+                continue
+            spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+            roots = verb_roots(token)
+            if any(w.startswith(r) for r in roots for w in spelled) or _shares_start(
+                token, spelled
+            ):
+                return column.name, position
+    return None
+
+
+def _shares_start(token: str, spelled: list[str]) -> bool:
+    return any(
+        len(token) >= SHARED_PREFIX and fold_word[:SHARED_PREFIX] == token[:SHARED_PREFIX]
+        for fold_word in (w.lower() for w in spelled)
+    )
+
+
+def _compares(condition: str, left: str, operator: str, right: str) -> bool:
+    """The filter compares `left` with `right` the same way (casts and spacing aside)."""
+    flat = re.sub(r"::\w+|\s+", "", condition.lower())
+    mirrored = {">": "<", "<": ">"}[operator]
+    return f"{left}{operator}{right}" in flat or f"{right}{mirrored}{left}" in flat
+
+
+GAP_WORDS = {
+    *("medio", "media", "medios", "medias", "average", "mean", "avg", "total", "totais"),
+    *("maximo", "maxima", "minimo", "minima", "maximum", "minimum"),
+}
+"""Aggregate words people put inside a metric's name ("custo médio de frete")."""
+
+
+def metric_with_gaps(intent: Intent, tokens: list[str], lexicon: Lexicon) -> None:
+    """A metric named with an aggregate word inside its phrase ("custo médio de frete" is
+    "custo de frete", averaged): the metric's filter and date column still apply."""
+    if intent.metric is not None or intent.entity is not None:
+        return
+    kept = [t for t in tokens if t not in GAP_WORDS]
+    if len(kept) == len(tokens):
+        return
+    metrics = lexicon.metrics_in(kept)
+    if metrics:
+        intent.metric = metrics[0]

@@ -129,7 +129,8 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     if len(intent.periods) > 1 and not intent.groups:
         intent.groups = [Group("", "", "month")]  # a comparison of periods, side by side
     if intent.aggregate == "avg":  # "média por venda" is the average over sales, not per sale
-        intent.groups = [g for g in intent.groups if g.table != base]
+        itself = {display_column(catalog.table(base)).name, *catalog.table(base).primary_key}
+        intent.groups = [g for g in intent.groups if g.table != base or g.column not in itself]
     for group in intent.groups:
         if group.grain:
             name = time_column(intent, catalog, base)
@@ -161,6 +162,17 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     if intent.top:
         sql += f" LIMIT {intent.top}"
     return sql
+
+
+def _metric_expression(intent: Intent) -> str:
+    """The metric's expression; a total asked as an average, a maximum or a minimum ("custo
+    médio de frete") aggregates the same column that way, per row."""
+    expression = intent.metric.metric.expression
+    summed = re.fullmatch(r"\s*sum\(\s*(\w+)\s*\)\s*", expression, re.IGNORECASE)
+    by_period = any(g.grain for g in intent.groups)
+    if summed and intent.aggregate in ("avg", "max", "min") and not by_period:
+        return f"{intent.aggregate.upper()}({summed.group(1)})"
+    return expression
 
 
 def _extra_measure(
@@ -222,6 +234,20 @@ def _distinct_count(table: str, catalog: Catalog, joins: Joins) -> str:
     return f"count(DISTINCT ({columns}))" if len(keys) > 1 else f"count(DISTINCT {columns})"
 
 
+def _compared(table: Table, alias: str, left: str, operator: str, right: str) -> str:
+    """One date column against another on the same row; a timestamp against a date is
+    compared as a date (delivered on the promised day is not late)."""
+    kinds = {c: table.column(c).type_sql for c in (left, right)}
+    as_date = len({kind.startswith("timestamp") for kind in kinds.values()}) > 1
+    sides = [
+        f"CAST({alias}.{c} AS date)"
+        if as_date and kinds[c].startswith("timestamp")
+        else f"{alias}.{c}"
+        for c in (left, right)
+    ]
+    return f"{sides[0]} {operator} {sides[1]}"
+
+
 def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:
     """The table a grouping column comes from: a mentioned one that has it, else the nearest."""
     owners = [t for t in catalog.tables if group.column in catalog.table(t).column_names]
@@ -244,7 +270,12 @@ def _measure_sql(
         return "count(*)", "quantidade"  # "how many overdue bills": count, with its filter
     if intent.metric and intent.metric.metric:
         name = "_".join(words(intent.metric.term))
-        return qualify(intent.metric.metric.expression, alias), name
+        expression = _metric_expression(intent)
+        if expression != intent.metric.metric.expression:  # "custo médio de frete"
+            name = (
+                f"{ {'avg': 'media', 'max': 'maximo', 'min': 'minimo'}[intent.aggregate] }_{name}"
+            )
+        return qualify(expression, alias), name
     if intent.measure:
         column = intent.measure[1]
         prefix = {"avg": "media", "sum": "total"}.get(intent.aggregate, intent.aggregate)
@@ -277,6 +308,8 @@ def _filters(
         where.append(f"{joins.alias(table)}.{column} {operator}")
     for table, column in intent.unset:
         where.append(f"{joins.alias(table)}.{column} IS NULL")
+    for table, left, operator, right in intent.comparisons:
+        where.append(_compared(catalog.table(table), joins.alias(table), left, operator, right))
     tenant_column = catalog.table(base).tenant_column
     if intent.tenant_value is not None and tenant_column:
         where.append(f"{alias}.{tenant_column} = {intent.tenant_value}")
@@ -300,6 +333,8 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     concluídas" → `data_conclusao`, "cadastramos" → `cadastrado_em`); else the first."""
     if _metric_date(intent):
         return _metric_date(intent)
+    if intent.date_column and intent.date_column in catalog.table(base).column_names:
+        return intent.date_column
     table = catalog.table(base)
     dated = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES)]
     named = [c for t, c in intent.columns if t == base and c in {d.name for d in dated}]

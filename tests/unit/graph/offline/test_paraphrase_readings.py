@@ -280,3 +280,72 @@ def test_a_concept_and_a_count_is_one_measure() -> None:
 )
 def test_distinct_counts_count_the_whole_key(deployment: str, question: str, counted: str) -> None:
     assert counted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "quantas cargas foram entregues depois da previsão em 2026?",
+            [
+                "CAST(c.data_entrega AS date) > c.previsao_entrega",
+                "c.data_saida >= DATE '2026-01-01'",  # the late-delivery metric's date
+            ],
+        ),
+        (
+            "logistics",
+            "how many shipments were delivered after the promised date in 2026?",
+            ["CAST(c.data_entrega AS date) > c.previsao_entrega", "c.data_saida >= DATE"],
+        ),
+        (
+            "clinics",
+            "quantos laudos foram assinados depois do prazo em 2025?",
+            ["l.assinado_em > l.prazo_em", "DATE '2025-01-01'"],
+        ),
+        (
+            "clinics",
+            "how many reports were signed after the deadline in 2025?",
+            ["l.assinado_em > l.prazo_em", "DATE '2025-01-01'"],
+        ),
+    ],
+)
+def test_a_condition_between_two_dates(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    assert_in(sql, *fragments)
+    assert "'ENTREGUE'" not in sql  # the verb made the comparison, not a state filter
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "custo médio de frete por modal",
+            ["t.modal", "avg(c.valor_frete)", "c.status <> 'CANCELADA'"],
+        ),
+        (
+            "logistics",
+            "average freight cost by transport mode",
+            ["t.modal", "avg(c.valor_frete)", "c.status <> 'CANCELADA'"],
+        ),
+        (
+            "clinics",
+            "receita média por convênio em 2025",
+            ["e.convenio", "avg(e.valor)", "e.status = 'REALIZADO'", "e.data_realizacao >="],
+        ),
+        (
+            "clinics",
+            "average revenue by insurer in 2025",
+            ["e.convenio", "avg(e.valor)", "e.status = 'REALIZADO'", "e.data_realizacao >="],
+        ),
+    ],
+)
+def test_a_metric_named_inside_a_longer_phrase_is_data(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    """Its filter and date column apply; and it is data, not a concept to explain."""
+    assert_in(sql_for(deployment, question), *fragments)
+    assert route_of(deployment, question) == "ANALYTICS"
