@@ -16,7 +16,6 @@ Another tenant's rows (a leak), two checks, both independent of row-level securi
 from __future__ import annotations
 
 import asyncio
-import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from orquestra.evals.compare import exact_match, normal, relaxed_match
 from orquestra.evals.dataset import Case
-from orquestra.evals.metrics import cost, quantile, rate
+from orquestra.evals.metrics import accuracy, usage
 from orquestra.evals.runner import GOLD_LIMITS, gold_rows
 from orquestra.graph.resources import Resources
 from orquestra.guards import GuardRejection, guard_sql
@@ -148,28 +147,14 @@ def summarize_baseline(
     results: list[BaselineResult], prices: dict | None = None, model: str = ""
 ) -> dict[str, Any]:
     """The baseline's figures, named as Orquestra's summary names them."""
-    latencies = [r.latency_ms for r in results]
     checks = Counter(r.leak_check for r in results)
     return {
         "cases": len(results),
-        "execution_accuracy": rate(r.exact for r in results),
-        "relaxed_execution_accuracy": rate(
-            r.exact or r.relaxed if r.exact is not None else None for r in results
-        ),
+        **accuracy(results),
         "tenant_leaks": sum(r.tenant_leak for r in results),
         "leak_checks": {name: checks.get(name, 0) for name in LEAK_CHECKS},
         "errors": sum(r.error is not None for r in results),
-        "model_calls_per_case": round(statistics.mean(r.model_calls for r in results), 2),
-        "prompt_tokens_per_case": round(statistics.mean(r.prompt_tokens for r in results), 1),
-        "completion_tokens_per_case": round(
-            statistics.mean(r.completion_tokens for r in results), 1
-        ),
-        "tokens_estimated_cases": sum(r.tokens_estimated for r in results),
-        "cost_per_case_usd": round(
-            statistics.mean(cost(r, prices or {}, model) for r in results), 6
-        ),
-        "latency_ms_median": quantile(latencies, 0.5),
-        "latency_ms_p95": quantile(latencies, 0.95),
+        **usage(results, prices or {}, model),
     }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from orquestra.evals.runner import CaseResult
@@ -22,10 +22,20 @@ def quantile(values: list[float], q: float) -> float | None:
 
 
 class Metered(Protocol):
-    """Anything with a case's token counts (Orquestra's results and the baseline's)."""
+    """A case's model use (Orquestra's results and the baseline's)."""
 
+    model_calls: int
     prompt_tokens: int
     completion_tokens: int
+    tokens_estimated: bool
+    latency_ms: float
+
+
+class Scored(Protocol):
+    """A case's comparison with its gold rows (None: no gold SQL)."""
+
+    exact: bool | None
+    relaxed: bool | None
 
 
 def cost(result: Metered, prices: dict[str, dict[str, float]], model: str) -> float:
@@ -44,14 +54,10 @@ def summarize(
     clarify_expected = [r.expected_route == "clarify" for r in results]
     clarified = [r.clarified for r in results]
     true_pos = sum(e and c for e, c in zip(clarify_expected, clarified, strict=True))
-    latencies = [r.latency_ms for r in results]
     summary: dict[str, Any] = {
         "cases": len(results),
         "route_accuracy": rate(r.route == r.expected_route for r in results),
-        "execution_accuracy": rate(r.exact for r in results),
-        "relaxed_execution_accuracy": rate(
-            r.exact or r.relaxed if r.exact is not None else None for r in results
-        ),
+        **accuracy(results),
         "clarification_precision": round(true_pos / sum(clarified), 4) if sum(clarified) else None,
         "clarification_recall": (
             round(true_pos / sum(clarify_expected), 4) if sum(clarify_expected) else None
@@ -62,6 +68,30 @@ def summarize(
         "cap_hits": sum(len(r.caps_hit) for r in results),
         "tenant_leaks": sum(r.tenant_leak for r in results),
         "errors": sum(r.error is not None for r in results),
+        **usage(results, prices, model),
+    }
+    for key in ("expected_route", "complexity", "lang"):
+        summary[f"by_{key.removeprefix('expected_')}"] = {
+            value: _group([r for r in results if getattr(r, key) == value])
+            for value in sorted({getattr(r, key) for r in results})
+        }
+    return summary
+
+
+def accuracy(results: Sequence[Scored]) -> dict[str, float | None]:
+    """Execution accuracy, strict and relaxed, over the cases with gold SQL."""
+    return {
+        "execution_accuracy": rate(r.exact for r in results),
+        "relaxed_execution_accuracy": rate(
+            r.exact or r.relaxed if r.exact is not None else None for r in results
+        ),
+    }
+
+
+def usage(results: Sequence[Metered], prices: dict, model: str) -> dict[str, Any]:
+    """Model calls, tokens, cost and latency per case, the same for any system measured."""
+    latencies = [r.latency_ms for r in results]
+    return {
         "model_calls_per_case": round(statistics.mean(r.model_calls for r in results), 2),
         "prompt_tokens_per_case": round(statistics.mean(r.prompt_tokens for r in results), 1),
         "completion_tokens_per_case": round(
@@ -72,12 +102,6 @@ def summarize(
         "latency_ms_median": quantile(latencies, 0.5),
         "latency_ms_p95": quantile(latencies, 0.95),
     }
-    for key in ("expected_route", "complexity", "lang"):
-        summary[f"by_{key.removeprefix('expected_')}"] = {
-            value: _group([r for r in results if getattr(r, key) == value])
-            for value in sorted({getattr(r, key) for r in results})
-        }
-    return summary
 
 
 def _rails(results: list[CaseResult]) -> dict[str, Any]:
@@ -99,8 +123,5 @@ def _group(results: list[CaseResult]) -> dict[str, Any]:
     return {
         "cases": len(results),
         "route_accuracy": rate(r.route == r.expected_route for r in results),
-        "execution_accuracy": rate(r.exact for r in results),
-        "relaxed_execution_accuracy": rate(
-            r.exact or r.relaxed if r.exact is not None else None for r in results
-        ),
+        **accuracy(results),
     }
