@@ -126,22 +126,45 @@ def readable_label(column: str, catalog: Catalog, lang: str, question: str = "")
     """A column's label in the deployment's words, preferring those the question used."""
     lang, key = _lang(lang), phrase_key(column)
     asked = " ".join(phrase_key(question))
-    for term in catalog.glossary:
-        phrases = (term.term, *term.synonyms)
-        named = next((p for p in phrases if phrase_key(p) == key), None)
-        if named is not None:  # the words the column is named by, unless the question's
-            return _capital(_preferred(phrases, asked, named))
-    for table in catalog.tables.values():
-        for found in table.columns:
-            if found.name == column:
-                synonyms = getattr(found.meta.synonyms, lang)
-                if synonyms:
-                    return _capital(_preferred(synonyms, asked, None))
+    glossary, columns = _words_of(catalog)
+    if key in glossary:  # the words the column is named by, unless the question's
+        named, phrases = glossary[key]
+        return _capital(_preferred(phrases, asked, named))
+    synonyms = columns.get(column, {}).get(lang)
+    if synonyms:
+        return _capital(_preferred(synonyms, asked, None))
     if fold(column) in FUNCTION_LABELS[lang]:
         return FUNCTION_LABELS[lang][fold(column)]
     parts = column.replace("_", " ").split()
     kept = [p for i, p in enumerate(parts) if i == 0 or fold(p) != fold(parts[i - 1])]
     return _capital(" ".join(kept) or column)
+
+
+Glossary = dict[tuple[str, ...], tuple[str, tuple[str, ...]]]
+"""Phrase key → (the phrase, every phrase of its term)."""
+_words: dict[int, tuple[Catalog, Glossary, dict[str, dict[str, list[str]]]]] = {}
+
+
+def _words_of(catalog: Catalog) -> tuple[Glossary, dict[str, dict[str, list[str]]]]:
+    """The glossary's phrases by key, and each column name's synonyms per language (the first
+    table's that has any). Built once per catalog object: a label is asked for per column."""
+    cached = _words.get(id(catalog))
+    if cached is not None and cached[0] is catalog:
+        return cached[1], cached[2]
+    glossary: Glossary = {}
+    for term in catalog.glossary:
+        phrases = (term.term, *term.synonyms)
+        for phrase in phrases:
+            glossary.setdefault(phrase_key(phrase), (phrase, phrases))
+    columns: dict[str, dict[str, list[str]]] = {}
+    for table in catalog.tables.values():
+        for found in table.columns:
+            for lang in ("pt", "en"):
+                synonyms = list(getattr(found.meta.synonyms, lang))
+                if synonyms:
+                    columns.setdefault(found.name, {}).setdefault(lang, synonyms)
+    _words[id(catalog)] = (catalog, glossary, columns)
+    return glossary, columns
 
 
 def _preferred(phrases: Sequence[str], asked: str, default: str | None) -> str:

@@ -300,15 +300,17 @@ function stage(bot, data) {
 
 function result(bot, data) {
   if (!bot.answer.textContent) bot.answer.textContent = data.answer;
-  const display = data.columns && bot.display && bot.display.columns.length === data.columns.length
-    ? bot.display : null;
+  // `display` and `model` come with the stages' end events (a `result` carrying them wins).
+  const shown = data.display || bot.display; const model = data.model || bot.model;
+  const display = data.columns && shown && shown.columns.length === data.columns.length
+    ? shown : null;
   if (data.cards && data.cards.length) bot.extra.append(cards(data.cards, display));
   if (data.chart && window.vegaEmbed) {
     const holder = document.createElement("div"); holder.className = "chart"; bot.extra.append(holder);
     window.vegaEmbed(holder, data.chart, VEGA_OPTIONS).catch(() => holder.remove());
   }
   if (data.rows && data.rows.length) bot.extra.append(table(data, display));
-  if (bot.model) bot.div.append(modelNote(bot.model));
+  if (model) bot.div.append(modelNote(model));
 }
 
 // Which model wrote the answer; for the offline one, what kinds of question it handles.
