@@ -1,0 +1,135 @@
+"""How a result is written for people: periods read from the query or the values, labels in
+the deployment's words, kinds of cells, a chart per period (and cached per period), and a top
+N's share said of the rows listed, not of a total the query never saw."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from orquestra.ddl_catalog import load_catalog
+from orquestra.nodes.display import (
+    column_kind,
+    local,
+    number_locale,
+    period_label,
+    period_of,
+    readable_label,
+    total_label,
+)
+from orquestra.nodes.presenter import Shape, chart_for, spec_of
+from orquestra.nodes.units import row_limit, truncated_periods
+from orquestra.offline.answers import answer
+from orquestra.sandbox.analysis import analyze, share_scope
+
+DEPLOYMENTS = Path(__file__).resolve().parents[3] / "deployments"
+ZONE = "America/Sao_Paulo"
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(DEPLOYMENTS / "logistics" / "catalog")
+
+
+def test_the_period_comes_from_the_query() -> None:
+    sql = (
+        "SELECT date_trunc('quarter', d)::date AS tri, date_trunc('month', d) AS mes, "
+        "date_trunc('hour', d) AS hora, sum(v) AS total FROM t GROUP BY 1, 2, 3"
+    )
+    assert truncated_periods(sql) == {"tri": "quarter", "mes": "month"}
+    assert truncated_periods("not sql") == {} and truncated_periods(None) == {}
+
+
+def test_or_from_the_local_values() -> None:
+    # Midnight in São Paulo is 03:00 UTC: read in UTC, every month would start at 03:00.
+    months = [local(datetime(2026, m, 1, 3, tzinfo=UTC), ZONE) for m in (4, 5, 6)]
+    assert months[0] == datetime(2026, 4, 1) and period_of(months) == "month"
+    assert period_of([date(2026, m, 1) for m in (1, 4, 7)]) == "quarter"
+    assert period_of([date(y, 1, 1) for y in (2024, 2025, 2026)]) == "year"
+    assert period_of([date(2026, 6, d) for d in (1, 8, 15)]) == "week"  # Mondays
+    assert period_of([date(2026, 6, d) for d in (2, 3, 4)]) == "day"
+    assert period_of([datetime(2026, 6, 1, 10, 30), datetime(2026, 7, 1)]) is None
+    assert period_of([date(2026, 6, 1), date(2026, 7, 1)]) == "day"  # two: too few to tell
+
+
+def test_periods_read_as_people_write_them() -> None:
+    june = date(2026, 6, 1)
+    assert period_label(june, "month", "pt") == "06/2026"
+    assert period_label(june, "month", "en") == "Jun 2026"
+    assert period_label(june, "quarter", "pt") == "2º tri 2026"
+    assert period_label(june, "quarter", "en") == "Q2 2026"
+    assert period_label(june, "year", "en") == "2026"
+    assert period_label(june, "day", "pt") == "01/06/2026"
+
+
+def test_labels_are_the_deployments_words(catalog) -> None:
+    assert readable_label("faturamento", catalog, "pt") == "Faturamento"
+    assert readable_label("valor_vencido", catalog, "pt") == "Valor vencido"
+    # The words the question used win: an English question reads "Revenue".
+    assert readable_label("faturamento", catalog, "en", "revenue by month") == "Revenue"
+    assert readable_label("valor_nota", catalog, "en") == "Invoice value"
+    assert readable_label("count", catalog, "pt") == "Quantidade"
+    assert readable_label("total_total_valor", catalog, "pt") == "Total valor"  # no echo
+    assert total_label("Valor vencido", "pt", 5) == "Valor vencido (soma dos 5 listados)"
+    assert total_label("Revenue", "en", None) == "Revenue (total)"
+
+
+def test_cell_kinds() -> None:
+    assert column_kind("valor", [1.5, 2], "BRL", None, ()) == "money"
+    assert column_kind("notas", [1200, 3], None, None, ()) == "integer"
+    assert column_kind("peso", [1.5], "kg", None, ()) == "number"
+    assert column_kind("num_nota", [40908], None, None, ()) == "text"  # a key, as it is
+    assert column_kind("ano", [2026], None, None, ()) == "text"  # not "2.026"
+    assert column_kind("mes", [date(2026, 6, 1)], None, "month", ()) == "period"
+    assert column_kind("quando", [datetime(2026, 6, 1, 10)], None, None, ()) == "time"
+    assert number_locale("pt", "R$")["currency"] == ["R$ ", ""]
+
+
+def test_a_series_of_periods_has_one_tick_each_and_its_own_cached_spec() -> None:
+    rows = [[date(2026, m, 1), m * 10.5] for m in (3, 1, 2)]
+    result = {"columns": ["mes", "faturamento"], "rows": rows, "row_count": 3, "truncated": False}
+    spec_of.cache_clear()
+    plain = chart_for("faturamento por mês", result)
+    monthly = chart_for(
+        "faturamento por mês",
+        result,
+        periods={"mes": "month"},
+        titles={"mes": "Mês", "faturamento": "Faturamento"},
+        lang="pt",
+        units={"faturamento": "BRL"},
+    )
+    assert plain is not None and monthly is not None
+    assert plain["encoding"]["x"]["type"] == "temporal"  # no period known: a time axis
+    x = monthly["encoding"]["x"]
+    assert x["type"] == "ordinal" and x["sort"] is None and x["title"] == "Mês"
+    assert [v["mes"] for v in monthly["data"]["values"]] == ["01/2026", "02/2026", "03/2026"]
+    assert monthly["encoding"]["y"]["axis"]["format"] == "$,.0f"
+    assert monthly["config"]["locale"]["number"]["thousands"] == "."
+    assert spec_of.cache_info().misses == 2  # the period (and words) are part of the key
+    assert Shape("line", ("mes", "faturamento"), period="month") != Shape(
+        "line", ("mes", "faturamento")
+    )
+
+
+def test_a_top_five_share_is_of_the_five() -> None:
+    assert row_limit("SELECT a, sum(b) FROM t GROUP BY a ORDER BY 2 DESC LIMIT 5") == 5
+    assert row_limit("WITH x AS (SELECT a FROM t LIMIT 3) SELECT * FROM x") is None
+    rows = [["A", 50.0], ["B", 30.0], ["C", 20.0]]
+    job = {"columns": ["canal", "valor"], "rows": rows, "question": "top 3"}
+    listed = share_scope(analyze(job), 3)
+    assert listed["top"]["share_of"] == "listed" and listed["top"]["listed"] == 3
+    assert share_scope(analyze(job), None) == analyze(job)
+    sections = {
+        "analysis": json.dumps(listed),
+        "result": "3 of 3 rows\n"
+        + "\n".join(json.dumps({"canal": k, "valor": v}) for k, v in rows),
+    }
+    assert "A responde por 50% do total dos 3 listados." in answer(sections, "pt")
+    assert "A accounts for 50% of the 3 listed." in answer(sections, "en")
+    whole = {**sections, "analysis": json.dumps(analyze(job))}
+    assert "A responde por 50% do total." in answer(whole, "pt")
+    truncated = analyze({**job, "truncated": True, "row_count": 10})
+    assert truncated["top"]["share_of"] == "listed"  # the rows are the first of more
