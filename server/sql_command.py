@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from orquestra.core.database import agent_url, connect
 from orquestra.core.settings import Settings
@@ -60,18 +62,29 @@ def run_sql_command(
             f"error [{exc.code}]: {exc.message}\n  {exc.detail}",
         )
         return EXIT_QUERY_ERROR
+    zone = ZoneInfo(settings.limits.timezone)
+    rows = [[_local(value, zone) for value in row] for row in result.rows]
     payload = {
         **normalised_from,
         "sql": sql,
         "params": params,
         "columns": result.columns,
-        "rows": [list(row) for row in result.rows],
+        "rows": rows,
         "row_count": result.row_count,
         "truncated": result.truncated,
         "ms": round(result.ms, 1),
     }
-    _emit(as_json, payload, _table(sql, result))
+    _emit(as_json, payload, _table(sql, result, rows))
     return 0
+
+
+def _local(value: Any, zone: ZoneInfo) -> Any:
+    """A `timestamptz` (asyncpg returns it in UTC) in the deployment's time zone, the zone the
+    query itself read dates in (`SET LOCAL TimeZone`): a month bucket reads `2025-12-01
+    00:00:00-03:00`, not `2025-12-01 03:00:00+00:00`."""
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(zone)
+    return value
 
 
 def _normalised(query: str, dialect: str, as_json: bool) -> tuple[str, dict[str, Any]]:
@@ -102,8 +115,8 @@ def _emit(as_json: bool, payload: dict[str, Any], text: str) -> None:
     print(json.dumps(payload, default=str, ensure_ascii=False) if as_json else text)
 
 
-def _table(sql: str, result: QueryResult) -> str:
-    cells = [[str(v) if v is not None else "" for v in row] for row in result.rows]
+def _table(sql: str, result: QueryResult, rows: list[list[Any]]) -> str:
+    cells = [[str(v) if v is not None else "" for v in row] for row in rows]
     widths = [
         min(40, max([len(c)] + [len(row[i]) for row in cells]))
         for i, c in enumerate(result.columns)

@@ -139,3 +139,18 @@ async def test_printed_policies_apply_to_a_fresh_database(
             await agent.close()
     finally:
         await conn.close()
+
+
+def test_sql_command_shows_times_in_the_deployments_zone(demo_db, data_dir: Path) -> None:
+    """A month bucket reads as the month began where the query read dates (the deployment's
+    time zone), not as the UTC instant asyncpg returns."""
+    query = (
+        "SELECT date_trunc('month', data_emissao) AS mes FROM notas_fiscais"
+        " WHERE data_emissao >= '2026-06-01' GROUP BY 1"
+    )
+    orquestra = str(BIN / "orquestra")
+    found = run([orquestra, "sql", "--tenant", "101", "--json", query], data_dir)
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["rows"] == [["2026-06-01 00:00:00-03:00"]]
+    shown = run([orquestra, "sql", "--tenant", "101", query], data_dir)
+    assert "2026-06-01 00:00:00-03:00" in shown.stdout and "+00:00" not in shown.stdout
