@@ -109,13 +109,13 @@ def _tracking(rng, nota: Nota, load: tuple, home: P.SupplierProfile, now: dateti
             home.uf,
         )
     ]
-    hub = P.HUBS[nota.customer.region]
+    hub, hub_uf = P.HUBS[nota.customer.region]  # the hub's own state, not the destination's
     for step in range(1, rng.randint(2, 3)):
         moment = departure + span * (0.25 * step + rng.uniform(0, 0.1))
-        series.append((moment, "EM_TRANSITO", f"Em trânsito, passagem por {hub}", hub, uf))
+        series.append((moment, "EM_TRANSITO", f"Em trânsito, passagem por {hub}", hub, hub_uf))
     if arrival is None or arrival.date() > promised:
         moment = departure + span * rng.uniform(0.55, 0.7)
-        series.append((moment, "OCORRENCIA", rng.choice(P.INCIDENTS), hub, uf))
+        series.append((moment, "OCORRENCIA", rng.choice(P.INCIDENTS), hub, hub_uf))
     delivery_day = datetime.combine(end.date(), time(7, rng.randrange(60)), now.tzinfo)
     series.append(
         (

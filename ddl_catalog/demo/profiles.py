@@ -209,8 +209,14 @@ CITIES: tuple[tuple[str, str, str], ...] = (
     ("Belém", "PA", "N"),
 )
 
-HUBS = {"SE": "Cajamar", "S": "Curitiba", "CO": "Anápolis", "NE": "Feira de Santana", "N": "Belém"}
-"""Distribution hub a shipment passes through in each region."""
+HUBS = {
+    "SE": ("Cajamar", "SP"),
+    "S": ("Curitiba", "PR"),
+    "CO": ("Anápolis", "GO"),
+    "NE": ("Feira de Santana", "BA"),
+    "N": ("Belém", "PA"),
+}
+"""Distribution hub (city, state) a shipment passes through in each region."""
 
 CUSTOMER_PREFIX = {
     "VAREJO": ("Supermercado", "Mercado", "Loja", "Empório", "Drogaria", "Magazine"),

@@ -6,6 +6,8 @@ from datetime import date
 
 import asyncpg
 
+from orquestra.ddl_catalog.demo import profiles as P
+
 TENANTS = [101, 102, 103, 104, 105]
 
 
@@ -119,3 +121,14 @@ async def test_transportadoras_are_shared_and_every_row_has_a_known_tenant(
            WHERE cod_fornecedor NOT IN (101, 102, 103, 104, 105)"""
     )
     assert strays == 0
+
+
+async def test_every_place_is_a_real_city_of_its_state(demo_db, conn: asyncpg.Connection) -> None:
+    """Tracking events name a city and its state: a hub is in its own state, not in the
+    destination's (Curitiba/RS was shown)."""
+    known = {(city, uf) for city, uf, _region in P.CITIES} | set(P.HUBS.values())
+    places = {
+        (r["cidade"], r["uf"])
+        for r in await conn.fetch("SELECT DISTINCT cidade, uf FROM eventos_rastreamento")
+    }
+    assert places and places <= known, sorted(places - known)[:5]
