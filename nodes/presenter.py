@@ -37,6 +37,8 @@ CHART_ROWS = 500
 MAX_BARS = 30
 DENSE_TICKS = 12
 """Above this many periods, the axis' labels are slanted so that each keeps its tick."""
+CROWDED_TICKS = 36
+"""Above this many, Vega leaves out the labels that would overlap (every other one)."""
 SHARE = re.compile(r"(participa|share|propor|percentual|distribui|fatia|breakdown)")
 
 
@@ -114,8 +116,11 @@ def chart_for(
         if period:
             index = columns.index(times[0])
             rows = _period_rows(result["rows"][:CHART_ROWS], index, period, lang or "pt")
-            dense = len({row[columns.index(times[0])] for row in rows}) > DENSE_TICKS
-            shape = shape._replace(period=period, dense=dense)
+            count = len({row[index] for row in rows})
+            ticks = "flat" if count <= DENSE_TICKS else "slanted"
+            shape = shape._replace(
+                period=period, ticks=ticks if count <= CROWDED_TICKS else "thinned"
+            )
     elif categories and numbers and SHARE.search(fold(question)) and len(rows) <= 12:
         shape = Shape("arc", (numbers[-1], categories[0]))
     elif categories and numbers and len(rows) <= MAX_BARS:
@@ -154,8 +159,9 @@ class Shape(NamedTuple):
     fields: tuple[str, ...]
     period: str | None = None
     """The time column's period: an ordinal axis of period labels, one tick each."""
-    dense: bool = False
-    """Many periods: slanted labels."""
+    ticks: str = "flat"
+    """A period axis' labels: `flat`, `slanted` (many: each still shown) or `thinned` (too
+    many to show each: overlapping ones are left out)."""
     titles: tuple[str, ...] = ()
     """The axes' titles, in `fields`' order (default: the column names)."""
     lang: str | None = None
@@ -178,7 +184,10 @@ def spec_of(shape: Shape) -> dict[str, Any]:
     if shape.mark == "line":
         series = {"color": alt.Color(f"{fields[2]}:N", title=titles[2])} if len(fields) > 2 else {}
         if shape.period:  # periods in data order (time order), every label kept
-            axis = alt.Axis(labelAngle=-45 if shape.dense else 0, labelOverlap=False)
+            axis = alt.Axis(
+                labelAngle=0 if shape.ticks == "flat" else -45,
+                labelOverlap=shape.ticks == "thinned",
+            )
             x = alt.X(f"{fields[0]}:O", title=titles[0], sort=None, axis=axis)
         else:
             x = alt.X(f"{fields[0]}:T", title=titles[0])

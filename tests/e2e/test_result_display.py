@@ -33,7 +33,8 @@ document.addEventListener("securitypolicyviolation", (event) => {
 });
 """
 QUARTERLY = (
-    "SELECT date_trunc('quarter', data_emissao) AS trimestre, sum(valor_nota) AS faturamento "
+    "SELECT date_trunc('quarter', data_emissao) AS trimestre, count(*) AS notas, "
+    "sum(valor_nota) AS faturamento "
     "FROM notas_fiscais WHERE status = 'AUTORIZADA' GROUP BY 1 ORDER BY 1"
 )
 TOP_OVERDUE = (
@@ -157,15 +158,33 @@ def test_a_monthly_series_from_the_offline_model(page: Page, demo_server: Server
     assert "modelo offline" in note.inner_text() and "contagens" in note.inner_text()
 
 
+def test_an_english_question_to_the_offline_model(page: Page, demo_server: Server) -> None:
+    page.goto(demo_server.url)
+    page.evaluate("localStorage.setItem('lang', 'en')")
+    enter(page, demo_server)
+    bot = ask(page, "revenue by month in 2026")
+    months = [f"{month} 2026" for month in ("Jan", "Feb", "Mar", "Apr", "May", "Jun")]
+    assert x_ticks(bot) == months and column(bot, 0) == months
+    assert bot.locator("table thead th").all_text_contents() == ["Month", "Revenue"]
+    assert all(re.fullmatch(r"R\$\d{1,3}(,\d{3})*\.\d{2}", cell) for cell in column(bot, 1))
+    assert bot.locator(".kpi .label").all_text_contents() == ["Revenue"]
+    assert bot.locator(".kpi .period").all_text_contents() == ["Jun 2026"]
+    note = bot.locator(".model").inner_text()
+    assert note.startswith("Answered by: offline model") and "counts" in note
+
+
 def test_english_periods_and_a_top_five(page: Page, scripted_server: Server) -> None:
     enter(page, scripted_server)
     bot = ask(page, "revenue by quarter")
     headers = bot.locator("table thead th").all_text_contents()
-    assert headers == ["Quarter", "Revenue"]
+    assert headers[0] == "Quarter" and headers[2] == "Revenue"
     quarters = column(bot, 0)
     assert quarters[-1] == "Q2 2026" and all(re.fullmatch(r"Q[1-4] 20\d\d", q) for q in quarters)
     assert x_ticks(bot) == quarters
-    assert all(re.fullmatch(r"R\$\d{1,3}(,\d{3})*\.\d{2}", cell) for cell in column(bot, 1))
+    counts = column(bot, 1)  # thousands separators, English style
+    assert all(re.fullmatch(r"\d{1,3}(,\d{3})*", cell) for cell in counts), counts
+    assert right_aligned(bot, 1)
+    assert all(re.fullmatch(r"R\$\d{1,3}(,\d{3})*\.\d{2}", cell) for cell in column(bot, 2))
     assert bot.locator(".kpi .label").all_text_contents() == ["Revenue"]
     assert bot.locator(".kpi .period").all_text_contents() == ["Q2 2026"]
     assert bot.locator(".model").get_attribute("data-model") == "scripted"
