@@ -30,6 +30,7 @@ from orquestra.offline.local_model import LocalChatModel, ModelHints
 from orquestra.offline.parser import parse
 from orquestra.offline.reading import system_text, user_sections
 from orquestra.offline.sql import Unmappable, build_sql
+from orquestra.offline.understanding import explain
 
 _catalogs: dict[str, Catalog] = {}
 _voices: dict[tuple[str, str], Voice] = {}
@@ -90,7 +91,7 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "router":
             return route(question, catalog, lexicon, today)
         if self.role == "sql_writer":
-            return _write_sql(question, catalog, lexicon, today, sections)
+            return _write_sql(question, catalog, lexicon, today, sections, lang)
         if self.role == "fixer":
             failing = sections.get("failing sql", "")
             followed = follow(failing, hints.get("sql_problems") or [])
@@ -107,16 +108,20 @@ class OfflineChatModel(LocalChatModel):
         return answers.answer(sections, lang)
 
 
-def _write_sql(question: str, catalog: Catalog, lexicon, today: date, sections) -> dict[str, Any]:
+def _write_sql(
+    question: str, catalog: Catalog, lexicon, today: date, sections, lang: str = "pt"
+) -> dict[str, Any]:
     intent = parse(question, catalog, lexicon, today)
     tried = sections.get("already tried", "")
     try:
         sql = build_sql(intent, catalog, today.isoformat())
     except Unmappable as reason:
+        # What was understood and what can be asked instead: a clear non-answer.
+        said = explain(intent, catalog, lang, today) if intent.unmapped else str(reason)
         return {
             "thought_process": "no mapping",
             "sql": "",
-            "missing_info": str(reason),
+            "missing_info": said,
             "confidence": 0.0,
         }
     if tried and sql in tried:

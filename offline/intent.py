@@ -52,6 +52,10 @@ class Intent:
     """The column that places the rows in time, when a glossary definition says so."""
     distinct_table: str | None = None
     """ "quantas tarefas distintas": this table's rows, each counted once (by its whole key)."""
+    unknown: list[str] = field(default_factory=list)
+    """Content words of the question the catalog does not know."""
+    unmapped: list[str] = field(default_factory=list)
+    """Unknown words that leave the question unanswered ("por cor"): say so, answer nothing."""
     recency: str | None = None
     """ "DESC" for the newest rows ("a tarefa mais recente"), "ASC" for the oldest."""
     """The ranking asks for the fewest ("o mês com menos pedidos"), not the most."""

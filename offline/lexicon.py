@@ -65,6 +65,14 @@ class Lexicon:
                 if term.metric:
                     self._add(phrase, Meaning("metric", term.metric.table, term=term))
         self.longest = max(len(k) for k in [*self.phrases, *self.terms])
+        self.vocabulary = {w for k in [*self.phrases, *self.terms] for w in k} | {
+            part
+            for name in catalog.tables.values()
+            for c in name.columns
+            for part in c.name.split("_")
+        }
+        """Every (stemmed) word of the catalog's phrases and column names: a word outside it
+        is unknown to the catalog."""
 
     def terms_in(self, tokens: list[str]) -> list[GlossaryTerm]:
         """Glossary terms mentioned anywhere in `tokens`."""

@@ -34,6 +34,7 @@ from orquestra.offline.phrasing import (
     recency,
     several_measures,
 )
+from orquestra.offline.understanding import unknown_words, unmapped
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -190,6 +191,13 @@ def parse(
         several_measures(intent, text, read, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     _ranked_group(intent, matches, catalog)
+    known = {*GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
+    intent.unknown = [
+        w
+        for w in unknown_words(intent, tokens, matches, used, known)
+        if stem(w) not in lexicon.vocabulary
+    ]
+    intent.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
     return intent
 
 

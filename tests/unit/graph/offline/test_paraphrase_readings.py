@@ -15,7 +15,8 @@ from orquestra.guards import GuardPolicy, guard_sql
 from orquestra.offline.conversation import route
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
-from orquestra.offline.sql import build_sql
+from orquestra.offline.sql import Unmappable, build_sql
+from orquestra.offline.understanding import about, explain, suggestions
 
 TODAY = date(2026, 6, 30)
 CATALOGS = {
@@ -349,3 +350,45 @@ def test_a_metric_named_inside_a_longer_phrase_is_data(
     """Its filter and date column apply; and it is data, not a concept to explain."""
     assert_in(sql_for(deployment, question), *fragments)
     assert route_of(deployment, question) == "ANALYTICS"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "lang", "understood", "unknown"),
+    [
+        ("logistics", "qual a cor das cargas?", "pt", "cargas", "cor"),
+        ("logistics", "what colour are my shipments?", "en", "shipments", "colour"),
+        ("logistics", "faturamento por signo do cliente", "pt", "notas", "signo"),
+        ("clinics", "qual o signo dos pacientes?", "pt", "pacientes", "signo"),
+        ("clinics", "revenue by zodiac sign", "en", "exams", "zodiac"),
+    ],
+)
+def test_an_unmapped_question_says_what_was_understood_and_what_can_be_asked(
+    deployment: str, question: str, lang: str, understood: str, unknown: str
+) -> None:
+    """No SQL (a clear non-answer beats a wrong number), what was understood, and two or
+    three questions about the same tables that the offline model does answer."""
+    catalog = CATALOGS[deployment]
+    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
+    with pytest.raises(Unmappable):
+        build_sql(intent, catalog, TODAY.isoformat())
+    said = explain(intent, catalog, lang, TODAY)
+    assert understood in said and f'"{unknown}"' in said
+    asks = suggestions(about(intent), catalog, lang, TODAY)
+    assert 2 <= len(asks) <= 3 and all(ask in said for ask in asks)
+    for ask in asks:
+        assert sql_for(deployment, ask)  # each suggestion is answered
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "faturamento por mês em 2026"),
+        ("logistics", "sum of invoice_value of authorized invoices in May by data_nota"),
+        ("logistics", "liste as cargas"),
+        ("clinics", "receita por mês em 2026"),
+    ],
+)
+def test_words_of_the_catalog_or_the_language_are_not_unknown(
+    deployment: str, question: str
+) -> None:
+    assert sql_for(deployment, question)
