@@ -222,7 +222,11 @@ class Reading(NamedTuple):
     rows: list[list[Any]]
     """The rows, times local to the deployment's time zone."""
     periods: dict[str, str]
-    """Time column → the period it was cut to."""
+    """Time column → the period it was cut to (how its cells are written)."""
+    grouped: dict[str, str]
+    """The periods the result is grouped by: the query's, or months, quarters… read from
+    the values (a column of plain dates is not a series of days): one tick each, and the
+    period's name as the label."""
     labels: dict[str, str]
     """Column → its readable label in the turn's language."""
     units: dict[str, str]
@@ -238,18 +242,19 @@ def read_result(
     columns, lang = result["columns"], state.get("lang", "pt")
     sql = state.get("draft_sql") or state.get("sql")
     rows = [[local(v, zone) for v in row] for row in result["rows"][:ROWS_READ]]
-    periods = column_periods(columns, rows, truncated_periods(sql))
+    truncated = truncated_periods(sql)
+    periods = column_periods(columns, rows, truncated)
+    grouped = {c: p for c, p in periods.items() if p != "day" or c in truncated}
     question, names = state.get("question", ""), PERIOD_NAMES["en" if lang == "en" else "pt"]
     labels = {
-        c: names[periods[c]]
-        if c in periods
+        c: names[grouped[c]]
+        if c in grouped
         else readable_label(c, resources.catalog, lang, question)
         for c in columns
     }
     units = column_units(sql, columns, resources.catalog)
-    return Reading(
-        rows, periods, labels, units, identifier_columns(columns, resources.catalog), zone, lang
-    )
+    keys = identifier_columns(columns, resources.catalog)
+    return Reading(rows, periods, grouped, labels, units, keys, zone, lang)
 
 
 def display_for(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Collection, Mapping
+from datetime import date, datetime, time
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
@@ -101,7 +102,8 @@ def chart_for(
     columns cut to a period (`column_periods`; their rows local times), drawn one tick per
     period; `titles`: the axes' readable titles by column; `lang`: the turn's language, for
     period labels and number separators; `units`: a money measure's axis shows its currency."""
-    columns, rows = result["columns"], jsonable_rows(result["rows"][:CHART_ROWS])
+    columns = result["columns"]
+    rows = jsonable_rows([[_midnight(v) for v in row] for row in result["rows"][:CHART_ROWS]])
     if len(rows) < 2:
         return None
     kinds = column_kinds(columns, rows)
@@ -138,6 +140,14 @@ def chart_for(
     spec = copy.deepcopy(spec_of(shape))
     spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
     return spec
+
+
+def _midnight(value: Any) -> Any:
+    """A date as its local midnight: Vega reads a bare "2026-06-01" as UTC midnight, which is
+    the day before west of Greenwich; "2026-06-01T00:00:00" it reads as local time."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return datetime.combine(value, time())
+    return value
 
 
 def _period_rows(rows: list[list[Any]], index: int, period: str, lang: str) -> list[list[Any]]:
@@ -293,7 +303,7 @@ async def presenter(
         state.get("question", ""),
         {**result, "rows": reading.rows},
         reading.identifiers,
-        reading.periods,
+        reading.grouped,
         reading.labels,
         reading.lang,
         reading.units,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +18,7 @@ from orquestra.nodes.display import (
     number_locale,
     period_label,
     period_of,
+    read_result,
     readable_label,
     total_label,
 )
@@ -133,3 +135,21 @@ def test_a_top_five_share_is_of_the_five() -> None:
     assert "A responde por 50% do total." in answer(whole, "pt")
     truncated = analyze({**job, "truncated": True, "row_count": 10})
     assert truncated["top"]["share_of"] == "listed"  # the rows are the first of more
+
+
+def test_plain_dates_keep_a_time_axis_and_their_own_label(catalog) -> None:
+    dates = [date(2026, 6, 3), date(2026, 6, 20), date(2026, 7, 2)]
+    result = {
+        "columns": ["vencimento", "valor"],
+        "rows": [[d, 10.0 * i] for i, d in enumerate(dates)],
+        "row_count": 3,
+        "truncated": False,
+    }
+    state = {"lang": "pt", "question": "títulos e vencimentos", "draft_sql": "SELECT 1"}
+    reading = read_result(result, state, ZONE, SimpleNamespace(catalog=catalog))
+    assert reading.periods == {"vencimento": "day"}  # written as a date…
+    assert reading.grouped == {} and reading.labels["vencimento"] != "Dia"  # …not a series
+    spec = chart_for("x", {**result, "rows": reading.rows}, periods=reading.grouped, lang="pt")
+    assert spec is not None and spec["encoding"]["x"]["type"] == "temporal"
+    # Local midnight, which Vega reads as local time (a bare date it reads as UTC midnight).
+    assert spec["data"]["values"][0]["vencimento"] == "2026-06-03T00:00:00"
