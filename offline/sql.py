@@ -8,15 +8,10 @@ timestamp) applies whenever the entity's events live in a table joined to it.
 from __future__ import annotations
 
 import re
-from collections import deque
-
-import pglast
-from pglast import ast
-from pglast.stream import RawStream
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
-from orquestra.guards.tree import iter_nodes
+from orquestra.offline.joins import Joins, Unmappable, join_path, qualify
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     date_column,
@@ -26,6 +21,18 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 from orquestra.offline.parser import COUNT_WORDS, Group, Intent
+from orquestra.offline.rows import (
+    asked_elsewhere,
+    entity_details,
+    events,
+    joined_details,
+    joined_on,
+    related_rows,
+    series_for,
+    visible_columns,
+)
+
+_series_for = series_for  # its name before the row lookups had a module of their own
 
 GRAIN_NAMES = {
     "month": "mes",
@@ -35,36 +42,33 @@ GRAIN_NAMES = {
     "quarter": "trimestre",
 }
 LIST_LIMIT = 100
-CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
-
-
-class Unmappable(Exception):
-    """The question does not map to the catalog."""
 
 
 def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     plain = intent.entity and not intent.metric and not intent.aggregate and not intent.groups
-    series = _series_for(catalog, intent.entity[0]) if plain else None
+    series = series_for(catalog, intent.entity[0]) if plain else None
     # Its state is asked in the language's words ("status", "onde está") or by naming the
     # series of its events (that table's synonyms in the catalog: "o histórico da tarefa 12").
     asked = intent.wants_status or intent.history or (series and series.name in intent.tables)
-    elsewhere = _asked_elsewhere(intent) if plain else []
-    if series is not None and _joined_on(series, intent.entity[0], intent.entity[1]):
+    elsewhere = asked_elsewhere(intent) if plain else []
+    if series is not None and joined_on(series, intent.entity[0], intent.entity[1]):
         on_events = [c for t, c in elsewhere if t == series.name]
         if asked or on_events:  # "em que cidade estava a tarefa 12": its latest event says
             intent.wants_status = intent.wants_status or not intent.history
-            return _events(intent, catalog, series, on_events)
+            return events(intent, catalog, series, on_events)
     if elsewhere and not [t for t in intent.tables if t != intent.entity[0]]:
-        return _joined_details(intent, catalog, elsewhere)
+        return joined_details(intent, catalog, elsewhere)
     if intent.recency and not (intent.metric or intent.aggregate or intent.groups):
         return _in_date_order(intent, catalog, today)
     if plain:
         related = [t for t in intent.tables if t != intent.entity[0]]
         if related and not intent.wants_status:
-            return _related(intent, catalog, related[0])
-        return _entity_details(intent, catalog)
+            return related_rows(intent, catalog, related[0])
+        return entity_details(intent, catalog)
     if not intent.understood and not intent.groups:
         raise Unmappable("no table, column, value or business term of the catalog was recognised")
+    if intent.unmapped:
+        raise Unmappable(f"unknown to the catalog: {', '.join(intent.unmapped)}")
     if intent.lists_metric_rows:
         joins = Joins(catalog, _base(intent))
         return _listing(intent, catalog, joins, _filters(intent, catalog, joins, today))
@@ -90,34 +94,6 @@ def _base(intent: Intent) -> str:
         if group.table:
             return group.table
     raise Unmappable("no table could be chosen")
-
-
-class Joins:
-    """FROM clause built along join paths from a base table, one alias per table."""
-
-    def __init__(self, catalog: Catalog, base: str) -> None:
-        self.catalog = catalog
-        self.aliases = {base: _alias(base, set())}
-        self.clauses = [f"{base} AS {self.aliases[base]}"]
-        self.graph = _join_graph(catalog)
-
-    def alias(self, table: str) -> str:
-        if table not in self.aliases:
-            path = _path(self.graph, set(self.aliases), table)
-            if path is None:
-                raise Unmappable(f"{table} cannot be joined to the other tables")
-            for left, right, pairs in path:
-                if right in self.aliases:
-                    continue
-                self.aliases[right] = _alias(right, set(self.aliases.values()))
-                keys = " AND ".join(
-                    f"{self.aliases[left]}.{a} = {self.aliases[right]}.{b}" for a, b in pairs
-                )
-                self.clauses.append(f"JOIN {right} AS {self.aliases[right]} ON {keys}")
-        return self.aliases[table]
-
-    def sql(self) -> str:
-        return " ".join(self.clauses)
 
 
 def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
@@ -254,8 +230,8 @@ def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -
     for table in [*intent.tables, *joins.aliases]:
         if table in owners:
             return table
-    reachable = [t for t in owners if _path(joins.graph, set(joins.aliases), t) is not None]
-    reachable.sort(key=lambda t: len(_path(joins.graph, set(joins.aliases), t) or []))
+    reachable = [t for t in owners if join_path(joins.graph, set(joins.aliases), t) is not None]
+    reachable.sort(key=lambda t: len(join_path(joins.graph, set(joins.aliases), t) or []))
     return reachable[0] if reachable else group.table
 
 
@@ -381,7 +357,7 @@ def _metric_date(intent: Intent) -> str | None:
 def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -> str:
     base = catalog.table(_base(intent))
     alias = joins.alias(base.name)
-    columns = _visible_columns(base, intent, catalog)
+    columns = visible_columns(base, intent, catalog)
     if intent.lists_metric_rows:  # the rows a metric counts, with what puts them in it
         key = key_column(base, catalog)
         defining = _columns_in(intent.metric.metric.filter or "", base)
@@ -415,234 +391,13 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
     dated = time_column(intent, catalog, base)
     if dated is None:
         raise Unmappable(f"{base} has no date to order by")
-    columns = _visible_columns(table, intent, catalog)
+    columns = visible_columns(table, intent, catalog)
     sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     return sql + f" ORDER BY {alias}.{dated} {intent.recency} LIMIT {intent.top or 1}"
-
-
-def _asked_elsewhere(intent: Intent) -> list[tuple[str, str]]:
-    """Columns asked of one row that only other tables have ("em que cidade" of a row with
-    no city): none when the row's own table has one of the asked columns."""
-    entity_table = intent.entity[0]
-    if any(t == entity_table for t, _c in intent.columns):
-        return []
-    return [(t, c) for t, c in intent.columns if t != entity_table]
-
-
-def _joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]]) -> str:
-    """The row and the asked column of the nearest table that has it, joined."""
-    entity_table, key, number = intent.entity
-    joins = Joins(catalog, entity_table)
-    reachable = [
-        (len(path), t, c)
-        for t, c in asked
-        if (path := _path(joins.graph, {entity_table}, t)) is not None
-    ]
-    if not reachable:
-        raise Unmappable(f"{entity_table} has none of the asked columns")
-    nearest = min(length for length, _t, _c in reachable)
-    chosen = [(t, c) for length, t, c in reachable if length == nearest]
-    alias = joins.alias(entity_table)
-    shown = [f"{alias}.{key}", *(f"{joins.alias(t)}.{c}" for t, c in chosen)]
-    return (
-        f"SELECT DISTINCT {', '.join(dict.fromkeys(shown))} FROM {joins.sql()} "
-        f"WHERE {alias}.{key} = {number}"
-    )
-
-
-def _related(intent: Intent, catalog: Catalog, other: str) -> str:
-    """Rows of another table tied to the entity ("which items are in sale 12")."""
-    table = catalog.table(other)
-    joins = Joins(catalog, other)
-    alias = joins.alias(other)
-    entity_table, key, number = intent.entity
-    links = {c for join in table.meta.joins for c in join.on} | {table.tenant_column}
-    asked = [c for t, c in intent.columns if t == other and c not in links]
-    where = f"{joins.alias(entity_table)}.{key} = {number}"
-    if asked:  # "o parecer da revisão da tarefa 12": the entity, then what was asked
-        own = [c for c in table.primary_key if c not in links]
-        shown = [f"{joins.alias(entity_table)}.{key}", *(f"{alias}.{c}" for c in [*own, *asked])]
-    elif set(table.primary_key) & (links - {table.tenant_column}):
-        # Parts of the entity (its items, its findings), keyed by it: what each one says.
-        shown = [f"{alias}.{c.name}" for c in table.columns if c.name not in links]
-    else:  # things tied to it (the people on a team): which ones
-        keys = [c for c in table.primary_key if c != table.tenant_column]
-        display = display_column(table).name
-        identity = keys if len(keys) > 1 or display in keys else [display]
-        shown = [f"{alias}.{c}" for c in identity]
-    columns = ", ".join(dict.fromkeys(shown))
-    return f"SELECT DISTINCT {columns} FROM {joins.sql()} WHERE {where}"
-
-
-def _entity_details(intent: Intent, catalog: Catalog) -> str:
-    """One row's columns; an asked column that points at another table's row (the owner
-    of a task) also shows that row's name, joined — people ask "who", not "which code"."""
-    table = catalog.table(intent.entity[0])
-    columns = _visible_columns(table, intent, catalog)
-    asked = {c for t, c in intent.columns if t == table.name}
-    alias = _alias(table.name, set())
-    selects, clauses = [f"{alias}.{c}" for c in columns], [f"{table.name} AS {alias}"]
-    for join in table.meta.joins:
-        if len(join.on) != 1 or next(iter(join.on)) not in asked:
-            continue
-        (local, remote), target = next(iter(join.on.items())), catalog.table(join.to)
-        name = display_column(target).name
-        if name == remote or join.to == table.name or target.column(name).meta.values:
-            continue
-        other = _alias(join.to, {alias, *(c.rsplit(" AS ", 1)[-1] for c in clauses)})
-        kind = "JOIN" if table.column(local).not_null else "LEFT JOIN"
-        clauses.append(f"{kind} {join.to} AS {other} ON {alias}.{local} = {other}.{remote}")
-        selects.append(f"{other}.{name} AS {name}_{_plain(local)}")
-    return (
-        f"SELECT {', '.join(selects)} FROM {' '.join(clauses)} "
-        f"WHERE {alias}.{intent.entity[1]} = {intent.entity[2]}"
-    )
-
-
-def _plain(column: str) -> str:
-    """ "cod_responsavel" → "responsavel": a reference column's name without its code affix."""
-    parts = [p for p in column.split("_") if p not in CODE_AFFIXES]
-    return "_".join(parts) or column
 
 
 def _columns_in(expression: str, table: Table) -> list[str]:
     """The table's columns an SQL expression mentions, in the table's order."""
     said = set(words(expression))
     return [c.name for c in table.columns if c.name in said]
-
-
-def _visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
-    keys = [c for c in table.primary_key if c != table.tenant_column]
-    asked = [c for t, c in intent.columns if t == table.name and c not in keys]
-    if intent.wants_status and intent.entity and not asked:  # "onde está a tarefa 12?"
-        asked = [c.name for c in table.columns if c.meta.values]
-    if asked:
-        key = key_column(table, catalog)
-        return list(dict.fromkeys([*([key.name] if key else keys), *asked]))
-    return [c.name for c in table.columns if c.name != table.tenant_column]
-
-
-def _series_for(catalog: Catalog, entity_table: str) -> Table | None:
-    """A table of events about the entity: joined to it, many rows each, with a timestamp and
-    a state, and itself referenced by no other table (events describe; they are not things)."""
-    entity = catalog.table(entity_table)
-    referenced = {
-        j.to
-        for t in catalog.tables.values()
-        for j in t.meta.joins
-        if set(j.on) != {t.tenant_column}
-    }
-    for table in catalog.tables.values():
-        if table.name in referenced:
-            continue
-        for join in table.meta.joins:
-            if join.to != entity_table or set(join.on) == {table.tenant_column}:
-                continue
-            if any(not table.column(c).not_null for c in join.on):
-                continue  # an optional link: the series is about something else
-            many = set(table.primary_key) - {table.tenant_column} != set(join.on)
-            # Every event happens at a time: a nullable timestamp marks something else (a
-            # detail that may be dated later), not a series of events.
-            stamps = [
-                c for c in table.columns if c.type_sql.startswith(("timestamp",)) and c.not_null
-            ]
-            states = [c for c in table.columns if c.meta.values]
-            if many and stamps and states and entity is not table:
-                return table
-    return None
-
-
-def _joined_on(series: Table, entity_table: str, key: str) -> bool:
-    """The series' join to the entity goes through the entity's key column."""
-    return any(j.to == entity_table and key in j.on.values() for j in series.meta.joins)
-
-
-def _events(intent: Intent, catalog: Catalog, series: Table, asked: list[str] = ()) -> str:
-    """The current state of an entity — its latest event by timestamp (the tracking rule) —
-    or, when the history is asked for, every event in time order."""
-    entity_table, key, number = intent.entity
-    join = next(j for j in series.meta.joins if j.to == entity_table)
-    local = [a for a, b in join.on.items() if b != catalog.table(entity_table).tenant_column]
-    stamp = [c for c in series.columns if c.type_sql.startswith("timestamp") and c.not_null][-1]
-    remote_key = next(a for a, b in join.on.items() if b == key)
-    states = [c.name for c in series.columns if c.meta.values]
-    if intent.history:
-        texts = [c.name for c in series.columns if c.type_sql in ("text",) or "char" in c.type_sql]
-        shown = list(dict.fromkeys([*states, *texts, stamp.name]))
-        return (
-            f"SELECT {', '.join(shown)} FROM {series.name} WHERE {remote_key} = {number} "
-            f"ORDER BY {stamp.name}"
-        )
-    # focused: the entity, its state, and what was asked of its latest event
-    columns = list(dict.fromkeys([remote_key, *states, *asked]))
-    return (
-        f"SELECT DISTINCT ON ({', '.join(local)}) {', '.join(columns)} FROM {series.name} "
-        f"WHERE {remote_key} = {number} ORDER BY {', '.join(local)}, {stamp.name} DESC"
-    )
-
-
-def qualify(expression: str, alias: str) -> str:
-    """`expression` with every bare column prefixed by `alias` (parsed, not pattern-matched)."""
-    statement = pglast.parse_sql(f"SELECT {expression}")[0].stmt
-    for node in iter_nodes(statement):
-        if (
-            isinstance(node, ast.ColumnRef)
-            and len(node.fields) == 1
-            and isinstance(node.fields[0], ast.String)
-        ):
-            node.fields = (ast.String(sval=alias), node.fields[0])
-    return RawStream()(statement.targetList[0].val)
-
-
-def _alias(table: str, taken: set[str]) -> str:
-    candidate = "".join(part[0] for part in table.split("_"))
-    while candidate in taken:
-        candidate += "x"
-    return candidate
-
-
-def _join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
-    graph: dict[str, list] = {name: [] for name in catalog.tables}
-    for table in catalog.tables.values():
-        for join in table.meta.joins:
-            if set(join.on) == {table.tenant_column}:
-                continue
-            pairs = list(join.on.items())
-            graph[table.name].append((join.to, pairs))
-            graph[join.to].append((table.name, [(b, a) for a, b in pairs]))
-    # Paths go through the things and the links between them before the event series that
-    # merely describe them (an entity with no events yet must still be joined).
-    referenced = {join.to for t in catalog.tables.values() for join in t.meta.joins}
-    for neighbours in graph.values():
-        neighbours.sort(
-            key=lambda pair: (
-                pair[0] not in referenced and _looks_like_series(catalog.table(pair[0]))
-            )
-        )
-    return graph
-
-
-def _looks_like_series(table: Table) -> bool:
-    return any(c.type_sql.startswith("timestamp") for c in table.columns) and any(
-        c.meta.values for c in table.columns
-    )
-
-
-def _path(graph, sources: set[str], target: str):
-    previous: dict[str, tuple[str, list] | None] = {s: None for s in sources}
-    queue = deque(sorted(sources))
-    while queue:
-        node = queue.popleft()
-        if node == target:
-            steps = []
-            while previous[node] is not None:
-                parent, pairs = previous[node]
-                steps.append((parent, node, pairs))
-                node = parent
-            return list(reversed(steps))
-        for neighbour, pairs in graph[node]:
-            if neighbour not in previous:
-                previous[neighbour] = (node, pairs)
-                queue.append(neighbour)
-    return None

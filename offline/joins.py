@@ -1,0 +1,111 @@
+"""Joining the catalog's tables: shortest paths along its join keys, one alias per table,
+and metric expressions qualified with an alias."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pglast
+from pglast import ast
+from pglast.stream import RawStream
+
+from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.guards.tree import iter_nodes
+
+
+class Unmappable(Exception):
+    """The question does not map to the catalog."""
+
+
+class Joins:
+    """FROM clause built along join paths from a base table, one alias per table."""
+
+    def __init__(self, catalog: Catalog, base: str) -> None:
+        self.catalog = catalog
+        self.aliases = {base: alias_for(base, set())}
+        self.clauses = [f"{base} AS {self.aliases[base]}"]
+        self.graph = join_graph(catalog)
+
+    def alias(self, table: str) -> str:
+        if table not in self.aliases:
+            path = join_path(self.graph, set(self.aliases), table)
+            if path is None:
+                raise Unmappable(f"{table} cannot be joined to the other tables")
+            for left, right, pairs in path:
+                if right in self.aliases:
+                    continue
+                self.aliases[right] = alias_for(right, set(self.aliases.values()))
+                keys = " AND ".join(
+                    f"{self.aliases[left]}.{a} = {self.aliases[right]}.{b}" for a, b in pairs
+                )
+                self.clauses.append(f"JOIN {right} AS {self.aliases[right]} ON {keys}")
+        return self.aliases[table]
+
+    def sql(self) -> str:
+        return " ".join(self.clauses)
+
+
+def qualify(expression: str, alias: str) -> str:
+    """`expression` with every bare column prefixed by `alias` (parsed, not pattern-matched)."""
+    statement = pglast.parse_sql(f"SELECT {expression}")[0].stmt
+    for node in iter_nodes(statement):
+        if (
+            isinstance(node, ast.ColumnRef)
+            and len(node.fields) == 1
+            and isinstance(node.fields[0], ast.String)
+        ):
+            node.fields = (ast.String(sval=alias), node.fields[0])
+    return RawStream()(statement.targetList[0].val)
+
+
+def alias_for(table: str, taken: set[str]) -> str:
+    candidate = "".join(part[0] for part in table.split("_"))
+    while candidate in taken:
+        candidate += "x"
+    return candidate
+
+
+def join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
+    graph: dict[str, list] = {name: [] for name in catalog.tables}
+    for table in catalog.tables.values():
+        for join in table.meta.joins:
+            if set(join.on) == {table.tenant_column}:
+                continue
+            pairs = list(join.on.items())
+            graph[table.name].append((join.to, pairs))
+            graph[join.to].append((table.name, [(b, a) for a, b in pairs]))
+    # Paths go through the things and the links between them before the event series that
+    # merely describe them (an entity with no events yet must still be joined).
+    referenced = {join.to for t in catalog.tables.values() for join in t.meta.joins}
+    for neighbours in graph.values():
+        neighbours.sort(
+            key=lambda pair: (
+                pair[0] not in referenced and _looks_like_series(catalog.table(pair[0]))
+            )
+        )
+    return graph
+
+
+def _looks_like_series(table: Table) -> bool:
+    return any(c.type_sql.startswith("timestamp") for c in table.columns) and any(
+        c.meta.values for c in table.columns
+    )
+
+
+def join_path(graph, sources: set[str], target: str):
+    previous: dict[str, tuple[str, list] | None] = {s: None for s in sources}
+    queue = deque(sorted(sources))
+    while queue:
+        node = queue.popleft()
+        if node == target:
+            steps = []
+            while previous[node] is not None:
+                parent, pairs = previous[node]
+                steps.append((parent, node, pairs))
+                node = parent
+            return list(reversed(steps))
+        for neighbour, pairs in graph[node]:
+            if neighbour not in previous:
+                previous[neighbour] = (node, pairs)
+                queue.append(neighbour)
+    return None

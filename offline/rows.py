@@ -1,0 +1,167 @@
+"""SQL about one row the question names ("tarefa 12"): its columns, the rows tied to it,
+the columns asked of it that another table holds, and its events (the tracking rule: the
+latest event of its series by timestamp)."""
+
+from __future__ import annotations
+
+from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.offline.intent import Intent
+from orquestra.offline.joins import Joins, Unmappable, alias_for, join_path
+from orquestra.offline.lexicon import display_column, key_column
+
+CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
+
+
+def asked_elsewhere(intent: Intent) -> list[tuple[str, str]]:
+    """Columns asked of one row that only other tables have ("em que cidade" of a row with
+    no city): none when the row's own table has one of the asked columns."""
+    entity_table = intent.entity[0]
+    if any(t == entity_table for t, _c in intent.columns):
+        return []
+    return [(t, c) for t, c in intent.columns if t != entity_table]
+
+
+def joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]]) -> str:
+    """The row and the asked column of the nearest table that has it, joined."""
+    entity_table, key, number = intent.entity
+    joins = Joins(catalog, entity_table)
+    reachable = [
+        (len(path), t, c)
+        for t, c in asked
+        if (path := join_path(joins.graph, {entity_table}, t)) is not None
+    ]
+    if not reachable:
+        raise Unmappable(f"{entity_table} has none of the asked columns")
+    nearest = min(length for length, _t, _c in reachable)
+    chosen = [(t, c) for length, t, c in reachable if length == nearest]
+    alias = joins.alias(entity_table)
+    shown = [f"{alias}.{key}", *(f"{joins.alias(t)}.{c}" for t, c in chosen)]
+    return (
+        f"SELECT DISTINCT {', '.join(dict.fromkeys(shown))} FROM {joins.sql()} "
+        f"WHERE {alias}.{key} = {number}"
+    )
+
+
+def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
+    """Rows of another table tied to the entity ("which items are in sale 12")."""
+    table = catalog.table(other)
+    joins = Joins(catalog, other)
+    alias = joins.alias(other)
+    entity_table, key, number = intent.entity
+    links = {c for join in table.meta.joins for c in join.on} | {table.tenant_column}
+    asked = [c for t, c in intent.columns if t == other and c not in links]
+    where = f"{joins.alias(entity_table)}.{key} = {number}"
+    if asked:  # "o parecer da revisão da tarefa 12": the entity, then what was asked
+        own = [c for c in table.primary_key if c not in links]
+        shown = [f"{joins.alias(entity_table)}.{key}", *(f"{alias}.{c}" for c in [*own, *asked])]
+    elif set(table.primary_key) & (links - {table.tenant_column}):
+        # Parts of the entity (its items, its findings), keyed by it: what each one says.
+        shown = [f"{alias}.{c.name}" for c in table.columns if c.name not in links]
+    else:  # things tied to it (the people on a team): which ones
+        keys = [c for c in table.primary_key if c != table.tenant_column]
+        display = display_column(table).name
+        identity = keys if len(keys) > 1 or display in keys else [display]
+        shown = [f"{alias}.{c}" for c in identity]
+    columns = ", ".join(dict.fromkeys(shown))
+    return f"SELECT DISTINCT {columns} FROM {joins.sql()} WHERE {where}"
+
+
+def entity_details(intent: Intent, catalog: Catalog) -> str:
+    """One row's columns; an asked column that points at another table's row (the owner
+    of a task) also shows that row's name, joined — people ask "who", not "which code"."""
+    table = catalog.table(intent.entity[0])
+    columns = visible_columns(table, intent, catalog)
+    asked = {c for t, c in intent.columns if t == table.name}
+    alias = alias_for(table.name, set())
+    selects, clauses = [f"{alias}.{c}" for c in columns], [f"{table.name} AS {alias}"]
+    for join in table.meta.joins:
+        if len(join.on) != 1 or next(iter(join.on)) not in asked:
+            continue
+        (local, remote), target = next(iter(join.on.items())), catalog.table(join.to)
+        name = display_column(target).name
+        if name == remote or join.to == table.name or target.column(name).meta.values:
+            continue
+        other = alias_for(join.to, {alias, *(c.rsplit(" AS ", 1)[-1] for c in clauses)})
+        kind = "JOIN" if table.column(local).not_null else "LEFT JOIN"
+        clauses.append(f"{kind} {join.to} AS {other} ON {alias}.{local} = {other}.{remote}")
+        selects.append(f"{other}.{name} AS {name}_{_plain(local)}")
+    return (
+        f"SELECT {', '.join(selects)} FROM {' '.join(clauses)} "
+        f"WHERE {alias}.{intent.entity[1]} = {intent.entity[2]}"
+    )
+
+
+def _plain(column: str) -> str:
+    """ "cod_responsavel" → "responsavel": a reference column's name without its code affix."""
+    parts = [p for p in column.split("_") if p not in CODE_AFFIXES]
+    return "_".join(parts) or column
+
+
+def visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
+    keys = [c for c in table.primary_key if c != table.tenant_column]
+    asked = [c for t, c in intent.columns if t == table.name and c not in keys]
+    if intent.wants_status and intent.entity and not asked:  # "onde está a tarefa 12?"
+        asked = [c.name for c in table.columns if c.meta.values]
+    if asked:
+        key = key_column(table, catalog)
+        return list(dict.fromkeys([*([key.name] if key else keys), *asked]))
+    return [c.name for c in table.columns if c.name != table.tenant_column]
+
+
+def series_for(catalog: Catalog, entity_table: str) -> Table | None:
+    """A table of events about the entity: joined to it, many rows each, with a timestamp and
+    a state, and itself referenced by no other table (events describe; they are not things)."""
+    entity = catalog.table(entity_table)
+    referenced = {
+        j.to
+        for t in catalog.tables.values()
+        for j in t.meta.joins
+        if set(j.on) != {t.tenant_column}
+    }
+    for table in catalog.tables.values():
+        if table.name in referenced:
+            continue
+        for join in table.meta.joins:
+            if join.to != entity_table or set(join.on) == {table.tenant_column}:
+                continue
+            if any(not table.column(c).not_null for c in join.on):
+                continue  # an optional link: the series is about something else
+            many = set(table.primary_key) - {table.tenant_column} != set(join.on)
+            # Every event happens at a time: a nullable timestamp marks something else (a
+            # detail that may be dated later), not a series of events.
+            stamps = [
+                c for c in table.columns if c.type_sql.startswith(("timestamp",)) and c.not_null
+            ]
+            states = [c for c in table.columns if c.meta.values]
+            if many and stamps and states and entity is not table:
+                return table
+    return None
+
+
+def joined_on(series: Table, entity_table: str, key: str) -> bool:
+    """The series' join to the entity goes through the entity's key column."""
+    return any(j.to == entity_table and key in j.on.values() for j in series.meta.joins)
+
+
+def events(intent: Intent, catalog: Catalog, series: Table, asked: list[str] = ()) -> str:
+    """The current state of an entity — its latest event by timestamp (the tracking rule) —
+    or, when the history is asked for, every event in time order."""
+    entity_table, key, number = intent.entity
+    join = next(j for j in series.meta.joins if j.to == entity_table)
+    local = [a for a, b in join.on.items() if b != catalog.table(entity_table).tenant_column]
+    stamp = [c for c in series.columns if c.type_sql.startswith("timestamp") and c.not_null][-1]
+    remote_key = next(a for a, b in join.on.items() if b == key)
+    states = [c.name for c in series.columns if c.meta.values]
+    if intent.history:
+        texts = [c.name for c in series.columns if c.type_sql in ("text",) or "char" in c.type_sql]
+        shown = list(dict.fromkeys([*states, *texts, stamp.name]))
+        return (
+            f"SELECT {', '.join(shown)} FROM {series.name} WHERE {remote_key} = {number} "
+            f"ORDER BY {stamp.name}"
+        )
+    # focused: the entity, its state, and what was asked of its latest event
+    columns = list(dict.fromkeys([remote_key, *states, *asked]))
+    return (
+        f"SELECT DISTINCT ON ({', '.join(local)}) {', '.join(columns)} FROM {series.name} "
+        f"WHERE {remote_key} = {number} ORDER BY {', '.join(local)}, {stamp.name} DESC"
+    )
