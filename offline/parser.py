@@ -33,6 +33,7 @@ from orquestra.offline.phrasing import (
     rank_subject,
     recency,
     several_measures,
+    values_after_their_column,
 )
 from orquestra.offline.understanding import unknown_words, unmapped
 
@@ -168,6 +169,7 @@ def parse(
     }
     _aggregate(intent, text, numeric_phrases)
     _groups(intent, tokens, matches, catalog)
+    matches = values_after_their_column(matches)
     # Things first, then their states: "missed shifts" is the shifts' own "missed", whichever
     # word comes first.
     for _start, _end, meanings in sorted(

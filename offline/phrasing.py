@@ -108,8 +108,9 @@ def entity_columns(
     # A state of the row itself ("a tarefa 12 está bloqueada? qual o motivo?") asks for its
     # state column beside what else was asked (alone, every column shows it anyway).
     asked_own = any(t == table.name for t, _c in intent.columns)
+    said = {(m.table, m.column) for _s, _e, found in matches for m in found if m.kind == "value"}
     for owner, column in list(intent.filters):
-        if owner == table.name:
+        if owner == table.name and (owner, column) in said:
             del intent.filters[owner, column]
             if asked_own and (owner, column) not in intent.columns:
                 intent.columns.insert(0, (owner, column))
@@ -218,12 +219,20 @@ def several_measures(
                 part.measure, part.aggregate = amounts[0], "sum"
         if not all(part.metric or part.measure or part.aggregate for part in (first, second)):
             continue
-        if _measure_of(first) == _measure_of(second):
+        if _measure_of(first) == _measure_of(second) or _a_condition(first, second):
             continue
         intent.metric, intent.measure = first.metric, first.measure
         intent.aggregate = first.aggregate
         intent.also.append(second)
         return
+
+
+def _a_condition(first: Intent, second: Intent) -> bool:
+    """ "quantas tarefas saíram em maio e chegaram atrasadas": a count, then a metric that
+    counts rows, is one count of the rows the metric's filter keeps, not two measures."""
+    rule = second.metric.metric if second.metric else None
+    counts_rows = rule is not None and rule.expression.replace(" ", "").upper() == "COUNT(*)"
+    return counts_rows and first.aggregate == "count" and not (first.metric or first.measure)
 
 
 def _measure_of(part: Intent) -> tuple[object, ...]:
@@ -390,3 +399,20 @@ def metric_with_gaps(intent: Intent, tokens: list[str], lexicon: Lexicon) -> Non
     metrics = lexicon.metrics_in(kept)
     if metrics:
         intent.metric = metrics[0]
+
+
+def values_after_their_column(
+    matches: list[tuple[int, int, list[Meaning]]],
+) -> list[tuple[int, int, list[Meaning]]]:
+    """ "do segmento indústria": a word right after its column's name is that column's
+    value, even where a table is called the same."""
+    kept = []
+    for index, (start, end, meanings) in enumerate(matches):
+        before = matches[index - 1] if index else None
+        if before is not None and before[1] == start:
+            named = {(m.table, m.column) for m in before[2] if m.kind == "column"}
+            values = [m for m in meanings if m.kind == "value" and (m.table, m.column) in named]
+            if values:
+                meanings = values
+        kept.append((start, end, meanings))
+    return kept

@@ -104,7 +104,9 @@ def visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]
         asked = [c.name for c in table.columns if c.meta.values]
     if asked:
         key = key_column(table, catalog)
-        return list(dict.fromkeys([*([key.name] if key else keys), *asked]))
+        # Rows listed (not one row looked up) are named as people know them, too.
+        name = [display_column(table).name] if not intent.entity else []
+        return list(dict.fromkeys([*([key.name] if key else keys), *name, *asked]))
     return [c.name for c in table.columns if c.name != table.tenant_column]
 
 

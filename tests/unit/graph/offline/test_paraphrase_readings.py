@@ -392,3 +392,24 @@ def test_words_of_the_catalog_or_the_language_are_not_unknown(
     deployment: str, question: str
 ) -> None:
     assert sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "condition", "named"),
+    [
+        ("logistics", "clientes do segmento indústria", "c.segmento = 'INDUSTRIA'", "c.nome"),
+        ("logistics", "customers in the retail segment", "c.segmento = 'VAREJO'", "c.nome"),
+        ("clinics", "exames do convênio unimed em 2025", "e.convenio = 'UNIMED'", "e.cod_exame"),
+    ],
+)  # fmt: skip
+def test_a_word_after_its_column_is_its_value(
+    deployment: str, question: str, condition: str, named: str
+) -> None:
+    """And the rows listed are named as people know them (their name column, if any)."""
+    sql = sql_for(deployment, question)
+    assert condition in sql and named in select_list(sql)
+
+
+def test_a_second_verb_with_a_state_is_a_condition_not_a_measure() -> None:
+    sql = sql_for("logistics", "quantas cargas saíram em maio e chegaram atrasadas?")
+    assert select_list(sql).count(" AS ") == 1 and "c.previsao_entrega" in sql
