@@ -359,13 +359,21 @@ function cellFormatter(column, display) {
   return (v) => String(v ?? "");
 }
 
-// A date alone ("2026-06-01") is a calendar day, not an instant: read it in UTC, not shifted.
+// An instant (an offset or Z: a timestamptz) is shown in the deployment's time zone. A date
+// alone ("2026-06-01") or a wall-clock time (no offset: a timestamp) is not an instant: it is
+// shown as written, read and formatted in UTC so that nothing shifts it.
 const isDateOnly = (value) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+const isWallClock = (value) => !/(Z|[+-]\d{2}:?\d{2})$/.test(value);
+
+function instant(value, zone) {
+  if (!isWallClock(value)) return { moment: new Date(value), timeZone: zone };
+  return { moment: new Date(isDateOnly(value) ? value : `${value}Z`), timeZone: "UTC" };
+}
 
 function localParts(value, zone) {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone: isDateOnly(value) ? "UTC" : zone,
-    year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
-    hourCycle: "h23" }).formatToParts(new Date(value));
+  const { moment, timeZone } = instant(value, zone);
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit",
+    day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(moment);
   return Object.fromEntries(parts.map((part) => [part.type, part.value]));
 }
 
@@ -382,10 +390,10 @@ function periodText(value, form, zone, where) {
 
 function timeText(value, zone, where) {
   if (typeof value !== "string") return String(value ?? "");
-  const p = localParts(value, zone);
+  const p = localParts(value, zone); const { moment, timeZone } = instant(value, zone);
   const dateOnly = isDateOnly(value) || (p.hour === "00" && p.minute === "00");
-  return new Intl.DateTimeFormat(where, { timeZone: isDateOnly(value) ? "UTC" : zone,
-    dateStyle: "short", ...(dateOnly ? {} : { timeStyle: "short" }) }).format(new Date(value));
+  return new Intl.DateTimeFormat(where, { timeZone, dateStyle: "short",
+    ...(dateOnly ? {} : { timeStyle: "short" }) }).format(moment);
 }
 
 // `display` (the presenter's): each card's readable label and period, and the turn's locale.
