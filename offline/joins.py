@@ -75,12 +75,16 @@ def join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, st
             graph[table.name].append((join.to, pairs))
             graph[join.to].append((table.name, [(b, a) for a, b in pairs]))
     # Paths go through the things and the links between them before the event series that
-    # merely describe them (an entity with no events yet must still be joined).
+    # merely describe them (an entity with no events yet must still be joined); and, among
+    # paths as short, along a row's own references before the rows that refer to it (a
+    # reference never repeats a row; a table of children does, and a sum would count twice).
     referenced = {join.to for t in catalog.tables.values() for join in t.meta.joins}
-    for neighbours in graph.values():
+    for name, neighbours in graph.items():
+        own = {j.to for j in catalog.table(name).meta.joins}
         neighbours.sort(
             key=lambda pair: (
-                pair[0] not in referenced and _looks_like_series(catalog.table(pair[0]))
+                pair[0] not in referenced and _looks_like_series(catalog.table(pair[0])),
+                pair[0] not in own,
             )
         )
     return graph

@@ -413,3 +413,13 @@ def test_a_word_after_its_column_is_its_value(
 def test_a_second_verb_with_a_state_is_a_condition_not_a_measure() -> None:
     sql = sql_for("logistics", "quantas cargas saíram em maio e chegaram atrasadas?")
     assert select_list(sql).count(" AS ") == 1 and "c.previsao_entrega" in sql
+
+
+@pytest.mark.parametrize(
+    "question", ["top 5 clientes em faturamento no ano passado", "revenue by customer segment"]
+)
+def test_joins_follow_a_rows_own_references_first(question: str) -> None:
+    """Invoice → order → customer, not invoice ← receivables → customer: a table of children
+    (several receivables an invoice) would count an invoice's value more than once."""
+    sql = sql_for("logistics", question)
+    assert "JOIN pedidos" in sql and "titulos" not in sql
