@@ -416,3 +416,45 @@ def values_after_their_column(
                 meanings = values
         kept.append((start, end, meanings))
     return kept
+
+
+FIRST_PERSON = ("ei", "amos", "emos", "imos")
+"""Endings of "faturei", "faturamos": the verbs people ask about their own business with."""
+
+
+def metric_by_verb(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "quanto faturamos em maio": a verb whose root starts a metric's name asks for that
+    metric, when the question names no table of its own (then it is a state of those rows:
+    "quantas tarefas concluímos")."""
+    if intent.metric is not None or intent.entity is not None or intent.tables:
+        return
+    for index, token in enumerate(tokens):
+        roots = [*verb_roots(token), *(token[: -len(e)] for e in FIRST_PERSON if token.endswith(e))]
+        roots = [r for r in roots if len(r) >= HEAD_LENGTH + 1]
+        for term in catalog.glossary:
+            if term.metric is None:
+                continue
+            heads = [words(phrase)[0] for phrase in [term.term, *term.synonyms] if words(phrase)]
+            if any(head.startswith(root) for root in roots for head in heads):
+                intent.metric = term
+                _drop_values_at(intent, index, matches)
+                return
+
+
+def _drop_values_at(
+    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
+) -> None:
+    """The states a word was read as, when it turned out to mean something else."""
+    for start, end, meanings in matches:
+        if start <= index < end:
+            for meaning in meanings:
+                values = intent.filters.get((meaning.table, meaning.column), [])
+                if meaning.kind == "value" and meaning.value in values:
+                    values.remove(meaning.value)
+                    if not values:
+                        del intent.filters[meaning.table, meaning.column]

@@ -423,3 +423,22 @@ def test_joins_follow_a_rows_own_references_first(question: str) -> None:
     (several receivables an invoice) would count an invoice's value more than once."""
     sql = sql_for("logistics", question)
     assert "JOIN pedidos" in sql and "titulos" not in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "measure"),
+    [
+        ("logistics", "quanto faturei no primeiro trimestre?", "sum(nf.valor_nota) AS faturamento"),
+        ("logistics", "quanto faturamos em maio?", "sum(nf.valor_nota) AS faturamento"),
+        ("clinics", "quanto faturamos em maio?", "sum(e.valor) AS receita"),
+    ],
+)
+def test_a_verb_names_its_metric(deployment: str, question: str, measure: str) -> None:
+    sql = sql_for(deployment, question)
+    assert measure in sql and "'FATURADO'" not in sql
+    assert route_of(deployment, question) == "ANALYTICS"
+
+
+def test_a_verb_about_named_rows_is_their_state() -> None:
+    sql = sql_for("logistics", "quantos pedidos faturamos em maio?")
+    assert "p.status = 'FATURADO'" in sql and "count(*)" in sql
