@@ -169,13 +169,22 @@ def _subject_meanings(subject: int, matches: list[tuple[int, int, list[Meaning]]
 def _counted(
     intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
 ) -> str | None:
-    """ "com mais pedidos", "the most orders": the table named right after the rank word."""
+    """ "com mais pedidos", "the most orders": the table named right after the rank word;
+    "com mais faltas": the table whose rows are in the state named there (the state is
+    already a filter)."""
     for start, _end, meanings in matches:
         if start and tokens[start - 1] in RANK_WORDS:
             table = next((m.table for m in meanings if m.kind == "table"), None)
+            if table is None:
+                filtered = [m.table for m in meanings if m.kind == "value"]
+                table = next((t for t in filtered if _filters_on(intent, t)), None)
             if table is not None:
                 return table
     return None
+
+
+def _filters_on(intent: Intent, table: str) -> bool:
+    return any(owner == table for owner, _column in intent.filters)
 
 
 def _measured_table(intent: Intent) -> str | None:

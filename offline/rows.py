@@ -62,6 +62,14 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
         display = display_column(table).name
         identity = keys if len(keys) > 1 or display in keys else [display]
         shown = [f"{alias}.{c}" for c in identity]
+    # "qual o prazo da tarefa 12 e quem é o responsável": the row's own asked columns too
+    entity = catalog.table(entity_table)
+    # (not its references: "which carrier has it" names the carrier, not its code)
+    keys = set(entity.primary_key) | {entity.tenant_column}
+    keys |= {c for join in entity.meta.joins for c in join.on}
+    own_asked = [c for t, c in intent.columns if t == entity_table and c not in keys]
+    if own_asked:
+        shown = [*(f"{joins.alias(entity_table)}.{c}" for c in own_asked), *shown]
     columns = ", ".join(dict.fromkeys(shown))
     return f"SELECT DISTINCT {columns} FROM {joins.sql()} WHERE {where}"
 

@@ -442,3 +442,35 @@ def test_a_verb_names_its_metric(deployment: str, question: str, measure: str) -
 def test_a_verb_about_named_rows_is_their_state() -> None:
     sql = sql_for("logistics", "quantos pedidos faturamos em maio?")
     assert "p.status = 'FATURADO'" in sql and "count(*)" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "clinics",
+            "qual foi o mês com mais faltas em 2025?",
+            ["date_trunc('month', e.", "count(*)", "e.status = 'FALTOU'", "DESC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "which month had the most cancelled orders in 2025?",
+            ["date_trunc('month', p.data_pedido)", "count(*)", "'CANCELADO'", "DESC LIMIT 1"],
+        ),
+    ],
+)
+def test_the_most_rows_in_a_state(deployment: str, question: str, fragments: list[str]) -> None:
+    assert_in(sql_for(deployment, question), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "shown"),
+    [
+        ("clinics", "qual o prazo do laudo 7 e quem é o médico?", ["l.prazo_em", "p.nome"]),
+        ("logistics", "qual o valor e o cliente do pedido 109635?", ["p.valor_total", "c.nome"]),
+    ],
+)
+def test_own_and_related_columns_of_one_row(
+    deployment: str, question: str, shown: list[str]
+) -> None:
+    assert_in(select_list(sql_for(deployment, question)), *shown)
