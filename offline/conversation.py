@@ -91,7 +91,7 @@ def augment(
     text = fold(question)
     data = intent.understood or bool(intent.asks_data and not intent.is_concept)
     if intent.is_concept or CHAT.search(text):
-        data = bool(intent.asks_data and intent.understood)
+        data = bool((intent.asks_data or _shaped_as_data(intent, text)) and intent.understood)
     vague = not intent.understood and bool(VAGUE.search(text)) and not intent.is_concept
     out: dict[str, Any] = {
         "question": question,
@@ -171,7 +171,7 @@ def _clarifying(catalog: Catalog, lang: str) -> str:
 def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dict[str, Any]:
     intent = parse(question, catalog, lexicon, today)
     text = fold(question)
-    data_ask = intent.understood and intent.asks_data
+    data_ask = intent.understood and (intent.asks_data or _shaped_as_data(intent, text))
     if intent.is_concept and not data_ask:
         return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "concept"}
     if not intent.understood:
@@ -185,6 +185,19 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     kind = "TRACKING" if (intent.entity and not aggregated) or current_state else "ANALYTICS"
     return {
         "route": kind,
-        "wants_knowledge": bool(intent.is_concept and data_ask),
+        "wants_knowledge": bool(intent.is_concept and intent.asks_data and intent.understood),
         "reason": "data",
     }
+
+
+VALUE_ASKED = re.compile(r"^(what|which) (is|was|are|were) (the|my|our) ")
+ABOUT_THE_CONCEPT = re.compile(r"\b(difference|meaning|definition|formula|mean|means)\b")
+
+
+def _shaped_as_data(intent: Intent, text: str) -> bool:
+    """A question worded like a concept's ("what is the revenue by channel?") that asks for
+    values: broken down, over a period, ranked, or "the" value itself; not what a term means."""
+    if ABOUT_THE_CONCEPT.search(text):
+        return False
+    shaped = intent.groups or intent.periods or intent.top or intent.entity or intent.comparisons
+    return bool(shaped or (VALUE_ASKED.match(text) and (intent.metric or intent.measure)))

@@ -113,8 +113,9 @@ class Lexicon:
 
     def _add(self, phrase: str, meaning: Meaning) -> None:
         words_key = phrase_key(phrase)
-        # English plurals in -ies ("categories") stem to "-ie", not to the singular's "-y".
-        plural = tuple(w[:-1] + "ie" if len(w) > 3 and w.endswith("y") else w for w in words_key)
+        # Plurals the stemmer leaves apart from their singular: English "-ies" ("categories"
+        # stems to "categorie"), Portuguese "-ais", "-éis", "-ns" ("modais", "itens").
+        plural = tuple(_plural_stem(w) for w in words_key)
         for key in dict.fromkeys((words_key, plural)):
             if key and meaning not in self.phrases.setdefault(key, []):
                 self.phrases[key].append(meaning)
@@ -158,6 +159,18 @@ class Lexicon:
                     found.append((position, position + 1, list(dict.fromkeys(verbs))))
                 position += 1
         return found
+
+
+PLURAL_STEMS = (("y", "ie"), ("al", "ai"), ("el", "ei"), ("ol", "oi"), ("m", "n"))
+
+
+def _plural_stem(word: str) -> str:
+    """How the stemmer leaves the plural of `word` ("category" → "categorie", "modal" →
+    "modai", "item" → "iten"); the word itself when its plural just adds an "s"."""
+    for singular, plural in PLURAL_STEMS:
+        if len(word) > 3 and word.endswith(singular):
+            return word[: -len(singular)] + plural
+    return word
 
 
 def key_column(table: Table, catalog: Catalog | None = None) -> Column | None:

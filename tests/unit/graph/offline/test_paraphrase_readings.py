@@ -474,3 +474,27 @@ def test_own_and_related_columns_of_one_row(
     deployment: str, question: str, shown: list[str]
 ) -> None:
     assert_in(select_list(sql_for(deployment, question)), *shown)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "expected"),
+    [
+        ("logistics", "custo médio de frete por modal", "ANALYTICS"),
+        ("logistics", "what is the revenue by channel?", "ANALYTICS"),
+        ("logistics", "what is the average lead time by carrier?", "ANALYTICS"),
+        ("logistics", "o que é OTIF?", "KNOWLEDGE"),
+        ("logistics", "what does OTIF mean?", "KNOWLEDGE"),
+        ("logistics", "what is the difference between revenue and sales?", "KNOWLEDGE"),
+        ("clinics", "qual o SLA de laudo por modalidade no último trimestre?", "ANALYTICS"),
+        ("clinics", "what is the absenteeism rate by insurer in 2026?", "ANALYTICS"),
+        ("clinics", "o que é absenteísmo?", "KNOWLEDGE"),
+    ],
+)
+def test_a_data_question_worded_with_a_concept_is_data(
+    deployment: str, question: str, expected: str
+) -> None:
+    assert route_of(deployment, question) == expected
+
+
+def test_portuguese_plurals_the_stemmer_leaves_apart() -> None:
+    assert "t.modal" in sql_for("logistics", "frete por kg por modais em 2026")
