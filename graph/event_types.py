@@ -214,6 +214,12 @@ class ResultData(Wire):
     """The input rail that stopped the message."""
     judgements: list[Judgement] | Absent = None
     """The judges' last verdicts."""
+    display: dict[str, Any] | Absent = None
+    """How to write the result for people (the presenter's): per column its label, kind
+    (money, number, count, period, time, text), unit and period format; per card its label
+    and period; the turn's language, locale, currency and time zone."""
+    model: str | Absent = None
+    """The model that wrote the answer: `offline`, or the configured `provider:model`."""
 
 
 class ErrorData(Wire):

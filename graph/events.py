@@ -178,6 +178,8 @@ OPTIONAL_RESULT_FIELDS = (
     "stop_reason",
     "blocked_by",
     "judgements",
+    "display",
+    "model",
 )
 """State fields the `result` event carries when they are set."""
 

@@ -130,6 +130,11 @@ class AgentState(InputState, OutputState, total=False):
     """pandas code the SQL model wrote for the analysis (code mode only)."""
     cards: list[dict[str, Any]]
     """Key figures: label, value, unit, delta versus the previous period."""
+    display: dict[str, Any] | None
+    """How a client writes the result: column labels, kinds, units and periods; card labels
+    and periods; the turn's locale, currency and time zone (`nodes.display`)."""
+    model: str | None
+    """The model that wrote the answer (`offline`, or the configured `provider:model`)."""
     chart: dict[str, Any] | None
     """A Vega-Lite v5 specification chosen from the data's shape, validated."""
     knowledge: str | None

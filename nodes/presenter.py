@@ -7,7 +7,8 @@ against the schema (Altair) before it is sent. Model-written plotting code is ne
 A series over periods (a `date_trunc` in the query, or values that are all firsts of a month)
 is drawn on an ordinal axis of its periods, one tick each ("06/2026", "Q2 2026"), in the
 deployment's time zone, rather than a continuous time axis with ticks between them. How the
-table and cards are written (labels, periods, money) goes out as `display` (`nodes.display`).
+table and cards are written (labels, periods, money) goes out with the `result` event as
+`display` (`nodes.display`).
 """
 
 from __future__ import annotations
@@ -274,13 +275,7 @@ def _summary(update: dict[str, Any]) -> str:
     return f"{len(update.get('cards') or [])} cards, chart: {mark or 'none'}"
 
 
-def _details(update: dict[str, Any]) -> dict[str, Any]:
-    """The end event carries `display`: how the client writes the result (no state field:
-    it is derived anew for each turn, and only a client that shows the result needs it)."""
-    return {"display": update["display"]} if update.get("display") else {}
-
-
-@stage("presenter", summary=_summary, details=_details)
+@stage("presenter", summary=_summary)
 async def presenter(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:

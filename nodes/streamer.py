@@ -120,12 +120,7 @@ def units_text(state: AgentState, catalog: Catalog) -> str:
     return "\n".join(f"{column}: {unit}" for column, unit in units.items())
 
 
-def _details(update: dict[str, Any]) -> dict[str, Any]:
-    """The end event names the model that answered (no state field: the client shows it)."""
-    return {"model": update["model"]} if update.get("model") else {}
-
-
-@stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars", details=_details)
+@stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")
 async def streamer(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:

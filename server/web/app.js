@@ -262,9 +262,6 @@ function handle(bot, event, data) {
   if (event === "run") { state.thread = data.thread_id; }
   else if (event === "node") {
     stage(bot, data);
-    // How to write the result (presenter) and which model answered (streamer).
-    if (data.display) bot.display = data.display;
-    if (data.model) bot.model = data.model;
   }
   else if (event === "sql") {
     const details = document.createElement("details"); details.className = "sql";
@@ -300,8 +297,8 @@ function stage(bot, data) {
 
 function result(bot, data) {
   if (!bot.answer.textContent) bot.answer.textContent = data.answer;
-  // `display` and `model` come with the stages' end events (a `result` carrying them wins).
-  const shown = data.display || bot.display; const model = data.model || bot.model;
+  // `display`: how to write the result (the presenter's); `model`: which model answered.
+  const shown = data.display; const model = data.model;
   const display = data.columns && shown && shown.columns.length === data.columns.length
     ? shown : null;
   if (data.cards && data.cards.length) bot.extra.append(cards(data.cards, display));
