@@ -12,9 +12,8 @@ follow-ups.
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -30,9 +29,10 @@ from orquestra.graph.rails import AnswerStream, rail_check
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
+from orquestra.nodes.display import column_periods, local, period_label
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
-from orquestra.nodes.units import column_units, row_limit
+from orquestra.nodes.units import column_units, row_limit, truncated_periods
 from orquestra.sandbox.analysis import Analysis, share_scope
 
 PREVIEW_ROWS = 20
@@ -48,23 +48,32 @@ def not_yours(state: AgentState) -> str:
     return say("not_yours", state.get("lang", "pt"), names=joined)
 
 
-def local_time(value: Any, zone: str) -> Any:
-    """Timestamps in the run's time zone, as people there read them."""
-    if isinstance(value, datetime) and value.tzinfo is not None:
-        return value.astimezone(ZoneInfo(zone)).replace(tzinfo=None).isoformat(sep=" ")
-    return value
-
-
-def preview(result: QueryResultState, zone: str = "UTC") -> str:
-    """Columns and the first rows as JSON lines (times local), with the totals."""
-    rows = [[local_time(v, zone) for v in row] for row in result.get("rows", [])[:PREVIEW_ROWS]]
+def preview(
+    result: QueryResultState, zone: str = "UTC", sql: str | None = None, lang: str = "pt"
+) -> str:
+    """Columns and the first rows as JSON lines, with the totals: times local, and a column
+    of periods (a `date_trunc`, or firsts of a month) written as its periods read ("06/2026",
+    "2º tri 2026"), as the table and the chart write them."""
+    rows = [[local(v, zone) for v in row] for row in result.get("rows", [])[:PREVIEW_ROWS]]
+    periods = column_periods(result["columns"], rows, truncated_periods(sql))
+    named = [periods.get(column) for column in result["columns"]]
+    shown_rows = [
+        [_shown(value, period, lang) for value, period in zip(row, named, strict=False)]
+        for row in rows
+    ]
     lines = [
         json.dumps(dict(zip(result["columns"], row, strict=False)), default=str, ensure_ascii=False)
-        for row in rows
+        for row in shown_rows
     ]
     shown = f"{len(rows)} of {result.get('row_count')} rows"
     more = " (truncated: more rows exist)" if result.get("truncated") else ""
     return f"{shown}{more}\n" + "\n".join(lines)
+
+
+def _shown(value: Any, period: str | None, lang: str) -> Any:
+    if period and isinstance(value, date):
+        return period_label(value, period, lang)
+    return value.isoformat(sep=" ") if isinstance(value, datetime) else value
 
 
 async def _data_answer(
@@ -80,7 +89,12 @@ async def _data_answer(
         analysis=json.dumps(scoped_analysis(state), ensure_ascii=False)
         if state.get("analysis")
         else "",
-        result=preview(present(state.get("result"), "result"), runtime.context.limits.timezone),
+        result=preview(
+            present(state.get("result"), "result"),
+            runtime.context.limits.timezone,
+            state.get("draft_sql") or state.get("sql"),
+            state.get("lang", "pt"),
+        ),
         units=units_text(state, resources.catalog),
         previous_answer=state.get("answer") if feedback else "",
         reviewer_feedback=feedback,
