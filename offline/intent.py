@@ -50,6 +50,9 @@ class Intent:
     "entregues depois da previsão"."""
     date_column: str | None = None
     """The column that places the rows in time, when a glossary definition says so."""
+    implied: list[GlossaryTerm] = field(default_factory=list)
+    """Metrics whose state word the question uses of the rows it measures ("os produtos mais
+    vendidos"): their filters and dates apply."""
     distinct_table: str | None = None
     """ "quantas tarefas distintas": this table's rows, each counted once (by its whole key)."""
     unknown: list[str] = field(default_factory=list)

@@ -83,14 +83,14 @@ def join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, st
         own = {j.to for j in catalog.table(name).meta.joins}
         neighbours.sort(
             key=lambda pair: (
-                pair[0] not in referenced and _looks_like_series(catalog.table(pair[0])),
+                pair[0] not in referenced and looks_like_series(catalog.table(pair[0])),
                 pair[0] not in own,
             )
         )
     return graph
 
 
-def _looks_like_series(table: Table) -> bool:
+def looks_like_series(table: Table) -> bool:
     return any(c.type_sql.startswith("timestamp") for c in table.columns) and any(
         c.meta.values for c in table.columns
     )

@@ -29,6 +29,7 @@ from orquestra.offline.phrasing import (
     date_comparison,
     distinct_count,
     entity_columns,
+    implied_metric_rows,
     metric_by_verb,
     metric_with_gaps,
     rank_subject,
@@ -183,6 +184,7 @@ def parse(
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     metric_with_gaps(intent, tokens, lexicon)
     metric_by_verb(intent, tokens, matches, catalog)
+    implied_metric_rows(intent, tokens, catalog)
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
     entity_columns(intent, tokens, matches, used, catalog)

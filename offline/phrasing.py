@@ -148,6 +148,10 @@ def rank_subject(
     intent.groups.append(group)
     if counted and not (intent.metric or intent.measure):
         intent.aggregate = "count"
+    elif intent.aggregate in ("max", "min"):
+        # "o cliente com o maior valor vencido": "maior" ranks the groups' totals
+        intent.ascending = intent.aggregate == "min"
+        intent.aggregate = None if intent.metric else "sum"
     # The counted table is the query's base; the ranked one is joined to it.
     intent.tables = [base, *(t for t in intent.tables if t != base)]
 
@@ -467,3 +471,24 @@ def _drop_values_at(
                     values.remove(meaning.value)
                     if not values:
                         del intent.filters[meaning.table, meaning.column]
+
+
+NEGATED = ("nao", "nunca", "sem", "not", "never", "without", "nem")
+PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ed")
+"""Endings of a state's word ("vendido", "sold"): what a metric's name may say its rows are."""
+
+
+def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+    """ "os produtos mais vendidos em quantidade": "vendidos" is how a metric's name ("valor
+    vendido") says which rows count, so its filter (and date) apply to the rows measured,
+    though the measure is another (the quantity)."""
+    if intent.metric is not None or intent.entity is not None:
+        return
+    for term in catalog.glossary:
+        if term.metric is None or not term.metric.filter:
+            continue
+        states = [w for w in words(term.term) if w.endswith(PARTICIPLES) and len(w) > 5]
+        spots = [i for i, t in enumerate(tokens) if states and stem(t) == stem(states[0])]
+        negated = any(t in NEGATED for i in spots for t in tokens[max(0, i - 2) : i])
+        if len(states) == 1 and spots and not negated and term not in intent.implied:
+            intent.implied.append(term)

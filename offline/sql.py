@@ -11,7 +11,7 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
-from orquestra.offline.joins import Joins, Unmappable, join_path, qualify
+from orquestra.offline.joins import Joins, Unmappable, join_path, looks_like_series, qualify
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     date_column,
@@ -101,7 +101,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     joins = Joins(catalog, base)
     alias = joins.alias(base)
     where = _filters(intent, catalog, joins, today)
-    selects, groups = [], []
+    selects, groups, apart = [], [], []
     if len(intent.periods) > 1 and not intent.groups:
         intent.groups = [Group("", "", "month")]  # a comparison of periods, side by side
     if intent.aggregate == "avg":  # "média por venda" is the average over sales, not per sale
@@ -109,15 +109,18 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
         intent.groups = [g for g in intent.groups if g.table != base or g.column not in itself]
     for group in intent.groups:
         if group.grain:
-            name = time_column(intent, catalog, base)
-            if name is None:
+            dated = _dated(intent, catalog, joins, base)
+            if dated is None:
                 raise Unmappable(f"{base} has no date to group by")
-            selects.append(
-                f"date_trunc('{group.grain}', {alias}.{name}) AS {GRAIN_NAMES[group.grain]}"
-            )
+            selects.append(f"date_trunc('{group.grain}', {dated}) AS {GRAIN_NAMES[group.grain]}")
         else:
             owner = _group_table(group, intent, catalog, joins)
             selects.append(f"{joins.alias(owner)}.{group.column} AS {group.column}")
+            key = key_column(catalog.table(owner), catalog)
+            if key is not None and group.column == display_column(catalog.table(owner)).name:
+                # Rows named alike stay apart (two products with one description): grouped
+                # by their key too, shown by their name.
+                apart.append(f"{joins.alias(owner)}.{key.name}")
         groups.append(str(len(selects)))
     measure, measure_name = _measure_sql(intent, catalog, alias, joins)
     if measure is None and not groups:
@@ -129,7 +132,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
             selects.append(f"{extra[0]} AS {extra[1]}")
     sql = f"SELECT {', '.join(selects)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
-    sql += f" GROUP BY {', '.join(groups)}" if groups else ""
+    sql += f" GROUP BY {', '.join([*groups, *apart])}" if groups else ""
     if groups:
         time_first = intent.groups[0].grain is not None
         direction = "ASC" if intent.ascending else "DESC"
@@ -231,7 +234,14 @@ def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -
         if table in owners:
             return table
     reachable = [t for t in owners if join_path(joins.graph, set(joins.aliases), t) is not None]
-    reachable.sort(key=lambda t: len(join_path(joins.graph, set(joins.aliases), t) or []))
+    # The things themselves before the events that describe them ("UF" of the customer, not
+    # of a tracking event), then the nearest.
+    reachable.sort(
+        key=lambda t: (
+            looks_like_series(catalog.table(t)),
+            len(join_path(joins.graph, set(joins.aliases), t) or []),
+        )
+    )
     return reachable[0] if reachable else group.table
 
 
@@ -284,23 +294,47 @@ def _filters(
         where.append(f"{joins.alias(table)}.{column} {operator}")
     for table, column in intent.unset:
         where.append(f"{joins.alias(table)}.{column} IS NULL")
+    for term in intent.implied:  # "os produtos mais vendidos": the sold rows only
+        rule = term.metric
+        if rule.table in _referred(catalog, base):
+            condition = rule.filter.replace("{today}", f"DATE {today!r}")
+            where.append(f"({qualify(condition, joins.alias(rule.table))})")
     for table, left, operator, right in intent.comparisons:
         where.append(_compared(catalog.table(table), joins.alias(table), left, operator, right))
     tenant_column = catalog.table(base).tenant_column
     if intent.tenant_value is not None and tenant_column:
         where.append(f"{alias}.{tenant_column} = {intent.tenant_value}")
-    name = time_column(intent, catalog, base)
     periods = intent.periods
     if metric and "{today}" in (metric.filter or ""):
         # "tarefas atrasadas hoje": a state already measured as of today, not rows made today
         periods = [p for p in periods if p.start.isoformat() != today or (p.end - p.start).days > 1]
-    if periods and name is not None:
-        ranges = [
-            f"({alias}.{name} >= DATE '{p.start}' AND {alias}.{name} < DATE '{p.end}')"
-            for p in periods
-        ]
+    dated = _dated(intent, catalog, joins, base) if periods else None
+    if dated is not None:
+        ranges = [f"({dated} >= DATE '{p.start}' AND {dated} < DATE '{p.end}')" for p in periods]
         where.append(ranges[0] if len(ranges) == 1 else f"({' OR '.join(ranges)})")
     return where
+
+
+def _referred(catalog: Catalog, base: str) -> set[str]:
+    """The tables the base's rows refer to (one row each: joining them repeats nothing)."""
+    table = catalog.table(base)
+    return {j.to for j in table.meta.joins if set(j.on) != {table.tenant_column}}
+
+
+def _dated(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
+    """The qualified column that places the base's rows in time: its own, else the date of
+    a row it refers to (an order's items are placed by their order's date)."""
+    name = time_column(intent, catalog, base)
+    if name is not None:
+        return f"{joins.alias(base)}.{name}"
+    table = catalog.table(base)
+    for join in table.meta.joins:
+        if set(join.on) == {table.tenant_column}:
+            continue
+        referred = date_column(catalog.table(join.to))
+        if referred is not None:
+            return f"{joins.alias(join.to)}.{referred.name}"
+    return None
 
 
 def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:

@@ -498,3 +498,43 @@ def test_a_data_question_worded_with_a_concept_is_data(
 
 def test_portuguese_plurals_the_stemmer_leaves_apart() -> None:
     assert "t.modal" in sql_for("logistics", "frete por kg por modais em 2026")
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "top 5 produtos mais vendidos em quantidade em 2026",
+            ["p.status <> 'CANCELADO'", "p.data_pedido >= DATE '2026-01-01'"],
+        ),
+        (
+            "logistics",
+            "which product category sold the most units last year?",
+            ["px.categoria", "p.data_pedido >= DATE '2025-01-01'", "JOIN pedidos"],
+        ),
+    ],
+)
+def test_rows_placed_in_time_and_kept_by_what_they_refer_to(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    """Items have no date: their order's places them, and "vendidos" keeps the sold ones
+    (the sales metric's filter), though the measure is the quantity."""
+    assert_in(sql_for(deployment, question), *fragments)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "grouped"),
+    [
+        ("logistics", "top 5 clientes por valor vencido", "GROUP BY 1, c.cod_cliente"),
+        ("clinics", "top 3 especialidades por receita", "GROUP BY 1, ex.cod_especialidade"),
+    ],
+)
+def test_groups_named_alike_stay_apart(deployment: str, question: str, grouped: str) -> None:
+    assert grouped in sql_for(deployment, question)
+
+
+def test_the_largest_total_ranks_groups() -> None:
+    sql = sql_for("logistics", "qual cliente tem o maior valor vencido?")
+    assert_in(sql, "sum(t.valor)", "c.nome", "DESC LIMIT 1")
+    assert "max(" not in sql
