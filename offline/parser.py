@@ -13,6 +13,13 @@ from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.conditions import (
+    date_comparison,
+    implied_metric_rows,
+    metric_by_verb,
+    metric_with_gaps,
+    values_after_their_column,
+)
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -26,16 +33,11 @@ from orquestra.offline.lexicon import (
 )
 from orquestra.offline.periods import find_periods
 from orquestra.offline.phrasing import (
-    date_comparison,
     distinct_count,
     entity_columns,
-    implied_metric_rows,
-    metric_by_verb,
-    metric_with_gaps,
     rank_subject,
     recency,
     several_measures,
-    values_after_their_column,
 )
 from orquestra.offline.understanding import unknown_words, unmapped
 

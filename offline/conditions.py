@@ -1,0 +1,234 @@
+"""Readings that say which rows count and what measures them: one date against another
+("entregues depois da previsão") placed in time as the glossary's metric that makes the same
+comparison; a metric named with an aggregate word inside ("custo médio de frete"), by a verb
+("quanto faturamos"), or by its state word used of other rows ("os produtos mais vendidos");
+a value right after its column's name ("do segmento indústria").
+
+Like the parser, they read the catalog's vocabulary and the languages' own words only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import stem, words
+from orquestra.offline.intent import Intent
+from orquestra.offline.lexicon import DATE_TYPES, Lexicon, Meaning, verb_roots
+from orquestra.offline.phrasing import HEAD_LENGTH
+
+AFTER = ("depois", "apos", "after", "later")
+BEFORE = ("antes", "before", "earlier")
+LINKS = ("da", "de", "do", "das", "dos", "of", "the", "than", "a", "o", "que", "sua", "seu", "its")
+SHARED_PREFIX = 6
+"""Shortest common start that ties a verb to a column ("entregues" ~ "entrega")."""
+
+
+def date_comparison(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "entregues depois da previsão", "signed after the deadline": one date column of a
+    row against another. The verb names the first (its root is the column's), the words
+    after "depois"/"after" the second. When a glossary metric's filter makes the same
+    comparison, the question is in that metric's terms: its date column places the rows."""
+    for index, token in enumerate(tokens):
+        if token not in AFTER + BEFORE:
+            continue
+        right = _date_column_after(index, tokens, matches, intent, catalog)
+        if right is None:
+            continue
+        table, other = right
+        verb = _verb_column(tokens[:index], table, other, catalog)
+        if verb is None:
+            continue
+        left, position = verb
+        operator = ">" if token in AFTER else "<"
+        intent.comparisons.append((table, left, operator, other))
+        # The verb and the compared column are the condition, not a state or a named date.
+        intent.columns = [c for c in intent.columns if c not in {(table, left), (table, other)}]
+        for start, end, meanings in matches:
+            if start <= position < end:
+                for meaning in meanings:
+                    values = intent.filters.get((meaning.table, meaning.column), [])
+                    if meaning.kind == "value" and meaning.value in values:
+                        values.remove(meaning.value)
+                        if not values:
+                            del intent.filters[meaning.table, meaning.column]
+        if table not in intent.tables:
+            intent.tables.insert(0, table)
+        for term in catalog.glossary:
+            rule = term.metric
+            if rule and rule.table == table and _compares(rule.filter or "", left, operator, other):
+                intent.date_column = rule.date_column
+                break
+        return
+
+
+def _date_column_after(
+    index: int,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    intent: Intent,
+    catalog: Catalog,
+) -> tuple[str, str] | None:
+    """The date column named after the comparison word: by a phrase of the catalog, else by
+    its head word ("da previsão") among the tables in play."""
+    position = index + 1
+    while position < len(tokens) and tokens[position] in LINKS:
+        position += 1
+    if position >= len(tokens):
+        return None
+    for start, _end, meanings in matches:
+        if start != position:
+            continue
+        for meaning in meanings:
+            if meaning.kind == "column":
+                column = catalog.table(meaning.table).column(meaning.column)
+                if column.type_sql.startswith(DATE_TYPES):
+                    return meaning.table, meaning.column
+    said = stem(tokens[position])
+    involved = [*intent.tables, *(t for t, _c in intent.filters)]
+    for table in dict.fromkeys(involved):
+        for column in catalog.table(table).columns:
+            if not column.type_sql.startswith(DATE_TYPES):
+                continue
+            spelled = [column.name.replace("_", " "), *column.meta.synonyms.all()]
+            if said in {stem(w) for phrase in spelled for w in words(phrase)}:
+                return table, column.name
+    return None
+
+
+def _verb_column(
+    said: list[str], table: str, other: str, catalog: Catalog
+) -> tuple[str, int] | None:
+    """The table's other date column a verb before the comparison names ("entregues"), and
+    where the verb is."""
+    for position in range(len(said) - 1, -1, -1):
+        token = said[position]
+        for column in catalog.table(table).columns:
+            if column.name == other or not column.type_sql.startswith(DATE_TYPES):
+                continue
+            spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+            roots = verb_roots(token)
+            if any(w.startswith(r) for r in roots for w in spelled) or _shares_start(
+                token, spelled
+            ):
+                return column.name, position
+    return None
+
+
+def _shares_start(token: str, spelled: list[str]) -> bool:
+    return any(
+        len(token) >= SHARED_PREFIX and fold_word[:SHARED_PREFIX] == token[:SHARED_PREFIX]
+        for fold_word in (w.lower() for w in spelled)
+    )
+
+
+def _compares(condition: str, left: str, operator: str, right: str) -> bool:
+    """The filter compares `left` with `right` the same way (casts and spacing aside)."""
+    flat = re.sub(r"::\w+|\s+", "", condition.lower())
+    mirrored = {">": "<", "<": ">"}[operator]
+    return f"{left}{operator}{right}" in flat or f"{right}{mirrored}{left}" in flat
+
+
+GAP_WORDS = {
+    *("medio", "media", "medios", "medias", "average", "mean", "avg", "total", "totais"),
+    *("maximo", "maxima", "minimo", "minima", "maximum", "minimum"),
+}
+"""Aggregate words people put inside a metric's name ("custo médio de frete")."""
+
+
+def metric_with_gaps(intent: Intent, tokens: list[str], lexicon: Lexicon) -> None:
+    """A metric named with an aggregate word inside its phrase ("custo médio de frete" is
+    "custo de frete", averaged): the metric's filter and date column still apply."""
+    if intent.metric is not None or intent.entity is not None:
+        return
+    kept = [t for t in tokens if t not in GAP_WORDS]
+    if len(kept) == len(tokens):
+        return
+    metrics = lexicon.metrics_in(kept)
+    if metrics:
+        intent.metric = metrics[0]
+
+
+def values_after_their_column(
+    matches: list[tuple[int, int, list[Meaning]]],
+) -> list[tuple[int, int, list[Meaning]]]:
+    """ "do segmento indústria": a word right after its column's name is that column's
+    value, even where a table is called the same."""
+    kept = []
+    for index, (start, end, meanings) in enumerate(matches):
+        before = matches[index - 1] if index else None
+        if before is not None and before[1] == start:
+            named = {(m.table, m.column) for m in before[2] if m.kind == "column"}
+            values = [m for m in meanings if m.kind == "value" and (m.table, m.column) in named]
+            if values:
+                meanings = values
+        kept.append((start, end, meanings))
+    return kept
+
+
+FIRST_PERSON = ("ei", "amos", "emos", "imos")
+"""Endings of "faturei", "faturamos": the verbs people ask about their own business with."""
+
+
+def metric_by_verb(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "quanto faturamos em maio": a verb whose root starts a metric's name asks for that
+    metric, when the question names no table of its own (then it is a state of those rows:
+    "quantas tarefas concluímos")."""
+    if intent.metric is not None or intent.entity is not None or intent.tables:
+        return
+    for index, token in enumerate(tokens):
+        roots = [*verb_roots(token), *(token[: -len(e)] for e in FIRST_PERSON if token.endswith(e))]
+        roots = [r for r in roots if len(r) >= HEAD_LENGTH + 1]
+        for term in catalog.glossary:
+            if term.metric is None:
+                continue
+            heads = [words(phrase)[0] for phrase in [term.term, *term.synonyms] if words(phrase)]
+            if any(head.startswith(root) for root in roots for head in heads):
+                intent.metric = term
+                _drop_values_at(intent, index, matches)
+                return
+
+
+def _drop_values_at(
+    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
+) -> None:
+    """The states a word was read as, when it turned out to mean something else."""
+    for start, end, meanings in matches:
+        if start <= index < end:
+            for meaning in meanings:
+                values = intent.filters.get((meaning.table, meaning.column), [])
+                if meaning.kind == "value" and meaning.value in values:
+                    values.remove(meaning.value)
+                    if not values:
+                        del intent.filters[meaning.table, meaning.column]
+
+
+NEGATED = ("nao", "nunca", "sem", "not", "never", "without", "nem")
+PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ed")
+"""Endings of a state's word ("vendido", "sold"): what a metric's name may say its rows are."""
+
+
+def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+    """ "os produtos mais vendidos em quantidade": "vendidos" is how a metric's name ("valor
+    vendido") says which rows count, so its filter (and date) apply to the rows measured,
+    though the measure is another (the quantity)."""
+    if intent.metric is not None or intent.entity is not None:
+        return
+    for term in catalog.glossary:
+        if term.metric is None or not term.metric.filter:
+            continue
+        states = [w for w in words(term.term) if w.endswith(PARTICIPLES) and len(w) > 5]
+        spots = [i for i, t in enumerate(tokens) if states and stem(t) == stem(states[0])]
+        negated = any(t in NEGATED for i in spots for t in tokens[max(0, i - 2) : i])
+        if len(states) == 1 and spots and not negated and term not in intent.implied:
+            intent.implied.append(term)
