@@ -319,7 +319,11 @@ def _top(intent: Intent, text: str) -> None:
     elif re.search(r"\b(most|mais|fewest|least|menos)\b", text) and not re.search(
         r"\b(pelo menos|at least)\b", text
     ):
-        intent.top = 1 if re.match(r"(qual|which|quem|who|what|em que|in which)\b", text) else 10
+        intent.top = (
+            1
+            if re.match(r"(qual|which|quem|who|what|em que|em qual|in which|on which)\b", text)
+            else 10
+        )
 
 
 def _aggregate(intent: Intent, text: str, numeric_phrases: set[str]) -> None:

@@ -32,6 +32,14 @@ QUESTION_WORDS = {
     *("my", "mine", "our", "ours", "we", "us", "me", "you", "all", "every", "each", "any"),
     *("this", "that", "these", "those", "now", "today", "still", "already", "also", "with"),
     *("from", "about", "into", "than", "then", "some", "more", "less", "most", "least"),
+    *("maior", "maiores", "menor", "menores", "pior", "piores", "melhor", "melhores", "top"),
+    *("principais", "ranking", "biggest", "largest", "highest", "lowest", "worst", "best"),
+    *("recente", "recentes", "ultimo", "ultima", "ultimos", "ultimas", "antigo", "antiga"),
+    *("antigos", "antigas", "primeiro", "primeira", "primeiros", "primeiras", "latest"),
+    *("newest", "oldest", "earliest", "first", "last", "recent", "fewest", "menos", "mais"),
+    *("distinto", "distintos", "distinta", "distintas", "diferentes", "distinct", "different"),
+    *("unique", "unico", "unicos", "depois", "antes", "apos", "after", "before", "later"),
+    *("earlier", "media", "medio", "average", "mean", "total", "soma", "sum", "count"),
 }
 """Words of the languages that ask, point or link: never the thing a question is about."""
 
@@ -67,6 +75,9 @@ def unmapped(intent: Intent, tokens: list[str], grouping_words: tuple[str, ...])
     ]
     if after_group:
         return after_group
+    measured = intent.metric or intent.measure or intent.aggregate or intent.groups
+    if intent.top and not intent.recency and not measured and intent.unknown:
+        return list(intent.unknown)  # "o cliente que mais deve": ranked by what, unknown
     bare = not (
         intent.entity
         or intent.metric

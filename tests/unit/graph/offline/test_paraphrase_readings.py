@@ -538,3 +538,26 @@ def test_the_largest_total_ranks_groups() -> None:
     sql = sql_for("logistics", "qual cliente tem o maior valor vencido?")
     assert_in(sql, "sum(t.valor)", "c.nome", "DESC LIMIT 1")
     assert "max(" not in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "quem é o cliente que mais deve?"),
+        ("logistics", "which customer owes the most?"),
+        ("clinics", "qual paciente mais reclama?"),
+    ],
+)
+def test_a_ranking_by_something_unknown_is_not_answered(deployment: str, question: str) -> None:
+    catalog = CATALOGS[deployment]
+    with pytest.raises(Unmappable):
+        build_sql(parse(question, catalog, lexicon_for(catalog), TODAY), catalog, "2026-06-30")
+
+
+def test_a_ranking_by_a_rows_own_amount_still_is() -> None:
+    sql = sql_for("logistics", "qual foi a maior nota fiscal do mês passado?")
+    assert "ORDER BY nf.valor_nota DESC LIMIT 1" in sql
+
+
+def test_in_which_month_asks_for_one() -> None:
+    assert "DESC LIMIT 1" in sql_for("logistics", "em qual mês faturamos mais em 2025?")
