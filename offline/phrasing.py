@@ -81,6 +81,17 @@ def entity_columns(
     if intent.entity is None or intent.metric or intent.aggregate or intent.groups:
         return
     table = catalog.table(intent.entity[0])
+    for start, _end, meanings in matches:
+        # "o frete da tarefa 12": a word naming both the row's table and one of its columns,
+        # said beside the row itself, is the column
+        if start not in used and any(m.kind == "table" and m.table == table.name for m in meanings):
+            for m in meanings:
+                if (
+                    m.kind == "column"
+                    and m.table == table.name
+                    and (m.table, m.column) not in intent.columns
+                ):
+                    intent.columns.append((m.table, m.column))
     own = {
         i
         for start, end, meanings in matches
@@ -230,6 +241,12 @@ def several_measures(
                 part.measure, part.aggregate = amounts[0], "sum"
         if not all(part.metric or part.measure or part.aggregate for part in (first, second)):
             continue
+        alone = not (first.metric or first.measure or first.tables or first.filters)
+        if alone and (second.metric or second.measure):
+            # "o total e a média do valor": the first aggregate is of the second's subject
+            first.metric, first.measure = second.metric, second.measure
+            if first.measure and first.aggregate in (None, "count", "total"):
+                first.aggregate = "sum"
         if _measure_of(first) == _measure_of(second) or _a_condition(first, second):
             continue
         intent.metric, intent.measure = first.metric, first.measure

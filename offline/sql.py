@@ -162,14 +162,17 @@ def _extra_measure(
     head word: "o valor" of the rows counted), or a count."""
     metric = other.metric.metric if other.metric else None
     if metric is not None and metric.table == base:
-        expression = qualify(metric.expression, alias)
+        expression = qualify(_metric_expression(other), alias)
         own = intent.metric.metric.filter if intent.metric and intent.metric.metric else None
         if metric.filter and metric.filter != own:
             if not re.fullmatch(r"\w+\([^()]*\)", metric.expression.strip()):
                 return None  # a ratio of aggregates cannot take one FILTER
             condition = qualify(metric.filter.replace("{today}", f"DATE {today!r}"), alias)
             expression += f" FILTER (WHERE {condition})"
-        return expression, "_".join(words(other.metric.term))
+        name = "_".join(words(other.metric.term))
+        if _metric_expression(other) != metric.expression:  # "a média do valor vendido"
+            name = f"{ {'avg': 'media', 'max': 'maximo', 'min': 'minimo'}[other.aggregate] }_{name}"
+        return expression, name
     if other.measure is not None:
         table, column = other.measure
         if table != base:

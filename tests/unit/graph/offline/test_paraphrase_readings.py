@@ -561,3 +561,27 @@ def test_a_ranking_by_a_rows_own_amount_still_is() -> None:
 
 def test_in_which_month_asks_for_one() -> None:
     assert "DESC LIMIT 1" in sql_for("logistics", "em qual mês faturamos mais em 2025?")
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "measures"),
+    [
+        (
+            "logistics",
+            "qual o total e a média do valor dos pedidos em 2025?",
+            ["sum(p.valor_total)", "avg(p.valor_total)"],
+        ),
+        (
+            "clinics",
+            "what is the total and the average revenue in 2025?",
+            ["sum(e.valor)", "avg(e.valor)"],
+        ),
+    ],
+)
+def test_two_aggregates_of_one_subject(deployment: str, question: str, measures: list[str]) -> None:
+    assert_in(select_list(sql_for(deployment, question)), *measures)
+
+
+def test_a_word_naming_the_rows_table_and_its_column_beside_the_row_is_the_column() -> None:
+    selected = select_list(sql_for("logistics", "qual o peso e o frete da carga 17038?"))
+    assert "c.peso_total_kg" in selected and "c.valor_frete" in selected
