@@ -30,7 +30,7 @@ class Joins:
         if table not in self.aliases:
             path = join_path(self.graph, set(self.aliases), table)
             if path is None:
-                raise Unmappable(f"{table} cannot be joined to the other tables")
+                return self._tenant(table)
             for left, right, pairs in path:
                 if right in self.aliases:
                     continue
@@ -40,6 +40,20 @@ class Joins:
                 )
                 self.clauses.append(f"JOIN {right} AS {self.aliases[right]} ON {keys}")
         return self.aliases[table]
+
+    def _tenant(self, table: str) -> str:
+        """The tenant's own table ("which unit", where units are the tenants): joined on
+        the base's tenant column, the one join the graph leaves out."""
+        target = self.catalog.table(table)
+        base = self.catalog.table(next(iter(self.aliases)))
+        if target.primary_key != (target.tenant_column,) or not base.tenant_column:
+            raise Unmappable(f"{table} cannot be joined to the other tables")
+        alias = self.aliases[table] = alias_for(table, set(self.aliases.values()))
+        self.clauses.append(
+            f"JOIN {table} AS {alias} ON {self.aliases[base.name]}.{base.tenant_column}"
+            f" = {alias}.{target.tenant_column}"
+        )
+        return alias
 
     def sql(self) -> str:
         return " ".join(self.clauses)

@@ -345,9 +345,24 @@ def _groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> Non
         elif token in GROUP_MARKERS and index + 1 in starts and tokens[index + 1] not in GRAINS:
             # "por mês" is a time grain, even where a column's synonym is "mês" too
             meanings = starts[index + 1]
-            group = _group_of(meanings, catalog)
+            group = _owned_group(meanings, index + 1, matches, tokens, catalog)
+            group = group or _group_of(meanings, catalog)
             if group and meanings[0].kind != "metric":
                 intent.groups.append(group)
+
+
+def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):
+    """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
+    preceded) by the table that has it is that table's column."""
+    end = next(e for s, e, _m in matches if s == start)
+    while end < len(tokens) and tokens[end] in ("da", "do", "de", "das", "dos", "of", "the"):
+        end += 1
+    after = next((m for s, _e, m in matches if s == end), [])
+    for table in (m.table for m in after if m.kind == "table"):
+        for meaning in meanings:
+            if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
+                return Group(table, meaning.column)
+    return None
 
 
 def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:

@@ -585,3 +585,29 @@ def test_two_aggregates_of_one_subject(deployment: str, question: str, measures:
 def test_a_word_naming_the_rows_table_and_its_column_beside_the_row_is_the_column() -> None:
     selected = select_list(sql_for("logistics", "qual o peso e o frete da carga 17038?"))
     assert "c.peso_total_kg" in selected and "c.valor_frete" in selected
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "joined"),
+    [
+        ("clinics", "which unit had the most exams?", "JOIN unidades AS u ON e.cod_unidade"),
+        ("logistics", "faturamento por fornecedor", "JOIN fornecedores AS f ON nf.cod_fornecedor"),
+    ],
+)
+def test_the_tenants_own_table_joins_on_the_tenant_column(
+    deployment: str, question: str, joined: str
+) -> None:
+    """One tenant's rows are grouped by that tenant (the guard keeps them its own)."""
+    assert joined in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "grouped"),
+    [
+        ("logistics", "custo de frete por nome da transportadora", "t.nome AS nome"),
+        ("logistics", "soma do valor_frete por nome_transportadora em 2026", "t.nome AS nome"),
+        ("clinics", "receita por nome do paciente", "p.nome AS nome"),
+    ],
+)
+def test_a_column_and_the_table_that_has_it(deployment: str, question: str, grouped: str) -> None:
+    assert grouped in sql_for(deployment, question)
