@@ -17,6 +17,7 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.parser import Intent, parse
+from orquestra.offline.periods import MONTHS, SPANS
 
 REFERENCE = re.compile(
     r"\b(dela|dele|dessa|desse|desta|deste|nela|nele|ela|ele|its|it|that one|"
@@ -61,7 +62,7 @@ def resolve(message: str, previous: str, catalog: Catalog, lexicon: Lexicon, tod
         base = previous.rstrip("?")
         for period in before.periods if now.periods else []:
             base = re.sub(re.escape(period.phrase), "", fold(base))
-        return f"{base.strip()} {REFERENCE.sub('', body).strip()}".strip()
+        return f"{base.strip()} {_in_year_of(now, before, REFERENCE.sub('', body).strip())}"
     if now.understood and not now.entity and before.entity:
         named = entity_phrase(before, previous)
         replaced = REFERENCE.sub(named, body, count=1)
@@ -75,6 +76,22 @@ def resolve(message: str, previous: str, catalog: Catalog, lexicon: Lexicon, tod
         rest = rest.replace(str(before.entity[2]), str(now.entity[2]))
         return rest
     return f"{rest} {body}".strip()
+
+
+def _in_year_of(now: Intent, before: Intent, body: str) -> str:
+    """ "tarefas de 2025" then "e no primeiro trimestre?" (or "e em maio?"): the part of
+    the year asked is that year's, not the latest one."""
+    asked, year = now.period, before.period
+    if asked is None or year is None or re.search(r"\b\d{4}\b", asked.phrase):
+        return body
+    whole_year = (year.start.month, year.start.day, year.end.month, year.end.day) == (1, 1, 1, 1)
+    part = re.search(rf"\b({'|'.join(SPANS)}|q[1-4]|{'|'.join(MONTHS)})\b", asked.phrase)
+    relative = re.search(
+        r"passad|retrasad|anterior|previous|last|this|este|esse|ultim", asked.phrase
+    )
+    if not whole_year or part is None or relative or asked.start.year == year.start.year:
+        return body
+    return f"{body} de {year.start.year}"
 
 
 def augment(

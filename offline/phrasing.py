@@ -51,7 +51,8 @@ def recency(intent: Intent, text: str) -> None:
     newest, oldest = NEWEST.search(text), OLDEST.search(text)
     if not (newest or oldest):
         return
-    first = min((m for m in (newest, oldest) if m), key=lambda m: m.start())
+    # the later word wins: "o mais recente … e o mais antigo?" asks for the oldest now
+    first = max((m for m in (newest, oldest) if m), key=lambda m: m.start())
     intent.recency = "DESC" if first is newest else "ASC"
     around = text[max(0, first.start() - 4) : first.end() + 4]
     counted = re.search(r"\b(\d+)\b", around)  # "os 5 mais recentes", "last 5 orders"

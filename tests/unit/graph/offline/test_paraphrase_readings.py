@@ -12,7 +12,7 @@ import pytest
 from orquestra.core.deployment import load_deployment
 from orquestra.ddl_catalog import Catalog, load_catalog
 from orquestra.guards import GuardPolicy, guard_sql
-from orquestra.offline.conversation import route
+from orquestra.offline.conversation import resolve, route
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
 from orquestra.offline.sql import Unmappable, build_sql
@@ -611,3 +611,26 @@ def test_the_tenants_own_table_joins_on_the_tenant_column(
 )
 def test_a_column_and_the_table_that_has_it(deployment: str, question: str, grouped: str) -> None:
     assert grouped in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "previous", "message", "span"),
+    [
+        ("logistics", "faturamento de 2025", "e no primeiro trimestre?", "2025-01-01"),
+        ("logistics", "revenue in 2025", "and in May?", "2025-05-01"),
+        ("clinics", "receita de 2025", "e no 2º semestre?", "2025-07-01"),
+    ],
+)
+def test_a_part_of_the_year_in_a_follow_up_is_the_years_before(
+    deployment: str, previous: str, message: str, span: str
+) -> None:
+    catalog = CATALOGS[deployment]
+    question = resolve(message, previous, catalog, lexicon_for(catalog), TODAY)
+    assert f">= DATE '{span}'" in sql_for(deployment, question)
+
+
+def test_the_later_recency_word_wins_in_a_follow_up() -> None:
+    catalog = CATALOGS["logistics"]
+    lexicon = lexicon_for(catalog)
+    question = resolve("e o mais antigo?", "qual o pedido mais recente?", catalog, lexicon, TODAY)
+    assert "ORDER BY p.data_pedido ASC LIMIT 1" in sql_for("logistics", question)
