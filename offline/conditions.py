@@ -232,3 +232,25 @@ def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> 
         negated = any(t in NEGATED for i in spots for t in tokens[max(0, i - 2) : i])
         if len(states) == 1 and spots and not negated and term not in intent.implied:
             intent.implied.append(term)
+
+
+def metric_words_are_not_states(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    lexicon: Lexicon,
+) -> None:
+    """ "o valor total faturado": the words of the metric's own name are the metric, not a
+    state of some table spelled the same ("faturado")."""
+    if intent.metric is None:
+        return
+    stems = [stem(t) for t in tokens]
+    for phrase, meanings in lexicon.phrases.items():
+        if not any(m.kind == "metric" and m.term is intent.metric for m in meanings):
+            continue
+        for start in range(len(stems) - len(phrase) + 1):
+            if tuple(stems[start : start + len(phrase)]) != phrase:
+                continue
+            for first, end, _meanings in matches:  # a state named inside the metric's words
+                if start <= first and end <= start + len(phrase):  # ("discordância maior" isn't)
+                    _drop_values_at(intent, first, matches)

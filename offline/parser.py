@@ -18,6 +18,7 @@ from orquestra.offline.conditions import (
     implied_metric_rows,
     metric_by_verb,
     metric_with_gaps,
+    metric_words_are_not_states,
     values_after_their_column,
 )
 from orquestra.offline.intent import Group, Intent
@@ -185,6 +186,7 @@ def parse(
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     metric_with_gaps(intent, tokens, lexicon)
+    metric_words_are_not_states(intent, tokens, matches, lexicon)
     metric_by_verb(intent, tokens, matches, catalog)
     implied_metric_rows(intent, tokens, catalog)
     _concepts(intent, lexicon)
@@ -420,6 +422,15 @@ def _measure(intent: Intent, catalog: Catalog) -> None:
     numeric = [(t, c) for t, c in intent.columns if is_measure(catalog.table(t), c)]
     involved = {*intent.tables, *(t for t, _ in intent.filters)}
     preferred = [m for m in numeric if m[0] in involved]
+    if numeric and not preferred:
+        # "o valor total das tarefas": the named rows' own amount of that head word ("valor")
+        head = numeric[0][1].split("_")[0]
+        preferred = [
+            (t, c.name)
+            for t in intent.tables
+            for c in catalog.table(t).columns
+            if c.name.split("_")[0] == head and is_measure(catalog.table(t), c.name)
+        ]
     wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top
     if wants_number and numeric:
         intent.measure = (preferred or numeric)[0]

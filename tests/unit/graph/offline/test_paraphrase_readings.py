@@ -634,3 +634,20 @@ def test_the_later_recency_word_wins_in_a_follow_up() -> None:
     lexicon = lexicon_for(catalog)
     question = resolve("e o mais antigo?", "qual o pedido mais recente?", catalog, lexicon, TODAY)
     assert "ORDER BY p.data_pedido ASC LIMIT 1" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "expected", "absent"),
+    [
+        ("logistics", "qual o valor total faturado em maio?", "sum(nf.valor_nota)", "'FATURADO'"),
+        ("logistics", "valor total das notas autorizadas em maio", "sum(nf.valor_nota)", "pedidos"),
+        ("clinics", "qual o valor total dos exames realizados em maio?", "sum(e.valor)", "laudos"),
+    ],
+)  # fmt: skip
+def test_the_amount_of_the_rows_named(
+    deployment: str, question: str, expected: str, absent: str
+) -> None:
+    """A metric's own words are not a state of another table; "o valor total" of the rows
+    named is their amount of that head word."""
+    sql = sql_for(deployment, question)
+    assert expected in sql and absent not in sql
