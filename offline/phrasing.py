@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
+    DATE_TYPES,
     FUNCTION_WORDS,
     Meaning,
     display_column,
@@ -65,6 +66,9 @@ def recency(intent: Intent, text: str) -> None:
 WHY = re.compile(r"\b(why|por que|porque|por qual motivo|how come)\b")
 REASON_WORDS = ("motivo", "razao", "causa", "reason", "cause")
 """The languages' words for a reason: a "why" question asks for the column named so."""
+WHEN = re.compile(r"\b(quando|when)\b")
+SHARED_START = 5
+"""Shortest common start that ties a verb to a date column ("issued" ~ "issue date")."""
 HEAD_LENGTH = 4
 """Shortest word read as the head of a column's name ("data", "valor", "date")."""
 
@@ -115,6 +119,19 @@ def entity_columns(
         for name in heads[:3]:
             if (table.name, name) not in intent.columns:
                 intent.columns.append((table.name, name))
+    if WHEN.search(" ".join(tokens)) and not any(t == table.name for t, _c in intent.columns):
+        naming = {
+            i
+            for start, end, meanings in matches
+            if any(m.kind == "table" for m in meanings)
+            for i in range(start, end)
+        }
+        verbs = [
+            t
+            for i, t in enumerate(tokens)
+            if i not in used | naming and len(t) >= SHARED_START and not WHEN.fullmatch(t)
+        ]
+        _when(intent, table, verbs)
     # A state of the row itself ("a tarefa 12 está bloqueada? qual o motivo?") asks for its
     # state column beside what else was asked (alone, every column shows it anyway).
     asked_own = any(t == table.name for t, _c in intent.columns)
@@ -124,6 +141,18 @@ def entity_columns(
             del intent.filters[owner, column]
             if asked_own and (owner, column) not in intent.columns:
                 intent.columns.insert(0, (owner, column))
+
+
+def _when(intent: Intent, table: Table, verbs: list[str]) -> None:
+    """ "when was it issued?": the row's own date whose words the verb shares."""
+    for column in table.columns:
+        if not column.type_sql.startswith(DATE_TYPES):
+            continue
+        spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+        starts = {w[:SHARED_START] for w in spelled}
+        if any(verb[:SHARED_START] in starts for verb in verbs):
+            intent.columns.append((table.name, column.name))
+            return
 
 
 def rank_subject(

@@ -651,3 +651,17 @@ def test_the_amount_of_the_rows_named(
     named is their amount of that head word."""
     sql = sql_for(deployment, question)
     assert expected in sql and absent not in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "dated"),
+    [
+        ("logistics", "when was invoice 40908 issued?", "nf.data_emissao"),
+        ("clinics", "when was report 7 signed?", "l.assinado_em"),
+        ("clinics", "quando o laudo 7 foi assinado?", "l.assinado_em"),
+    ],
+)
+def test_when_asks_for_the_rows_own_date_its_verb_names(
+    deployment: str, question: str, dated: str
+) -> None:
+    assert dated in select_list(sql_for(deployment, question))
