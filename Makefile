@@ -56,5 +56,6 @@ clean:
 eval: $(STAMP)
 	$(BIN)/orquestra eval --dataset evals/datasets/project.jsonl --out evals/out/project
 	$(BIN)/orquestra eval --dataset evals/datasets/heldout.jsonl --out evals/out/heldout
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases.jsonl --out evals/out/paraphrases
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics.jsonl --out evals/out/clinics
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_heldout.jsonl --out evals/out/clinics_heldout
