@@ -21,4 +21,3 @@ async def test_a_monthly_result_says_how_to_write_it_and_who_answered(harness: H
     assert result["model"] == "scripted"
     node_ends = [e for e in turn.of("node") if e["status"] == "end"]
     assert not any("display" in e or "model" in e for e in node_ends)  # said once, in result
-
