@@ -26,6 +26,8 @@ from tests.deployment_cases import DEPLOYMENTS, DeploymentUnderTest, only
 from tests.integration.guards.conftest import HERE, corpus, multiset, run_guarded
 
 CASES = yaml.safe_load((HERE / "broken_queries.yaml").read_text(encoding="utf-8"))["cases"]
+DEMO = load_catalog()
+"""The demo's catalog, loaded once for the module."""
 ROOT = Path(__file__).resolve().parents[3]
 KINDS = {
     "misspelled_column",
@@ -47,7 +49,7 @@ def test_the_corpus_is_large_and_varied() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["id"])
 def test_every_broken_query_is_caught_and_its_gold_is_clean(case: dict) -> None:
-    catalog = load_catalog()
+    catalog = DEMO
     checked = check_sql(case["sql"], catalog)
     if case["kind"] == "enum_case":  # corrected here, without a model call
         assert checked.corrections and not checked.problems
