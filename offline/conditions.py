@@ -49,14 +49,7 @@ def date_comparison(
         intent.comparisons.append((table, left, operator, other))
         # The verb and the compared column are the condition, not a state or a named date.
         intent.columns = [c for c in intent.columns if c not in {(table, left), (table, other)}]
-        for start, end, meanings in matches:
-            if start <= position < end:
-                for meaning in meanings:
-                    values = intent.filters.get((meaning.table, meaning.column), [])
-                    if meaning.kind == "value" and meaning.value in values:
-                        values.remove(meaning.value)
-                        if not values:
-                            del intent.filters[meaning.table, meaning.column]
+        _drop_values_at(intent, position, matches)
         if table not in intent.tables:
             intent.tables.insert(0, table)
         for term in catalog.glossary:
