@@ -14,7 +14,7 @@ import re
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import DATE_TYPES, Lexicon, Meaning, verb_roots
+from orquestra.offline.lexicon import DATE_TYPES, Lexicon, Meaning, lexicon_for, verb_roots
 from orquestra.offline.phrasing import HEAD_LENGTH
 
 AFTER = ("depois", "apos", "after", "later")
@@ -182,10 +182,7 @@ def metric_by_verb(
     for index, token in enumerate(tokens):
         roots = [*verb_roots(token), *(token[: -len(e)] for e in FIRST_PERSON if token.endswith(e))]
         roots = [r for r in roots if len(r) >= HEAD_LENGTH + 1]
-        for term in catalog.glossary:
-            if term.metric is None:
-                continue
-            heads = [words(phrase)[0] for phrase in [term.term, *term.synonyms] if words(phrase)]
+        for term, heads in lexicon_for(catalog).metric_heads:
             if any(head.startswith(root) for root in roots for head in heads):
                 intent.metric = term
                 _drop_values_at(intent, index, matches)
@@ -238,8 +235,8 @@ def metric_words_are_not_states(
     if intent.metric is None:
         return
     stems = [stem(t) for t in tokens]
-    for phrase, meanings in lexicon.phrases.items():
-        if not any(m.kind == "metric" and m.term is intent.metric for m in meanings):
+    for phrase, term in lexicon.metric_phrases:
+        if term is not intent.metric:
             continue
         for start in range(len(stems) - len(phrase) + 1):
             if tuple(stems[start : start + len(phrase)]) != phrase:

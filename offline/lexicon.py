@@ -13,7 +13,7 @@ from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
 from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
-from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem
+from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem, words
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
@@ -65,6 +65,19 @@ class Lexicon:
                 if term.metric:
                     self._add(phrase, Meaning("metric", term.metric.table, term=term))
         self.longest = max(len(k) for k in [*self.phrases, *self.terms])
+        self.metric_phrases = [
+            (phrase, m.term)
+            for phrase, meanings in self.phrases.items()
+            for m in meanings
+            if m.kind == "metric" and m.term is not None
+        ]
+        """Every metric's phrases, in the catalog's order (looked up, not scanned per word)."""
+        self.metric_heads = [
+            (term, [words(p)[0] for p in [term.term, *term.synonyms] if words(p)])
+            for term in catalog.glossary
+            if term.metric is not None
+        ]
+        """Each metric's first words ("faturamento", "revenue"): a verb may name them."""
         self.vocabulary = {w for k in [*self.phrases, *self.terms] for w in k} | {
             part
             for name in catalog.tables.values()
@@ -88,14 +101,12 @@ class Lexicon:
     def metrics_in(self, tokens: list[str]) -> list[GlossaryTerm]:
         """Metric terms mentioned anywhere, longest phrase first."""
         stems = [stem(t) for t in tokens]
-        found: list[tuple[int, GlossaryTerm]] = []
-        for phrase, meanings in self.phrases.items():
-            size = len(phrase)
-            for meaning in meanings:
-                if meaning.kind == "metric" and any(
-                    tuple(stems[i : i + size]) == phrase for i in range(len(stems) - size + 1)
-                ):
-                    found.append((size, meaning.term))
+        said = {
+            tuple(stems[i : i + size])
+            for size in range(1, self.longest + 1)
+            for i in range(len(stems) - size + 1)
+        }
+        found = [(len(phrase), term) for phrase, term in self.metric_phrases if phrase in said]
         return [term for _, term in sorted(found, key=lambda pair: -pair[0])]
 
     def tables_ending_at(self, tokens: list[str], end: int) -> list[str]:
