@@ -208,13 +208,17 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
 
 
 VALUE_ASKED = re.compile(r"^(what|which) (is|was|are|were) (the|my|our) ")
-ABOUT_THE_CONCEPT = re.compile(r"\b(difference|meaning|definition|formula|mean|means)\b")
+ABOUT_THE_CONCEPT = re.compile(
+    r"\b(difference|meaning|definition|formula|mean|means|diferenca|significa|significado"
+    r"|definicao|formula|conceito)\b"
+)
 
 
 def _shaped_as_data(intent: Intent, text: str) -> bool:
     """A question worded like a concept's ("what is the revenue by channel?") that asks for
-    values: broken down, over a period, ranked, or "the" value itself; not what a term means."""
-    if ABOUT_THE_CONCEPT.search(text):
+    values: broken down, over a period, ranked, or "the" value itself; not what a term means
+    (though "the difference between May and June" compares periods' values)."""
+    if ABOUT_THE_CONCEPT.search(text) and not intent.periods:
         return False
     shaped = intent.groups or intent.periods or intent.top or intent.entity or intent.comparisons
     return bool(shaped or (VALUE_ASKED.match(text) and (intent.metric or intent.measure)))

@@ -13,6 +13,7 @@ from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     date_comparison,
     implied_metric_rows,
@@ -90,14 +91,6 @@ STATUS_WORDS = (
     "posicao",
     "localizacao",
 )
-CONCEPT = re.compile(
-    r"^(o que (e|sao|significa|quer dizer)|what (is|are|does)|explique|explain|defina|define|"
-    r"como funciona|how does|qual (e )?o significado|o que seria|como (e|sao|se) calcul\w*|"
-    r"qual (e )?a diferenca|what is the difference|como faco|how do i|how is .* calculated|"
-    r"how are .* calculated|por que|porque|why|o que acontece|what happens|devo|should i|"
-    r"(posso|can i|may i)(?! (ver|see|saber|know|consultar|listar|list|get|obter|ter|have"
-    r"|check|conferir)\b))\b"
-)
 LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
 CURRENT = re.compile(
     r"\b(agora|neste momento|no momento|atualmente|right now|currently|em aberto|"
@@ -142,7 +135,7 @@ def parse(
     intent.terms = lexicon.terms_in(tokens)
     used: set[int] = set()
     _entity(intent, tokens, lexicon, catalog, used)
-    intent.is_concept = bool(CONCEPT.match(text)) and intent.entity is None
+    intent.is_concept = asks_what_it_means(text) and intent.entity is None
     masked = " ".join("#" if i in used else t for i, t in enumerate(tokens))
     intent.periods = find_periods(masked, today)
     intent.period = intent.periods[0] if intent.periods else None

@@ -1,0 +1,56 @@
+"""Questions about what a term means, in the many ways people ask them: "o que conta como
+X", "what do you mean by X", "qual a diferença entre X e Y", "how is X calculated", "does X
+count as Y". They are the languages' own wordings, never a deployment's: the term itself is
+found by the lexicon (a glossary or catalog phrase), and a question that also asks for
+values (broken down, over a period, ranked, "the"/"our" value) stays a data question.
+"""
+
+from __future__ import annotations
+
+import re
+
+CONTRACTIONS = re.compile(r"\b(what|that|who|how|where|it)['’]s\b")
+
+PORTUGUESE = (
+    r"^o que (e|sao|significa|significam|quer dizer|querem dizer|seria|seriam)\b",
+    r"\bo que (conta|contam|entra|entram|caracteriza|define|configura)"
+    r" (como|no|na|nos|nas|em|um|uma|o|a)\b",
+    r"\bo que (voces?|a empresa|o sistema) (chama|chamam|entende|entendem|considera|consideram)\b",
+    r"\b(chamam|chama|entendem|entende|consideram|considera) (de|por|como)\b",
+    r"\bqual (e |seria )?(a |o )?"
+    r"(diferenca|definicao|significado|conceito|formula|regra|criterio)\b",
+    r"\b(diferenca|diferencas) entre\b",
+    r"\bcomo (e|sao|esta|estao|foi) (calculad|definid|medid|apurad|contad|considerad)\w*",
+    r"\bcomo (se )?(calcula|define|mede|apura|conta|considera|funciona|funcionam)\b",
+    r"\bcomo (voces?|o sistema)"
+    r" (calcula|calculam|define|definem|mede|medem|considera|consideram)\b",
+    r"\b(e|sao|fica|ficam|esta|estao) considerad[oa]s?\b",
+    r"\b(conta|contam|entra|entram) (como|no|na|nos|nas)\b",
+    r"^(me )?(expli(que|ca|car|cacao)|defin(a|e|ir|icao)|descreva|descreve)\b",
+    r"^(por que|porque|por qual motivo|o que acontece|como faco|devo|devemos)\b",
+    r"^(posso|podemos)\b(?! (ver|saber|consultar|listar|obter|ter|conferir)\b)",
+    r"\bsignifica(do)?\b",
+)
+ENGLISH = (
+    r"^what (is|are|does|do)\b(?! (my|our|your|total)\b)",
+    r"\bwhat (does|do) .+ (mean|stand for)\b",
+    r"\bwhat (do|does) (you|we|it|the system) (mean|call|consider|count)\b",
+    r"\bwhat (is|are) meant by\b",
+    r"\bwhat (counts|qualifies|is considered|are considered|is regarded) as\b",
+    r"\b(is|are) (considered|regarded|classed|classified|counted) (as|a|an)\b",
+    r"\bhow (do|does) (you|we|one|it|the system) (define|calculate|compute|measure|count|work)\b",
+    r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined)\b",
+    r"\b(difference|differences) between\b",
+    r"\bwhat is the (difference|definition|meaning|formula|rule)\b",
+    r"\b(definition|meaning) of\b",
+    r"\b(does|do|would|should) .+ count (as|in|toward|towards|for)\b",
+    r"^(explain|define|describe|tell me about|tell me what)\b",
+    r"^(why|how come|what happens|how do i|should i)\b",
+    r"^(can|may) (i|we)\b(?! (see|know|get|list|check|have)\b)",
+)
+CONCEPT = re.compile("|".join(f"(?:{p})" for p in (*PORTUGUESE, *ENGLISH)))
+
+
+def asks_what_it_means(text: str) -> bool:
+    """`text` (folded) asks what something means or how it is defined, in either language."""
+    return bool(CONCEPT.search(CONTRACTIONS.sub(r"\1 is", text)))

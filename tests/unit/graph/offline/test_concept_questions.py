@@ -1,0 +1,68 @@
+"""What a term means, asked in people's own words, is a knowledge question in both languages
+and on both sample deployments; a question that asks for the term's values stays data."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import load_catalog
+from orquestra.offline.conversation import route
+from orquestra.offline.lexicon import lexicon_for
+
+TODAY = date(2026, 6, 30)
+CATALOGS = {
+    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
+}
+
+
+def route_of(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    return route(question, catalog, lexicon_for(catalog), TODAY)["route"]
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "what counts as a late shipment?"),
+        ("logistics", "how do you define revenue?"),
+        ("logistics", "what's the difference between revenue and sales value?"),
+        ("logistics", "what's OTIF?"),
+        ("logistics", "what do you mean by delinquency?"),
+        ("logistics", "does a blocked invoice count as revenue?"),
+        ("logistics", "how is the on-time rate computed?"),
+        ("logistics", "o que conta como carga atrasada?"),
+        ("logistics", "qual a diferença entre faturamento e valor vendido?"),
+        ("logistics", "o que vocês chamam de nota bloqueada?"),
+        ("logistics", "me explica o que é OTIF"),
+        ("logistics", "quando uma nota é considerada bloqueada?"),
+        ("logistics", "o que entra no faturamento?"),
+        ("logistics", "qual a definição de ticket médio?"),
+        ("clinics", "o que conta como laudo atrasado?"),
+        ("clinics", "what do you mean by turnaround time?"),
+        ("clinics", "qual a diferença entre laudo retificado e laudo assinado?"),
+        ("clinics", "how is the no-show rate calculated?"),
+        ("clinics", "o que vocês chamam de achado crítico?"),
+    ],
+)
+def test_what_a_term_means_is_knowledge(deployment: str, question: str) -> None:
+    assert route_of(deployment, question) == "KNOWLEDGE"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "what is the OTIF?"),
+        ("logistics", "qual é o OTIF?"),
+        ("logistics", "what is our OTIF this year?"),
+        ("logistics", "what's the difference in revenue between May and June?"),
+        ("logistics", "qual a diferença de faturamento entre maio e junho?"),
+        ("logistics", "how many late shipments did we have?"),
+        ("clinics", "what is the no-show rate this year?"),
+        ("clinics", "qual o absenteísmo por convênio?"),
+    ],
+)
+def test_the_terms_values_are_data(deployment: str, question: str) -> None:
+    assert route_of(deployment, question) == "ANALYTICS"
