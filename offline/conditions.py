@@ -1,7 +1,7 @@
 """Readings that say which rows count and what measures them: one date against another
 ("entregues depois da previsão") placed in time as the glossary's metric that makes the same
-comparison; a metric named with an aggregate word inside ("custo médio de frete"), by a verb
-("quanto faturamos"), or by its state word used of other rows ("os produtos mais vendidos");
+comparison; a metric named with an aggregate word inside ("custo médio de frete") or by its
+state word used of other rows ("os produtos mais vendidos") (by a verb: offline/verbs.py);
 a value right after its column's name ("do segmento indústria").
 
 Like the parser, they read the catalog's vocabulary and the languages' own words only.
@@ -14,8 +14,7 @@ import re
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import DATE_TYPES, Lexicon, Meaning, lexicon_for, verb_roots
-from orquestra.offline.phrasing import HEAD_LENGTH
+from orquestra.offline.lexicon import DATE_TYPES, Lexicon, Meaning, verb_roots
 
 AFTER = ("depois", "apos", "after", "later")
 BEFORE = ("antes", "before", "earlier")
@@ -162,31 +161,6 @@ def values_after_their_column(
                 meanings = values
         kept.append((start, end, meanings))
     return kept
-
-
-FIRST_PERSON = ("ei", "amos", "emos", "imos")
-"""Endings of "faturei", "faturamos": the verbs people ask about their own business with."""
-
-
-def metric_by_verb(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
-    """ "quanto faturamos em maio": a verb whose root starts a metric's name asks for that
-    metric, when the question names no table of its own (then it is a state of those rows:
-    "quantas tarefas concluímos")."""
-    if intent.metric is not None or intent.entity is not None or intent.tables:
-        return
-    for index, token in enumerate(tokens):
-        roots = [*verb_roots(token), *(token[: -len(e)] for e in FIRST_PERSON if token.endswith(e))]
-        roots = [r for r in roots if len(r) >= HEAD_LENGTH + 1]
-        for term, heads in lexicon_for(catalog).metric_heads:
-            if any(head.startswith(root) for root in roots for head in heads):
-                intent.metric = term
-                _drop_values_at(intent, index, matches)
-                return
 
 
 def _drop_values_at(

@@ -13,7 +13,7 @@ from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
 from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
-from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem, words
+from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
@@ -72,12 +72,12 @@ class Lexicon:
             if m.kind == "metric" and m.term is not None
         ]
         """Every metric's phrases, in the catalog's order (looked up, not scanned per word)."""
-        self.metric_heads = [
-            (term, [words(p)[0] for p in [term.term, *term.synonyms] if words(p)])
+        self.metric_words = [
+            (term, [phrase_key(p) for p in [term.term, *term.synonyms] if phrase_key(p)])
             for term in catalog.glossary
             if term.metric is not None
         ]
-        """Each metric's first words ("faturamento", "revenue"): a verb may name them."""
+        """Each metric's phrases, as stemmed words ("gasto com frete"): a verb may name them."""
         self.vocabulary = {w for k in [*self.phrases, *self.terms] for w in k} | {
             part
             for name in catalog.tables.values()

@@ -17,7 +17,6 @@ from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     date_comparison,
     implied_metric_rows,
-    metric_by_verb,
     metric_with_gaps,
     metric_words_are_not_states,
     values_after_their_column,
@@ -42,6 +41,7 @@ from orquestra.offline.phrasing import (
     several_measures,
 )
 from orquestra.offline.understanding import unknown_words, unmapped
+from orquestra.offline.verbs import metric_by_verb
 
 AGGREGATES = {
     "total": ("total de", "total of"),

@@ -1,0 +1,111 @@
+"""A measure asked by its verb: "quanto faturamos em maio", "quanto gastamos com frete",
+"how much did we sell in 2025", "what did we spend on freight". The verb shares its root
+with a word of a glossary metric's name or synonyms (in either language), and the metric
+whose phrase the question covers best is the one asked.
+
+Only the languages' own words live here (verb endings, subject pronouns, a few irregular
+English verbs); the metrics and their words come from the glossary.
+"""
+
+from __future__ import annotations
+
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.text import stem
+from orquestra.offline.conditions import _drop_values_at
+from orquestra.offline.intent import Intent
+from orquestra.offline.lexicon import Meaning, lexicon_for, verb_roots
+from orquestra.offline.phrasing import HEAD_LENGTH
+
+FIRST_PERSON = ("ei", "amos", "emos", "imos")
+"""Endings of "faturei", "faturamos": the verbs people ask about their own business with."""
+SUBJECTS = ("we", "i", "you", "they")
+"""English subjects: the word after one ("did we <verb>") is a verb, even one spelled like a
+table's synonym."""
+NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
+IRREGULAR = {"sell": "sale", "sold": "sale", "selling": "sale", "spent": "spend", "paid": "pay"}
+"""English verb forms whose root is not the start of their noun ("sold" → "sales")."""
+SHORTEST_ROOT = 4
+"""A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
+four letters; other forms from five (`HEAD_LENGTH + 1`), as the parser always did."""
+
+
+def metric_by_verb(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "quanto faturamos em maio", "how much did we bill": a verb whose root starts a word
+    of a metric's phrase asks for that metric, when the question names no table other than
+    by that verb (then it is a state of those rows: "quantas tarefas concluímos")."""
+    if intent.metric is not None or intent.entity is not None:
+        return
+    stems = {stem(t) for t in tokens}
+    best: tuple[float, int, GlossaryTerm] | None = None
+    for index, token in enumerate(tokens):
+        heads, roots = _roots(token, tokens[index - 1] if index else "")
+        negated = any(t in NEGATIONS for t in tokens[max(0, index - 2) : index])
+        if not (heads or roots) or negated:
+            continue
+        others = _tables_named_apart(intent, index, matches)
+        for order, (term, phrases) in enumerate(lexicon_for(catalog).metric_words):
+            if others - {term.metric.table if term.metric else ""}:
+                continue  # "quantos pedidos faturamos": the orders' state, not revenue
+            for phrase in phrases:
+                # a participle names a metric by its first word ("revisado": "revisões");
+                # a verb said as one's own by any ("gastamos": "o gasto com X")
+                if not any(phrase[0].startswith(r) for r in heads) and not any(
+                    w.startswith(r) for r in roots for w in phrase
+                ):
+                    continue
+                said = [
+                    w for w in phrase if w in stems or any(w.startswith(r) for r in heads + roots)
+                ]
+                score = len(said) / len(phrase)
+                if best is None or (score, -order) > (best[0], -best[1]):
+                    best = (score, order, term)
+                    spot = index
+    if best is None:
+        return
+    intent.metric = best[2]
+    _drop_values_at(intent, spot, matches)
+    _drop_things_at(intent, spot, matches)
+
+
+def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
+    """The roots a word may share with a metric's words, if it is a verb: those compared
+    with a phrase's first word (any verb form, five letters or more), and those compared
+    with any of its words (a verb said in the first person, or after an English subject)."""
+    heads = [r for r in verb_roots(token) if len(r) >= HEAD_LENGTH + 1]
+    own = [token[: -len(e)] for e in FIRST_PERSON if token.endswith(e)]
+    if before in SUBJECTS:
+        own += [IRREGULAR.get(token, token), *verb_roots(token)]
+    elif token in IRREGULAR:
+        own.append(IRREGULAR[token])
+    return heads, list(dict.fromkeys(r for r in own if len(r) >= SHORTEST_ROOT))
+
+
+def _tables_named_apart(
+    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
+) -> set[str]:
+    """The tables the question names by some word other than the verb at `index`."""
+    by_verb = {
+        m.table
+        for start, end, meanings in matches
+        if start <= index < end
+        for m in meanings
+        if m.kind == "table"
+    }
+    return {t for t in intent.tables if t not in by_verb}
+
+
+def _drop_things_at(
+    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
+) -> None:
+    """The tables and columns a verb was read as ("did we bill": not the bills)."""
+    for start, end, meanings in matches:
+        if start <= index < end:
+            named = {m.table for m in meanings if m.kind == "table"}
+            intent.tables = [t for t in intent.tables if t not in named]
+            said = {(m.table, m.column) for m in meanings if m.kind == "column"}
+            intent.columns = [c for c in intent.columns if c not in said]

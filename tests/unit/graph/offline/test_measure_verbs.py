@@ -1,0 +1,62 @@
+"""A measure asked by its verb, in both languages and on both sample deployments: the verb
+shares its root with a word of a glossary metric's name or synonyms ("quanto gastamos com
+frete", "how much did we bill"), and a table's own rows in a state stay that state."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
+
+TODAY = date(2026, 6, 30)
+CATALOGS = {
+    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
+}
+
+
+def sql_for(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
+    sql = " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
+    guard_sql(sql, GuardPolicy.from_catalog(catalog), "101")
+    return sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        ("logistics", "how much did we sell in 2025?", ["sum(p.valor_total)", "'CANCELADO'"]),
+        ("logistics", "quanto vendemos no ano passado?", ["sum(p.valor_total)", "'2025-01-01'"]),
+        ("logistics", "how much have we billed this year?", ["sum(nf.valor_nota)", "AUTORIZADA"]),
+        ("logistics", "how much did we invoice in April?", ["sum(nf.valor_nota)", "'2026-04-01'"]),
+        ("logistics", "what did we spend on freight last year?", ["sum(c.valor_frete)"]),
+        ("logistics", "quanto gastamos com frete em 2026?", ["sum(c.valor_frete)"]),
+        ("clinics", "how much did we bill in March?", ["sum(e.valor)", "'REALIZADO'"]),
+        ("clinics", "quanto faturei em 2025?", ["sum(e.valor)", "'2025-01-01'"]),
+    ],
+)
+def test_a_verb_asks_for_its_metric(deployment: str, question: str, fragments: list[str]) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragment", "absent"),
+    [
+        ("logistics", "quantos pedidos faturamos em março?", "p.status = 'FATURADO'", "valor_nota"),
+        ("clinics", "quantos laudos não assinados?", "l.assinado_em IS NULL", "'ASSINADO'"),
+    ],
+)
+def test_a_tables_rows_in_a_state_stay_that_state(
+    deployment: str, question: str, fragment: str, absent: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert fragment in sql and absent not in sql, sql
