@@ -40,6 +40,7 @@ from orquestra.offline.phrasing import (
     recency,
     several_measures,
 )
+from orquestra.offline.ranking import worst_and_best
 from orquestra.offline.understanding import unknown_words, unmapped
 from orquestra.offline.verbs import metric_by_verb
 
@@ -194,6 +195,7 @@ def parse(
         several_measures(intent, text, read, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     _ranked_group(intent, matches, catalog)
+    worst_and_best(intent, text)
     known = {*GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
     intent.unknown = [
         w

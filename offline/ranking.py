@@ -1,0 +1,52 @@
+"""Which end of a ranking "pior"/"worst" and "melhor"/"best" mean. For a metric whose
+definition says higher is better ("quanto mais perto de 1, melhor", "the higher, the
+better") the worst is the lowest; for one that says lower is better, or that measures a
+time taken (its unit is days or hours), the best is the lowest. Otherwise both rank the
+most first, as "o pior cliente em atraso" (the most overdue) and "the best customer" do.
+
+Only the languages' own words live here; the direction is read from the glossary.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import GlossaryTerm
+from orquestra.ddl_catalog.text import fold
+from orquestra.offline.intent import Intent
+
+HIGHER_IS_BETTER = re.compile(
+    r"quanto (mais|maior)[^.]*melhor|(higher|closer to 1|more|bigger|larger)[^.]*the better"
+)
+LOWER_IS_BETTER = re.compile(
+    r"quanto (menor|menos)[^.]*melhor|(lower|smaller|less|fewer|shorter)[^.]*the better"
+)
+TIME_UNITS = ("dia", "dias", "hora", "horas", "minuto", "minutos", "day", "days", "hour")
+TIME_UNITS += ("hours", "minute", "minutes")
+WORST = re.compile(r"\b(pior|piores|worst)\b")
+BEST = re.compile(r"\b(melhor|melhores|best)\b")
+
+
+def better(term: GlossaryTerm) -> str | None:
+    """ "higher" or "lower": which values of the metric are better, when the glossary says
+    so (or the metric is a time taken); None when it does not say."""
+    said = fold(f"{term.definition} {term.definition_en}")
+    if HIGHER_IS_BETTER.search(said):
+        return "higher"
+    if LOWER_IS_BETTER.search(said):
+        return "lower"
+    unit = fold(term.metric.unit or "") if term.metric else ""
+    return "lower" if unit in TIME_UNITS else None
+
+
+def worst_and_best(intent: Intent, text: str) -> None:
+    """ "a transportadora com pior OTIF": the groups ranked from the metric's worse end."""
+    if not intent.top or not intent.groups or intent.metric is None:
+        return
+    direction = better(intent.metric)
+    if direction is None:
+        return
+    if WORST.search(text):
+        intent.ascending = direction == "higher"
+    elif BEST.search(text):
+        intent.ascending = direction == "lower"
