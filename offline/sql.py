@@ -7,10 +7,8 @@ timestamp) applies whenever the entity's events live in a table joined to it.
 
 from __future__ import annotations
 
-import re
-
 from orquestra.ddl_catalog.model import Catalog, Table
-from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.ddl_catalog.text import words
 from orquestra.offline.joins import Joins, Unmappable, join_path, looks_like_series, qualify
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -20,7 +18,8 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
-from orquestra.offline.parser import COUNT_WORDS, Group, Intent
+from orquestra.offline.measures import extra_measure, measure_sql
+from orquestra.offline.parser import Group, Intent
 from orquestra.offline.rows import (
     asked_elsewhere,
     entity_details,
@@ -122,12 +121,12 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
                 # by their key too, shown by their name.
                 apart.append(f"{joins.alias(owner)}.{key.name}")
         groups.append(str(len(selects)))
-    measure, measure_name = _measure_sql(intent, catalog, alias, joins)
+    measure, measure_name = measure_sql(intent, catalog, alias, joins)
     if measure is None and not groups:
         return _listing(intent, catalog, joins, where)
     selects.append(f"{measure or 'count(*)'} AS {measure_name}")
     for other in intent.also:  # "… e qual o valor total": more measures of the same rows
-        extra = _extra_measure(other, intent, catalog, base, alias, today)
+        extra = extra_measure(other, intent, catalog, base, alias, today)
         if extra is not None and extra[1] not in {s.rsplit(" AS ", 1)[-1] for s in selects}:
             selects.append(f"{extra[0]} AS {extra[1]}")
     sql = f"SELECT {', '.join(selects)} FROM {joins.sql()}"
@@ -141,79 +140,6 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     if intent.top:
         sql += f" LIMIT {intent.top}"
     return sql
-
-
-def _metric_expression(intent: Intent) -> str:
-    """The metric's expression; a total asked as an average, a maximum or a minimum ("custo
-    médio de frete") aggregates the same column that way, per row."""
-    expression = intent.metric.metric.expression
-    summed = re.fullmatch(r"\s*sum\(\s*(\w+)\s*\)\s*", expression, re.IGNORECASE)
-    by_period = any(g.grain for g in intent.groups)
-    if summed and intent.aggregate in ("avg", "max", "min") and not by_period:
-        return f"{intent.aggregate.upper()}({summed.group(1)})"
-    return expression
-
-
-def _extra_measure(
-    other: Intent, intent: Intent, catalog: Catalog, base: str, alias: str, today: str
-) -> tuple[str, str] | None:
-    """Another clause's measure over the base table's rows: its metric (its own filter as
-    the aggregate's FILTER when it differs), its column (or the base's column of the same
-    head word: "o valor" of the rows counted), or a count."""
-    metric = other.metric.metric if other.metric else None
-    if metric is not None and metric.table == base:
-        expression = qualify(_metric_expression(other), alias)
-        own = intent.metric.metric.filter if intent.metric and intent.metric.metric else None
-        if metric.filter and metric.filter != own:
-            if not re.fullmatch(r"\w+\([^()]*\)", metric.expression.strip()):
-                return None  # a ratio of aggregates cannot take one FILTER
-            condition = qualify(metric.filter.replace("{today}", f"DATE {today!r}"), alias)
-            expression += f" FILTER (WHERE {condition})"
-        name = "_".join(words(other.metric.term))
-        if _metric_expression(other) != metric.expression:  # "a média do valor vendido"
-            name = f"{ {'avg': 'media', 'max': 'maximo', 'min': 'minimo'}[other.aggregate] }_{name}"
-        return expression, name
-    if other.measure is not None:
-        table, column = other.measure
-        if table != base:
-            head = column.split("_")[0]
-            same = [c.name for c in catalog.table(base).columns if c.name.split("_")[0] == head]
-            column = next((c for c in same if is_measure(catalog.table(base), c)), "")
-            if not column:
-                return None
-        prefix = {"avg": "media", "sum": "total"}.get(other.aggregate or "sum", other.aggregate)
-        return f"{other.aggregate or 'sum'}({alias}.{column})", f"{prefix}_{column}"
-    if other.aggregate in ("sum", "total", "avg", "max", "min"):
-        # "and what was the total value": the base's amount its words name
-        table, said = catalog.table(base), set(words(other.question))
-        for column in table.columns:
-            spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
-            if is_measure(table, column.name) and said & set(spelled) - {"total"}:
-                aggregate = "sum" if other.aggregate == "total" else other.aggregate
-                prefix = {"avg": "media", "sum": "total"}.get(aggregate, aggregate)
-                return f"{aggregate}({alias}.{column.name})", f"{prefix}_{column.name}"
-    if other.aggregate in ("count", "total"):
-        return "count(*)", "quantidade"
-    return None
-
-
-def _distinct_count(table: str, catalog: Catalog, joins: Joins) -> str:
-    """COUNT(DISTINCT …) of a table's rows by its whole key (the tenant column aside: the
-    rows are one tenant's), read from the base's own columns when it refers to the table."""
-    counted = catalog.table(table)
-    base = next(iter(joins.aliases))
-    alias = joins.aliases[base]
-    link = next(
-        (j.on for j in catalog.table(base).meta.joins if j.to == table),
-        None,
-    )
-    if base == table or link is None:
-        alias = joins.alias(table)
-        keys = [c for c in counted.primary_key if c != counted.tenant_column]
-    else:
-        keys = [local for local, remote in link.items() if remote != counted.tenant_column]
-    columns = ", ".join(f"{alias}.{c}" for c in keys)
-    return f"count(DISTINCT ({columns}))" if len(keys) > 1 else f"count(DISTINCT {columns})"
 
 
 def _compared(table: Table, alias: str, left: str, operator: str, right: str) -> str:
@@ -246,32 +172,6 @@ def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -
         )
     )
     return reachable[0] if reachable else group.table
-
-
-def _measure_sql(
-    intent: Intent, catalog: Catalog, alias: str, joins: Joins | None = None
-) -> tuple[str | None, str]:
-    if intent.distinct_table and intent.aggregate == "count" and joins is not None:
-        return _distinct_count(intent.distinct_table, catalog, joins), "quantidade"
-    metric = intent.metric.metric if intent.metric else None
-    counts_rows = metric is not None and not metric.expression.upper().startswith("COUNT")
-    if intent.aggregate == "count" and counts_rows and not _counted_in_unit(intent):
-        return "count(*)", "quantidade"  # "how many overdue bills": count, with its filter
-    if intent.metric and intent.metric.metric:
-        name = "_".join(words(intent.metric.term))
-        expression = _metric_expression(intent)
-        if expression != intent.metric.metric.expression:  # "custo médio de frete"
-            name = (
-                f"{ {'avg': 'media', 'max': 'maximo', 'min': 'minimo'}[intent.aggregate] }_{name}"
-            )
-        return qualify(expression, alias), name
-    if intent.measure:
-        column = intent.measure[1]
-        prefix = {"avg": "media", "sum": "total"}.get(intent.aggregate, intent.aggregate)
-        return f"{intent.aggregate}({alias}.{column})", f"{prefix}_{column}"
-    if intent.aggregate == "count" or intent.groups:
-        return "count(*)", "quantidade"
-    return None, ""
 
 
 def _filters(
@@ -366,24 +266,6 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
         if any(shares_root(word, spelled) for word in said):
             return column.name
     return dated[0].name if dated else None
-
-
-def _counted_in_unit(intent: Intent) -> bool:
-    """ "quantas horas extras": the count is the metric's own unit (hours), so the answer is
-    the metric, not a count of its rows."""
-    unit = intent.metric.metric.unit if intent.metric and intent.metric.metric else None
-    if not unit:
-        return False
-    said = words(intent.question)
-    return any(
-        stem(word) == stem(fold(unit)) and said[index - 1] in COUNT_WORDS
-        for index, word in enumerate(said)
-        if index
-    ) or any(
-        stem(word) == stem(fold(unit)) and said[index - 2 : index] == ["how", "many"]
-        for index, word in enumerate(said)
-        if index > 1
-    )
 
 
 def _metric_date(intent: Intent) -> str | None:
