@@ -26,6 +26,11 @@ def _cmd_db_init(args: argparse.Namespace, settings: Settings) -> int:
 
 def _print_report(report: Any, settings: Settings) -> None:
     verb = "loaded" if report.loaded else "already loaded"
+    if report.replaced_version is not None:
+        verb = (
+            f"reloaded (loaded before by sample version {report.replaced_version},"
+            f" now {report.data_version})"
+        )
     print(
         f"Sample data of {report.deployment} {verb}: {report.total_rows:,} rows,"
         f" seed {report.seed}, scale {report.scale:g},"

@@ -135,7 +135,8 @@ def _sample_loaded(settings: Settings) -> None:
     report = asyncio.run(init_database(settings))
     if report.loaded:
         name = settings.active_deployment.name
-        print(f"loaded the {name} sample data ({report.total_rows} rows)", file=sys.stderr)
+        why = "" if report.replaced_version is None else ", a newer version of it"
+        print(f"loaded the {name} sample data ({report.total_rows} rows{why})", file=sys.stderr)
 
 
 def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:

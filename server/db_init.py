@@ -4,7 +4,9 @@ Tables come from the deployment's catalog DDL, rows from the sample-data generat
 profile names (`sample_data`) through binary COPY, indexes after the data. Everything happens
 in a single transaction under an advisory lock, so a failure leaves nothing half-written and
 two processes never load at once. A small `orquestra_internal.demo_dataset` row records what
-was loaded (deployment, seed, scale, counts).
+was loaded (deployment, seed, scale, the generator's data version, counts); a sample an older
+generator loaded is reloaded, at its own seed and scale, so nobody keeps answering from rows
+the code no longer makes.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from orquestra.core.deployment import Deployment
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
-from orquestra.ddl_catalog.demo import DemoData, SampleDataError, generate_sample
+from orquestra.ddl_catalog.demo import DemoData, SampleDataError, generate_sample, sample_version
 from orquestra.deployments import DEFAULT_DEPLOYMENT
 from orquestra.server.db_policies import statements_for
 
@@ -56,6 +58,10 @@ class InitReport:
     """Rows per tenant code in the tables that carry the tenant column."""
     tenants: dict[str, str] = field(default_factory=dict)
     """Tenant code → name, when the catalog names the tenants' own table."""
+    data_version: int = 1
+    """The generator's `DATA_VERSION` the rows were made by."""
+    replaced_version: int | None = None
+    """When the rows were reloaded because an older generator had made them: its version."""
     seconds: float = 0.0
     generate_seconds: float = 0.0
     """Of `seconds`, the time spent generating rows in Python (the rest is PostgreSQL)."""
@@ -80,17 +86,24 @@ async def init_database(
             await conn.execute("SELECT pg_advisory_xact_lock($1)", INIT_LOCK_KEY)
             existing = await _existing_report(conn)
             _refuse_other_deployment(existing, deployment, reset=reset)
-            if existing is not None and not reset:
+            version = sample_version(sample)
+            outdated = existing is not None and existing.data_version != version
+            if existing is not None and not reset and not outdated:
                 await _apply_policies(conn, catalog, settings)
                 return existing
             await _drop_or_refuse(conn, catalog, reset=reset, ours=existing is not None)
-            scale = settings.demo_scale if scale is None else scale
+            kept = existing if outdated and not reset else None  # regenerated as it was
+            seed = kept.seed if kept else settings.demo_seed
+            if scale is None:
+                scale = kept.scale if kept else settings.demo_scale
             generating = time.perf_counter()
-            data = generate_sample(sample, settings.demo_seed, scale, settings.reference_date)
+            data = generate_sample(sample, seed, scale, settings.reference_date)
             generated = time.perf_counter() - generating
             await _create_and_load(conn, catalog, data)
             await _apply_policies(conn, catalog, settings)
-            report = _report(settings, catalog, scale, data)
+            report = _report(settings, catalog, seed, scale, data)
+            report.data_version = version
+            report.replaced_version = existing.data_version if outdated and existing else None
             report.generate_seconds = generated
             await _record(conn, report, data)
     finally:
@@ -139,6 +152,11 @@ async def _existing_report(conn: asyncpg.Connection) -> InitReport | None:
         f"ALTER TABLE {META_SCHEMA}.demo_dataset"
         f" ADD COLUMN IF NOT EXISTS deployment text NOT NULL DEFAULT '{DEFAULT_DEPLOYMENT}'"
     )
+    # Rows written before versions were recorded were made by each generator's version 1.
+    await conn.execute(
+        f"ALTER TABLE {META_SCHEMA}.demo_dataset"
+        " ADD COLUMN IF NOT EXISTS data_version integer NOT NULL DEFAULT 1"
+    )
     row = await conn.fetchrow(f"SELECT * FROM {META_SCHEMA}.demo_dataset")
     if row is None:
         return None
@@ -151,6 +169,7 @@ async def _existing_report(conn: asyncpg.Connection) -> InitReport | None:
         row_counts=json.loads(row["row_counts"]),
         tenant_rows=json.loads(row["tenant_rows"]),
         tenants=json.loads(row["tenants"]),
+        data_version=row["data_version"],
     )
 
 
@@ -205,7 +224,9 @@ async def _apply_policies(conn: asyncpg.Connection, catalog: Catalog, settings: 
         await conn.execute(statement.sql)
 
 
-def _report(settings: Settings, catalog: Catalog, scale: float, data: DemoData) -> InitReport:
+def _report(
+    settings: Settings, catalog: Catalog, seed: int, scale: float, data: DemoData
+) -> InitReport:
     per_tenant: Counter[str] = Counter()
     for name, column in catalog.tenant_tables().items():
         position = catalog.table(name).column_names.index(column)
@@ -213,7 +234,7 @@ def _report(settings: Settings, catalog: Catalog, scale: float, data: DemoData) 
     return InitReport(
         loaded=True,
         deployment=settings.active_deployment.name,
-        seed=settings.demo_seed,
+        seed=seed,
         scale=scale,
         reference_date=settings.reference_date,
         row_counts=data.row_counts(),
@@ -240,7 +261,8 @@ def _code_order(code: str) -> tuple[int, int | str]:
 async def _record(conn: asyncpg.Connection, report: InitReport, data: DemoData) -> None:
     await conn.execute(
         f"INSERT INTO {META_SCHEMA}.demo_dataset (deployment, seed, scale, reference_date,"
-        " row_counts, tenant_rows, tenants, checksums) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        " row_counts, tenant_rows, tenants, checksums, data_version)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         report.deployment,
         report.seed,
         report.scale,
@@ -249,4 +271,5 @@ async def _record(conn: asyncpg.Connection, report: InitReport, data: DemoData) 
         json.dumps(report.tenant_rows),
         json.dumps(report.tenants),
         json.dumps(data.checksums()),
+        report.data_version,
     )

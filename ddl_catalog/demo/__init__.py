@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 from datetime import date
+from types import ModuleType
 from typing import Protocol
 
 from orquestra.core.errors import OrquestraError
@@ -31,6 +32,16 @@ class Generator(Protocol):
 
 def sample_generator(name: str) -> Generator:
     """The generator registered as `name`; a `SampleDataError` if unknown or not installed."""
+    generator: Generator = _generator_module(name).generate
+    return generator
+
+
+def sample_version(name: str) -> int:
+    """The version of the rows `name`'s generator makes (its `DATA_VERSION`, 1 if unset)."""
+    return int(getattr(_generator_module(name), "DATA_VERSION", 1))
+
+
+def _generator_module(name: str) -> ModuleType:
     module_name = SAMPLE_GENERATORS.get(name)
     if module_name is None:
         known = ", ".join(sorted(SAMPLE_GENERATORS))
@@ -43,7 +54,7 @@ def sample_generator(name: str) -> Generator:
         raise SampleDataError(
             "SAMPLE_DATA_UNAVAILABLE", f"the {name!r} sample data is not in this installation"
         ) from None
-    return module.generate
+    return module
 
 
 def generate_sample(name: str, seed: int, scale: float, reference_date: date) -> DemoData:
@@ -58,4 +69,5 @@ __all__ = [
     "generate",
     "generate_sample",
     "sample_generator",
+    "sample_version",
 ]

@@ -26,6 +26,8 @@ from orquestra.ddl_catalog.demo.clinics_staff import (
 )
 from orquestra.ddl_catalog.demo.generator import DemoData
 
+DATA_VERSION = 1
+"""Bumped whenever a seed's rows change, so that `db init` reloads an older sample."""
 BRT = timezone(timedelta(hours=-3))
 CENT = Decimal("0.01")
 BOOKING_HORIZON_DAYS = 21

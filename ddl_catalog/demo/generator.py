@@ -18,6 +18,9 @@ from decimal import Decimal
 from orquestra.ddl_catalog.demo import profiles as P
 from orquestra.ddl_catalog.demo.logistics import ship_and_track
 
+DATA_VERSION = 2
+"""Bumped whenever a seed's rows change (2: a hub's tracking events name the hub's own
+state), so that `db init` reloads a sample an older version loaded."""
 BRT = timezone(timedelta(hours=-3))
 CENT = Decimal("0.01")
 MIN_ORDERS_PER_TENANT = 1300

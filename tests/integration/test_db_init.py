@@ -7,6 +7,7 @@ import pytest
 
 from orquestra.core.database import DatabaseUnavailable, admin_url, connect, with_database
 from orquestra.core.settings import Settings
+from orquestra.ddl_catalog.demo import sample_version
 from orquestra.server.db_init import DatabaseNotEmpty, init_database
 
 TABLE_CHECKSUM = """
@@ -87,6 +88,30 @@ async def test_reset_reloads(db_url: str) -> None:
         assert report.loaded
         count = await conn.fetchval("SELECT count(*) FROM eventos_rastreamento")
         assert count == report.row_counts["eventos_rastreamento"] > 0
+    finally:
+        await conn.close()
+
+
+async def test_a_sample_an_older_generator_loaded_is_reloaded_as_it_was(db_url: str) -> None:
+    """Rows recorded before data versions existed (or by an older version) are regenerated
+    with their own seed and scale, once; the next init changes nothing."""
+    await _create_database(db_url, "outdated")
+    url = with_database(db_url, "outdated")
+    first = await init_database(Settings(database_url=url, demo_scale=0.1))
+    assert first.loaded and first.data_version == sample_version("logistics") >= 2
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("DELETE FROM eventos_rastreamento")  # what an older version made
+        await conn.execute("ALTER TABLE orquestra_internal.demo_dataset DROP COLUMN data_version")
+        later = Settings(database_url=url, demo_scale=0.2)  # today's default differs
+        reloaded = await init_database(later)
+        assert reloaded.loaded and reloaded.replaced_version == 1
+        assert (reloaded.seed, reloaded.scale) == (first.seed, first.scale)
+        assert reloaded.row_counts == first.row_counts
+        count = await conn.fetchval("SELECT count(*) FROM eventos_rastreamento")
+        assert count == first.row_counts["eventos_rastreamento"]
+        again = await init_database(later)
+        assert not again.loaded and again.data_version == first.data_version
     finally:
         await conn.close()
 
