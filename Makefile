@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tests/typecheck.py
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses=4 --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -139,12 +141,15 @@ def chromium() -> str:
     """Debian's Chromium, installed by the test setup when missing (root, package registry)."""
     found = shutil.which("chromium")
     if found is None and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update", "-q"], check=True, env=env, capture_output=True)
-        subprocess.run(
-            ["apt-get", "install", "-y", "-q", "chromium"], check=True, env=env, capture_output=True
-        )
-        found = shutil.which("chromium")
+        # The suite's workers (pytest-xdist) may all get here at once; apt takes one.
+        with open(Path(tempfile.gettempdir()) / "orquestra-chromium.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            found = shutil.which("chromium")
+            if found is None:
+                env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+                for apt in (["update", "-q"], ["install", "-y", "-q", "chromium"]):
+                    subprocess.run(["apt-get", *apt], check=True, env=env, capture_output=True)
+                found = shutil.which("chromium")
     if found is None:
         pytest.fail("Chromium is required: install Debian's `chromium` package")
     return found
