@@ -5,7 +5,14 @@ table allowlist and tenant columns, and for the schema text the SQL writer sees.
 """
 
 from orquestra.ddl_catalog.loader import DEMO_CATALOG_DIR, CatalogError, load_catalog
-from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, System, Table
+from orquestra.ddl_catalog.model import (
+    Catalog,
+    Column,
+    GlossaryTerm,
+    System,
+    Table,
+    per_catalog,
+)
 
 __all__ = [
     "DEMO_CATALOG_DIR",
@@ -16,4 +23,5 @@ __all__ = [
     "System",
     "Table",
     "load_catalog",
+    "per_catalog",
 ]

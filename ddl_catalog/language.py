@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import words
 
 PORTUGUESE = {
@@ -90,17 +90,12 @@ ENGLISH = {
 }
 
 
-_catalog_words: dict[int, tuple[Catalog, dict[str, frozenset[str]]]] = {}
-
-
+@per_catalog
 def language_words(catalog: Catalog) -> dict[str, frozenset[str]]:
     """Single words of the catalog's synonyms that belong to one language only, per language.
 
     Built once per catalog object.
     """
-    cached = _catalog_words.get(id(catalog))
-    if cached is not None and cached[0] is catalog:
-        return cached[1]
     found: dict[str, set[str]] = {"pt": set(), "en": set()}
     for table in catalog.tables.values():
         metas = [table.meta, *(column.meta for column in table.columns)]
@@ -109,9 +104,7 @@ def language_words(catalog: Catalog) -> dict[str, frozenset[str]]:
                 for phrase in getattr(meta.synonyms, lang):
                     found[lang].update(w for w in words(phrase) if len(w) > 2)
     both = found["pt"] & found["en"]
-    result = {lang: frozenset(found[lang] - both) for lang in found}
-    _catalog_words[id(catalog)] = (catalog, result)
-    return result
+    return {lang: frozenset(found[lang] - both) for lang in found}
 
 
 def detect_language(

@@ -7,10 +7,12 @@ that remember the file and line they came from, so every error and drift can poi
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -325,3 +327,29 @@ class GlossaryTerm(_Strict):
 
 class GlossaryFile(_Strict):
     terms: list[GlossaryTerm] = Field(min_length=1)
+
+
+_T = TypeVar("_T")
+_MEMO_CATALOGS = 8
+"""Catalogs remembered per memo: a process serves one, tests load a few."""
+
+
+def per_catalog(build: Callable[[Catalog], _T]) -> Callable[[Catalog], _T]:
+    """`build`, computed once per catalog object and remembered: a loaded catalog never
+    changes, and what the stages derive from it (words, units, join graphs, schemas) is
+    asked for on every turn. Keyed by identity (a catalog holds dicts, so it cannot hash);
+    the memo keeps the catalog itself, so an id is never reused while remembered."""
+    memo: dict[int, tuple[Catalog, _T]] = {}
+
+    @functools.wraps(build)
+    def remembered(catalog: Catalog) -> _T:
+        hit = memo.get(id(catalog))
+        if hit is not None and hit[0] is catalog:
+            return hit[1]
+        value = build(catalog)
+        if len(memo) >= _MEMO_CATALOGS:
+            memo.clear()
+        memo[id(catalog)] = (catalog, value)
+        return value
+
+    return remembered

@@ -24,7 +24,7 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.optimizer.scope import traverse_scope
 from sqlglot.schema import MappingSchema
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.guards.sql_findings import CODE, Checked, Correction, Problem
 from orquestra.guards.sql_names import qualified_columns, unknown_tables, unresolved_columns
 from orquestra.guards.sql_values import enumerated_values
@@ -104,18 +104,11 @@ def _apply(
     return sql, tuple(correction for _, _, correction in sorted(placed, key=lambda p: p[0]))
 
 
-_SCHEMAS: dict[int, tuple[Catalog, MappingSchema]] = {}
-
-
+@per_catalog
 def _schema(catalog: Catalog) -> MappingSchema:
     """The catalog's tables and columns as sqlglot's schema, built once per catalog (the
     types do not matter to resolving names, so every column is `text`)."""
-    known = _SCHEMAS.get(id(catalog))
-    if known is None or known[0] is not catalog:
-        mapping: dict[str, object] = {
-            name: dict.fromkeys(t.column_names, "text") for name, t in catalog.tables.items()
-        }
-        if len(_SCHEMAS) > 8:  # a few catalogs per process at most (tests load several)
-            _SCHEMAS.clear()
-        known = _SCHEMAS[id(catalog)] = (catalog, MappingSchema(mapping, dialect="postgres"))
-    return known[1]
+    mapping: dict[str, object] = {
+        name: dict.fromkeys(t.column_names, "text") for name, t in catalog.tables.items()
+    }
+    return MappingSchema(mapping, dialect="postgres")

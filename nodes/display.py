@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, words
 from orquestra.graph.resources import Resources
 from orquestra.graph.state import AgentState, QueryResultState
@@ -142,15 +142,12 @@ def readable_label(column: str, catalog: Catalog, lang: str, question: str = "")
 
 Glossary = dict[tuple[str, ...], tuple[str, tuple[str, ...]]]
 """Phrase key → (the phrase, every phrase of its term)."""
-_words: dict[int, tuple[Catalog, Glossary, dict[str, dict[str, list[str]]]]] = {}
 
 
+@per_catalog
 def _words_of(catalog: Catalog) -> tuple[Glossary, dict[str, dict[str, list[str]]]]:
     """The glossary's phrases by key, and each column name's synonyms per language (the first
     table's that has any). Built once per catalog object: a label is asked for per column."""
-    cached = _words.get(id(catalog))
-    if cached is not None and cached[0] is catalog:
-        return cached[1], cached[2]
     glossary: Glossary = {}
     for term in catalog.glossary:
         phrases = (term.term, *term.synonyms)
@@ -163,7 +160,6 @@ def _words_of(catalog: Catalog) -> tuple[Glossary, dict[str, dict[str, list[str]
                 synonyms = list(getattr(found.meta.synonyms, lang))
                 if synonyms:
                     columns.setdefault(found.name, {}).setdefault(lang, synonyms)
-    _words[id(catalog)] = (catalog, glossary, columns)
     return glossary, columns
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pglast import ast, enums, parse_sql
 from pglast.parser import ParseError
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import fold, is_code_name
 from orquestra.guards.tree import iter_nodes
 
@@ -53,15 +53,12 @@ KEEPS_UNIT = {
 MONEY_CODE_LENGTH = 3
 PERIODS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 """`date_trunc` fields a result column is read as a period of (other fields are left as times)."""
-_catalog_units: dict[int, tuple[Catalog, dict[str, str]]] = {}
 
 
+@per_catalog
 def catalog_units(catalog: Catalog) -> dict[str, str]:
     """Column name → unit over the whole catalog (a name whose tables disagree is left out),
     and each glossary metric's name → its unit. Built once per catalog object."""
-    cached = _catalog_units.get(id(catalog))
-    if cached is not None and cached[0] is catalog:
-        return cached[1]
     seen: dict[str, set[str | None]] = {}
     for table in catalog.tables.values():
         for column in table.columns:
@@ -70,9 +67,7 @@ def catalog_units(catalog: Catalog) -> dict[str, str]:
     for term in catalog.glossary:
         if term.metric is not None and term.metric.unit:
             units.setdefault(_name_key(term.term), term.metric.unit)
-    result = {name: unit for name, unit in units.items() if unit}
-    _catalog_units[id(catalog)] = (catalog, result)
-    return result
+    return {name: unit for name, unit in units.items() if unit}
 
 
 def identifier_columns(columns: Sequence[str], catalog: Catalog) -> set[str]:
