@@ -8,6 +8,15 @@ MODEL_CALLS = Counter("orquestra_model_calls_total", "Model calls", ["role"])
 MODEL_TOKENS = Counter("orquestra_model_tokens_total", "Model tokens", ["role", "kind"])
 CAP_HITS = Counter("orquestra_cap_hits_total", "Loop caps reached", ["cap"])
 GUARD_REJECTIONS = Counter("orquestra_guard_rejections_total", "Guard rejections", ["code"])
+SQL_CHECK_FINDINGS = Counter(
+    "orquestra_sql_check_findings_total",
+    "The catalog check's findings on drafts: problems that stopped a draft, by kind, and"
+    " values it corrected (kind `corrected_value`)",
+    ["kind"],
+)
+SQL_NORMALISED = Counter(
+    "orquestra_sql_normalised_total", "Drafts read as another dialect and repaired", ["dialect"]
+)
 NODE_SECONDS = Histogram(
     "orquestra_node_seconds",
     "Time per graph stage",

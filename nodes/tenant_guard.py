@@ -16,13 +16,13 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from orquestra.graph.context import RunContext
-from orquestra.graph.metrics import GUARD_REJECTIONS
+from orquestra.graph.metrics import GUARD_REJECTIONS, SQL_CHECK_FINDINGS, SQL_NORMALISED
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, present
 from orquestra.guards import GuardRejection, guard_sql
 from orquestra.guards.dialects import normalise
-from orquestra.guards.sql_check import CODE, Checked, check_sql
+from orquestra.guards.sql_check import Checked, check_sql
 
 
 def _summary(update: dict[str, Any]) -> str:
@@ -50,8 +50,8 @@ async def tenant_guard(
         "sql_corrections": [c.as_dict() for c in checked.corrections],
         "sql_problems": [],
     }
+    _count(normalised.dialect, checked)
     if checked.problems:
-        GUARD_REJECTIONS.labels(code=CODE).inc()
         problems = [p.as_dict() for p in checked.problems]
         return _refused(state, checked.sql, checked.feedback()) | noted | {"sql_problems": problems}
     try:
@@ -70,6 +70,16 @@ async def tenant_guard(
         "guard_params": guarded.params,
         "last_error": None,
     }
+
+
+def _count(dialect: str | None, checked: Checked) -> None:
+    """What the repair and the catalog check did to this draft, for `/metrics`."""
+    if dialect is not None:
+        SQL_NORMALISED.labels(dialect=dialect).inc()
+    for problem in checked.problems:
+        SQL_CHECK_FINDINGS.labels(kind=problem.kind).inc()
+    if checked.corrections:
+        SQL_CHECK_FINDINGS.labels(kind="corrected_value").inc(len(checked.corrections))
 
 
 def _refused(state: AgentState, sql: str, error: str) -> dict[str, Any]:

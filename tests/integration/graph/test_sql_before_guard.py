@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from prometheus_client import REGISTRY
 
 from orquestra.evals.compare import exact_match
 from orquestra.evals.dataset import Case
@@ -130,3 +131,37 @@ async def test_a_scripted_fixer_sees_the_feedback_in_its_prompt(harness: Harness
     prompt = next(p for role, p in current.seen if role == "fixer")
     assert "has no value 'BLOQUEADO'" in prompt and "'BLOQUEADA'" in prompt
     assert [a["outcome"] for a in turn.result["attempts"]] == ["rejected", "rows"]
+
+
+def counted(name: str, **labels: str) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_metrics_count_repairs_corrections_and_findings_apart_from_the_guard(
+    harness: Harness,
+) -> None:
+    """`/metrics` tells the catalog check's work from the guard's: a repaired slip, a
+    corrected value and a stopped draft each move their own counter, never the guard's."""
+    slip = next(s for s in SLIPS if s.dialect == "tsql")
+    broken = "SELECT count(*) FROM notas_fiscais WHERE statuz = 'BLOQUEADA'"
+    before = {
+        "tsql": counted("orquestra_sql_normalised_total", dialect="tsql"),
+        "corrected": counted("orquestra_sql_check_findings_total", kind="corrected_value"),
+        "column": counted("orquestra_sql_check_findings_total", kind="unknown_column"),
+        "guard": counted("orquestra_guard_rejections_total", code="SQL_CHECK"),
+    }
+    harness.use(data_turn(slip.question, slip.sql))
+    await harness.ask(slip.question, thread="metrics-slip", tenant=TENANT)
+    cased = "SELECT count(*) FROM notas_fiscais WHERE status = 'Bloqueada'"
+    harness.use(data_turn("quantas bloqueadas?", cased))
+    await harness.ask("quantas bloqueadas?", thread="metrics-case", tenant=TENANT)
+    harness.use({**data_turn("quantas bloqueadas?", broken), "fixer": [fixed(cased)]})
+    await harness.ask("quantas bloqueadas?", thread="metrics-broken", tenant=TENANT)
+    assert counted("orquestra_sql_normalised_total", dialect="tsql") == before["tsql"] + 1
+    assert counted("orquestra_sql_check_findings_total", kind="corrected_value") == (
+        before["corrected"] + 2  # the case written directly, then the fixer's draft
+    )
+    assert counted("orquestra_sql_check_findings_total", kind="unknown_column") == (
+        before["column"] + 1
+    )
+    assert counted("orquestra_guard_rejections_total", code="SQL_CHECK") == before["guard"] == 0
