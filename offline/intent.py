@@ -45,6 +45,9 @@ class Intent:
     also: list[Intent] = field(default_factory=list)
     """Further measures asked over the same rows ("quantos … e qual o valor total"): each
     clause's own reading, of which only the measure is used."""
+    apart: list[dict[tuple[str, str], list[str]]] = field(default_factory=list)
+    """The same measure under each clause's own states ("quantas bloqueadas e quantas
+    canceladas"): one column each, the states as its FILTER, not the WHERE."""
     comparisons: list[tuple[str, str, str, str]] = field(default_factory=list)
     """Date columns compared on each row: (table, column, ">" or "<", other column), as in
     "entregues depois da previsão"."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, qualify
@@ -65,6 +65,10 @@ def extra_measure(
                 aggregate = "sum" if other.aggregate == "total" else other.aggregate
                 prefix = {"avg": "media", "sum": "total"}.get(aggregate, aggregate)
                 return f"{aggregate}({alias}.{column.name})", f"{prefix}_{column.name}"
+        amount = _amount(table)
+        if amount is not None and other.aggregate in ("sum", "total"):
+            # "… and what did they add up to", "how much money is that": the rows' amount
+            return f"sum({alias}.{amount})", f"total_{amount}"
     if other.aggregate in ("count", "total"):
         return "count(*)", "quantidade"
     return None
@@ -131,3 +135,33 @@ def counted_in_unit(intent: Intent) -> bool:
         for index, word in enumerate(said)
         if index > 1
     )
+
+
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+"""A column's unit that is a currency code (ISO 4217: "BRL", "USD")."""
+
+
+def _amount(table: Table) -> str | None:
+    """The column that says how much money a row is: its first measure in a currency, else
+    its only measure."""
+    measures = [c for c in table.columns if is_measure(table, c.name)]
+    money = [c.name for c in measures if CURRENCY.match(c.meta.unit or "")]
+    return money[0] if money else (measures[0].name if len(measures) == 1 else None)
+
+
+def per_clause(intent: Intent, measure: str, name: str, joins: Joins) -> list[str]:
+    """ "quantas bloqueadas e quantas canceladas": the measure once per clause, each under
+    its own states as the aggregate's FILTER (the states both share stay in the WHERE)."""
+    if not re.fullmatch(r"\w+\([^()]*\)", measure.strip()):
+        return [f"{measure} AS {name}"]  # a ratio of aggregates cannot take one FILTER
+    selects = []
+    for states in intent.apart:
+        conditions = []
+        for (table, column), values in states.items():
+            quoted = ", ".join(f"'{v}'" for v in values)
+            operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
+            conditions.append(f"{joins.alias(table)}.{column} {operator}")
+        said = "_".join(fold(v) for values in states.values() for v in values) or "todos"
+        where = f" FILTER (WHERE {' AND '.join(conditions)})" if conditions else ""
+        selects.append(f"{measure}{where} AS {name}_{said}")
+    return selects

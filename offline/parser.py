@@ -56,7 +56,10 @@ AGGREGATES = {
         "number of",
         "contagem",
     ),
-    "sum": ("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
+    "sum": (
+        *("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
+        *("add up", "added up", "adds up", "somaram", "somam", "somou", "somando"),
+    ),
     "avg": ("media", "medio", "average", "avg", "mean"),
     "max": ("maximo", "max", "highest", "maior valor"),
     "min": ("minimo", "min", "lowest", "menor valor"),
@@ -166,7 +169,15 @@ def parse(
             for m in meanings
         )
     }
-    _aggregate(intent, text, numeric_phrases)
+    amounts = {  # "quilos": an amount of something, not a thing counted ("tarefas")
+        " ".join(tokens[start:end])
+        for start, end, meanings in matches
+        if not any(m.kind == "table" for m in meanings)
+        and any(
+            m.kind == "column" and is_measure(catalog.table(m.table), m.column) for m in meanings
+        )
+    }
+    _aggregate(intent, text, numeric_phrases, amounts)
     _groups(intent, tokens, matches, catalog)
     matches = values_after_their_column(matches)
     # Things first, then their states: "missed shifts" is the shifts' own "missed", whichever
@@ -323,13 +334,18 @@ def _top(intent: Intent, text: str) -> None:
         )
 
 
-def _aggregate(intent: Intent, text: str, numeric_phrases: set[str]) -> None:
+def _aggregate(intent: Intent, text: str, numeric_phrases: set[str], amounts: set[str]) -> None:
     """The aggregate word; one that is also the name of a numeric column ("quantidade em
-    estoque") means that column's total, not a count of rows."""
+    estoque"), or a count word before an amount ("quantos quilos"), means that column's
+    total, not a count of rows."""
+    amounts_said = "|".join(re.escape(p) for p in amounts)
     for name, phrases in AGGREGATES.items():
         for phrase in phrases:
             if re.search(rf"\b{phrase}\b", text):
-                intent.aggregate = "total" if phrase in numeric_phrases else name
+                # "quantos quilos", "how many hours": the count word asks for that amount
+                counted = amounts_said and re.search(rf"\b{phrase} ({amounts_said})\b", text)
+                total = phrase in numeric_phrases or (name == "count" and counted)
+                intent.aggregate = "total" if total else name
                 return
 
 

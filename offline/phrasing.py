@@ -277,12 +277,50 @@ def several_measures(
             first.metric, first.measure = second.metric, second.measure
             if first.measure and first.aggregate in (None, "count", "total"):
                 first.aggregate = "sum"
-        if _measure_of(first) == _measure_of(second) or _a_condition(first, second):
+        if _measure_of(first) == _measure_of(second):
+            if _states_apart(intent, first, second):
+                return
+            continue
+        if _a_condition(first, second):
             continue
         intent.metric, intent.measure = first.metric, first.measure
         intent.aggregate = first.aggregate
         intent.also.append(second)
         return
+
+
+def _states_apart(intent: Intent, first: Intent, second: Intent) -> bool:
+    """ "quantas bloqueadas e quantas canceladas": one measure, counted under each
+    clause's own states. The whole question's reading says which column each state is of
+    (a clause alone may not name its table); a state both clauses say is shared."""
+    said = [{v for values in part.filters.values() for v in values} for part in (first, second)]
+    own = [said[0] - said[1], said[1] - said[0]]
+    if not any(own):
+        return False
+    parts = [
+        {
+            key: [v for v in values if any(_same_state(v, m) for m in mine)]
+            for key, values in intent.filters.items()
+        }
+        for mine in own
+    ]
+    intent.apart = [{key: values for key, values in part.items() if values} for part in parts]
+    mine = {v for part in intent.apart for values in part.values() for v in values}
+    for key in list(intent.filters):
+        intent.filters[key] = [v for v in intent.filters[key] if v not in mine]
+        if not intent.filters[key]:
+            del intent.filters[key]
+    intent.metric, intent.measure = first.metric, first.measure
+    intent.aggregate = first.aggregate
+    return True
+
+
+def _same_state(value: str, said: str) -> bool:
+    """The same state, though a clause alone read it of another table, where its word has
+    the other grammatical gender ("cancelled": CANCELADO of orders, CANCELADA of notes)."""
+    return value == said or (
+        len(value) > 4 and value[:-1] == said[:-1] and {value[-1], said[-1]} <= {"A", "O"}
+    )
 
 
 def _a_condition(first: Intent, second: Intent) -> bool:

@@ -18,7 +18,7 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
-from orquestra.offline.measures import extra_measure, measure_sql
+from orquestra.offline.measures import extra_measure, measure_sql, per_clause
 from orquestra.offline.parser import Group, Intent
 from orquestra.offline.rows import (
     asked_elsewhere,
@@ -124,7 +124,10 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     measure, measure_name = measure_sql(intent, catalog, alias, joins)
     if measure is None and not groups:
         return _listing(intent, catalog, joins, where)
-    selects.append(f"{measure or 'count(*)'} AS {measure_name}")
+    if intent.apart:
+        selects.extend(per_clause(intent, measure or "count(*)", measure_name, joins))
+    else:
+        selects.append(f"{measure or 'count(*)'} AS {measure_name}")
     for other in intent.also:  # "… e qual o valor total": more measures of the same rows
         extra = extra_measure(other, intent, catalog, base, alias, today)
         if extra is not None and extra[1] not in {s.rsplit(" AS ", 1)[-1] for s in selects}:

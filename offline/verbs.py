@@ -48,6 +48,8 @@ def metric_by_verb(
         if not (heads or roots) or negated:
             continue
         others = _tables_named_apart(intent, index, matches)
+        if others:  # a participle of those rows is their state ("tasks reviewed")
+            heads = []
         for order, (term, phrases) in enumerate(lexicon_for(catalog).metric_words):
             if others - {term.metric.table if term.metric else ""}:
                 continue  # "quantos pedidos faturamos": the orders' state, not revenue

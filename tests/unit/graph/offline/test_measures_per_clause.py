@@ -1,0 +1,99 @@
+"""Several measures in one question: the same count under each clause's own states (a
+FILTER each, the shared conditions in the WHERE), and a further amount asked without its
+column's name ("what did they add up to", "quantos quilos elas somaram"). Both languages,
+both sample deployments."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
+
+TODAY = date(2026, 6, 30)
+CATALOGS = {
+    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
+}
+
+
+def sql_for(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
+    sql = " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
+    guard_sql(sql, GuardPolicy.from_catalog(catalog), "101")
+    return sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "quantos pedidos estão abertos e quantos foram cancelados em 2025?",
+            [
+                "count(*) FILTER (WHERE p.status = 'ABERTO')",
+                "count(*) FILTER (WHERE p.status = 'CANCELADO')",
+                "WHERE (p.data_pedido >= DATE '2025-01-01'",
+            ],
+        ),
+        (
+            "logistics",
+            "how many orders were delivered and how many were cancelled?",
+            ["FILTER (WHERE p.status = 'ENTREGUE')", "FILTER (WHERE p.status = 'CANCELADO')"],
+        ),
+        (
+            "logistics",
+            "in May, how many shipments were delivered and how many were cancelled?",
+            ["FILTER (WHERE c.status = 'ENTREGUE')", "FILTER (WHERE c.status = 'CANCELADA')"],
+        ),
+        (
+            "clinics",
+            "quantos exames foram realizados e quantos foram cancelados em maio?",
+            ["FILTER (WHERE e.status = 'REALIZADO')", "FILTER (WHERE e.status = 'CANCELADO')"],
+        ),
+    ],
+)
+def test_one_count_per_clause(deployment: str, question: str, fragments: list[str]) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
+    assert " IN (" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "how many orders did we get in April and what did they add up to?",
+            ["count(*)", "sum(p.valor_total)"],
+        ),
+        (
+            "logistics",
+            "quantas cargas saíram em maio e quantos quilos elas somaram?",
+            ["count(*)", "sum(c.peso_total_kg)"],
+        ),
+        (
+            "logistics",
+            "how many blocked invoices are there and how much money is that?",
+            ["count(*)", "sum(nf.valor_nota)", "nf.status = 'BLOQUEADA'"],
+        ),
+        (
+            "clinics",
+            "how many exams were performed in May and what did they add up to?",
+            ["count(*)", "sum(e.valor)"],
+        ),
+    ],
+)
+def test_a_further_amount_without_its_name(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
