@@ -21,12 +21,12 @@ from orquestra.offline.conditions import (
     metric_words_are_not_states,
     values_after_their_column,
 )
-from orquestra.offline.intent import Group, Intent
+from orquestra.offline.grouping import GRAINS, GROUP_MARKERS, groups, ranked_group
+from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     Lexicon,
     Meaning,
-    display_column,
     is_measure,
     is_numeric,
     key_column,
@@ -64,26 +64,6 @@ AGGREGATES = {
     "max": ("maximo", "max", "highest", "maior valor"),
     "min": ("minimo", "min", "lowest", "menor valor"),
 }
-GRAINS = {
-    "mes": "month",
-    "month": "month",
-    "mensal": "month",
-    "monthly": "month",
-    "ano": "year",
-    "year": "year",
-    "anual": "year",
-    "yearly": "year",
-    "dia": "day",
-    "day": "day",
-    "diario": "day",
-    "daily": "day",
-    "semana": "week",
-    "week": "week",
-    "weekly": "week",
-    "trimestre": "quarter",
-    "quarter": "quarter",
-}
-ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
 # Words of the languages for "in what state is it"; a deployment's own words for its events
 # ("tracking") are its series table's synonyms, read from the catalog (graph/offline/sql.py).
 STATUS_WORDS = (
@@ -104,7 +84,6 @@ DATA_ASK = re.compile(
     r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show me|top|total|eu tenho|do i have"
     r"|tenho|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my|mine|what was)\b"
 )
-GROUP_MARKERS = ("por", "by", "per", "cada", "each")
 COUNT_WORDS = ("quantos", "quantas", "quanto", "quanta")
 COPULA = re.compile(
     r"\b(está|estão|estao|estava|estavam|estiver|estiverem|são|sao|foi|foram|era|eram|ficou"
@@ -178,7 +157,7 @@ def parse(
         )
     }
     _aggregate(intent, text, numeric_phrases, amounts)
-    _groups(intent, tokens, matches, catalog)
+    groups(intent, tokens, matches, catalog)
     matches = values_after_their_column(matches)
     # Things first, then their states: "missed shifts" is the shifts' own "missed", whichever
     # word comes first.
@@ -205,7 +184,7 @@ def parse(
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
-    _ranked_group(intent, matches, catalog)
+    ranked_group(intent, matches, catalog)
     worst_and_best(intent, text)
     known = {*GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
     intent.unknown = [
@@ -282,17 +261,6 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
                     intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != table}
 
 
-def _ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
-    """ "top 5 clientes por valor": rank the first table named by the measure."""
-    if not intent.top or intent.groups or intent.entity or not (intent.metric or intent.measure):
-        return
-    for _start, _end, meanings in matches:
-        table = next((m.table for m in meanings if m.kind == "table"), None)
-        if table:
-            intent.groups.append(Group(table, display_column(catalog.table(table)).name))
-            return
-
-
 def _entity(
     intent: Intent, tokens: list[str], lexicon: Lexicon, catalog: Catalog, used: set[int]
 ) -> None:
@@ -347,46 +315,6 @@ def _aggregate(intent: Intent, text: str, numeric_phrases: set[str], amounts: se
                 total = phrase in numeric_phrases or (name == "count" and counted)
                 intent.aggregate = "total" if total else name
                 return
-
-
-def _groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
-    starts = {start: meanings for start, _end, meanings in matches}
-    for index, token in enumerate(tokens):
-        after_marker = index > 0 and tokens[index - 1] in GROUP_MARKERS
-        if token in GRAINS and (after_marker or token in ALONE_GRAINS):
-            intent.groups.append(Group("", "", GRAINS[token]))
-        elif token in GROUP_MARKERS and index + 1 in starts and tokens[index + 1] not in GRAINS:
-            # "por mês" is a time grain, even where a column's synonym is "mês" too
-            meanings = starts[index + 1]
-            group = _owned_group(meanings, index + 1, matches, tokens, catalog)
-            group = group or _group_of(meanings, catalog)
-            if group and meanings[0].kind != "metric":
-                intent.groups.append(group)
-
-
-def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):
-    """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
-    preceded) by the table that has it is that table's column."""
-    end = next(e for s, e, _m in matches if s == start)
-    while end < len(tokens) and tokens[end] in ("da", "do", "de", "das", "dos", "of", "the"):
-        end += 1
-    after = next((m for s, _e, m in matches if s == end), [])
-    for table in (m.table for m in after if m.kind == "table"):
-        for meaning in meanings:
-            if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
-                return Group(table, meaning.column)
-    return None
-
-
-def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
-    for meaning in meanings:
-        column = catalog.table(meaning.table).column(meaning.column) if meaning.column else None
-        if meaning.kind == "column" and column is not None and not is_numeric(column):
-            return Group(meaning.table, meaning.column)
-    for meaning in meanings:
-        if meaning.kind == "table":
-            return Group(meaning.table, display_column(catalog.table(meaning.table)).name)
-    return None
 
 
 def _note(intent: Intent, meanings: list[Meaning]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import words
+from orquestra.offline.intent import Group, Intent
 from orquestra.offline.joins import Joins, Unmappable, join_path, looks_like_series, qualify
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -19,7 +20,6 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 from orquestra.offline.measures import extra_measure, measure_sql, per_clause
-from orquestra.offline.parser import Group, Intent
 from orquestra.offline.rows import (
     asked_elsewhere,
     entity_details,

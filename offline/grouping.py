@@ -1,0 +1,83 @@
+"""Groupings a question asks for: a time grain ("por mês", "monthly"), a column after
+"por"/"by" ("por canal"), a column of the table named with it ("por nome da transportadora"),
+and the first table named when a ranking has no group of its own ("top 5 clientes por
+valor")."""
+
+from __future__ import annotations
+
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.offline.intent import Group, Intent
+from orquestra.offline.lexicon import Meaning, display_column, is_numeric
+
+GROUP_MARKERS = ("por", "by", "per", "cada", "each")
+GRAINS = {
+    "mes": "month",
+    "month": "month",
+    "mensal": "month",
+    "monthly": "month",
+    "ano": "year",
+    "year": "year",
+    "anual": "year",
+    "yearly": "year",
+    "dia": "day",
+    "day": "day",
+    "diario": "day",
+    "daily": "day",
+    "semana": "week",
+    "week": "week",
+    "weekly": "week",
+    "trimestre": "quarter",
+    "quarter": "quarter",
+}
+ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
+
+
+def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+    starts = {start: meanings for start, _end, meanings in matches}
+    for index, token in enumerate(tokens):
+        after_marker = index > 0 and tokens[index - 1] in GROUP_MARKERS
+        if token in GRAINS and (after_marker or token in ALONE_GRAINS):
+            intent.groups.append(Group("", "", GRAINS[token]))
+        elif token in GROUP_MARKERS and index + 1 in starts and tokens[index + 1] not in GRAINS:
+            # "por mês" is a time grain, even where a column's synonym is "mês" too
+            meanings = starts[index + 1]
+            group = _owned_group(meanings, index + 1, matches, tokens, catalog)
+            group = group or _group_of(meanings, catalog)
+            if group and meanings[0].kind != "metric":
+                intent.groups.append(group)
+
+
+def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):
+    """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
+    preceded) by the table that has it is that table's column."""
+    end = next(e for s, e, _m in matches if s == start)
+    while end < len(tokens) and tokens[end] in ("da", "do", "de", "das", "dos", "of", "the"):
+        end += 1
+    after = next((m for s, _e, m in matches if s == end), [])
+    for table in (m.table for m in after if m.kind == "table"):
+        for meaning in meanings:
+            if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
+                return Group(table, meaning.column)
+    return None
+
+
+def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
+    for meaning in meanings:
+        column = catalog.table(meaning.table).column(meaning.column) if meaning.column else None
+        if meaning.kind == "column" and column is not None and not is_numeric(column):
+            return Group(meaning.table, meaning.column)
+    for meaning in meanings:
+        if meaning.kind == "table":
+            return Group(meaning.table, display_column(catalog.table(meaning.table)).name)
+    return None
+
+
+def ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
+    """ "top 5 clientes por valor": rank the first table named by the measure."""
+    if not intent.top or intent.groups or intent.entity or not (intent.metric or intent.measure):
+        return
+    for _start, _end, meanings in matches:
+        table = next((m.table for m in meanings if m.kind == "table"), None)
+        if table:
+            intent.groups.append(Group(table, display_column(catalog.table(table)).name))
+            return
