@@ -7,8 +7,9 @@ three attempts at most.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Any, Literal, Protocol
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Protocol, TypeVar
 
 import asyncpg
 from langgraph.graph import START, StateGraph
@@ -40,6 +41,7 @@ from orquestra.nodes.zero_row_retry import zero_row_retry
 
 State = AgentState
 Ctx = Runtime[RunContext]
+_Next = TypeVar("_Next", bound=str)
 FINISH: Literal["__end__"] = "__end__"
 """LangGraph's `END` (a plain `str` in its types) as the literal it is, so that the routers'
 return types can say it; `tests/unit/graph/test_routers.py` checks the two are equal."""
@@ -184,11 +186,32 @@ def bind(
     async def run(state: AgentState, *, runtime: Ctx) -> dict[str, Any]:
         opened = await resources()
         if identity is not None:
-            user = runtime.server_info.user if runtime.server_info is not None else None
-            runtime = runtime.override(context=identity(runtime.context, user, opened.settings))
+            runtime = _as_caller(runtime, identity, opened.settings)
         return await node(state, runtime, opened)
 
     return run
+
+
+def bind_router(
+    route: Callable[[State, Ctx], _Next], resources: ResourceSource, identity: Identity | None
+) -> Callable[[State, Ctx], _Next] | Callable[[State, Ctx], Awaitable[_Next]]:
+    """A router that reads the run context's caps, reading them as the stages do: with
+    `identity` (LangGraph Server), from the caller's context, so that in production the
+    server's caps bound the loops, not caps a client put in the run's context."""
+    if identity is None:
+        return route
+
+    @functools.wraps(route)  # keeps the return type, from which LangGraph draws the edges
+    async def routed(state: State, runtime: Ctx) -> _Next:
+        opened = await resources()
+        return route(state, _as_caller(runtime, identity, opened.settings))
+
+    return routed
+
+
+def _as_caller(runtime: Ctx, identity: Identity, settings: Settings) -> Ctx:
+    user = runtime.server_info.user if runtime.server_info is not None else None
+    return runtime.override(context=identity(runtime.context, user, settings))
 
 
 def build_graph(
@@ -239,8 +262,8 @@ def build_graph(
     graph.add_conditional_edges("judge", after_judge)
     graph.add_edge("select_sources", "sql_writer")
     graph.add_conditional_edges("sql_writer", after_writer)
-    graph.add_conditional_edges("tenant_guard", after_guard)
-    graph.add_conditional_edges("executor", after_executor)
+    graph.add_conditional_edges("tenant_guard", bind_router(after_guard, source, identity))
+    graph.add_conditional_edges("executor", bind_router(after_executor, source, identity))
     graph.add_conditional_edges("fixer", after_fixer)
     graph.add_edge("zero_row_retry", "sql_writer")
     graph.add_edge("cap_reached", "streamer")

@@ -3,16 +3,19 @@ caller owns, which contexts are refused, and the run context a caller's run gets
 
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
+from langgraph.runtime import Runtime, ServerInfo
 from langgraph_sdk import Auth
 from langgraph_sdk.auth.types import StudioUser
 
 from orquestra.agent.doorkeeper import DevModeRefused, claim, dev_tenant, from_this_machine, user_of
 from orquestra.agent.ownership import own_assistants, own_threads, owner_of, refuse_other_tenant
 from orquestra.agent.studio import caller_context
-from orquestra.core.settings import Settings
+from orquestra.agent.wiring import after_executor, after_guard, bind_router, build_graph
+from orquestra.core.settings import Caps, Settings
 from orquestra.graph.context import RunContext
 from orquestra.guards.tenant_key import TenantKey
 from orquestra.guards.tokens import Caller
@@ -153,3 +156,39 @@ def test_in_production_the_models_caps_and_limits_are_the_servers() -> None:
     production = caller_context(asked, ServerUser(ANA), settings)
     assert production.models == {}
     assert production.limits == settings.limits and production.caps == settings.caps
+
+
+async def test_in_production_the_routers_caps_are_the_servers_too() -> None:
+    """The routers that enforce the repair and retry caps read the caller's context, as the
+    stages do: a client's context cannot lift a cap under LangGraph Server in production."""
+    settings = Settings(mode="production", jwt_secret=STRONG)
+
+    async def opened() -> Any:
+        return SimpleNamespace(settings=settings)  # the routers read only the settings
+
+    asked = RunContext(caps=Caps(max_fix_attempts=10, max_sql_attempts=10))
+    runtime = Runtime(context=asked, server_info=ServerInfo("a", "orquestra", ServerUser(ANA)))
+    repaired_once = {"fix_attempts": settings.caps.max_fix_attempts}
+    assert after_guard(repaired_once, runtime) == "fixer"  # the client's caps, unbound
+    guard_route = bind_router(after_guard, opened, caller_context)
+    assert await guard_route(repaired_once, runtime) == "cap_reached"
+    retried = {"result": {"rows": []}, "sql_attempt": settings.caps.max_sql_attempts}
+    executor_route = bind_router(after_executor, opened, caller_context)
+    assert await executor_route(retried, runtime) == "cap_reached"
+    demo = bind_router(after_guard, opened, None)  # `orquestra serve` binds no identity
+    assert demo is after_guard
+
+
+def test_the_bound_routers_keep_their_edges() -> None:
+    """LangGraph draws a router's edges from its return type: binding keeps them."""
+    drawn = build_graph(cast(Any, None), identity=caller_context).compile().get_graph()
+    ends = {(e.source, e.target) for e in drawn.edges if e.source in ("tenant_guard", "executor")}
+    assert ends == {
+        ("tenant_guard", "executor"),
+        ("tenant_guard", "fixer"),
+        ("tenant_guard", "cap_reached"),
+        ("executor", "analyzer"),
+        ("executor", "fixer"),
+        ("executor", "zero_row_retry"),
+        ("executor", "cap_reached"),
+    }
