@@ -18,6 +18,7 @@ from orquestra.ddl_catalog.text import fold
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.parser import Intent, parse
 from orquestra.offline.periods import MONTHS, SPANS
+from orquestra.offline.rows import series_for
 
 REFERENCE = re.compile(
     r"\b(dela|dele|dessa|desse|desta|deste|nela|nele|ela|ele|its|it|that one|"
@@ -198,13 +199,34 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     ranked = intent.top and not intent.recency  # "a última tarefa" is a row, not a ranking
     summarised = intent.groups or (intent.metric and not intent.lists_metric_rows) or ranked
     aggregated = summarised or intent.aggregate or (intent.period and not intent.listing)
-    current_state = (intent.listing or intent.current) and not summarised
-    kind = "TRACKING" if (intent.entity and not aggregated) or current_state else "ANALYTICS"
+    # "a tarefa mais recente" is a row found by ranking dates: analytics, as other rankings
+    current_state = (intent.listing or intent.current) and not summarised and not intent.recency
+    looked_up = intent.entity and not aggregated and not _several_attributes(intent, catalog)
+    kind = "TRACKING" if looked_up or current_state else "ANALYTICS"
     return {
         "route": kind,
         "wants_knowledge": bool(intent.is_concept and intent.asks_data and intent.understood),
         "reason": "data",
     }
+
+
+def _several_attributes(intent: Intent, catalog: Catalog) -> bool:
+    """ "o valor e a data da tarefa 12", "who owns task 7 and what city are they in":
+    several attributes of one row (or of a row tied to it) are a lookup report, not the
+    row's state; its events and its states (and why it is in one) stay tracking."""
+    if intent.wants_status or intent.history or intent.entity is None:
+        return False
+    owner = intent.entity[0]
+    series = series_for(catalog, owner)
+    related = [t for t in intent.tables if t != owner and (series is None or t != series.name)]
+    asked = {
+        (t, c)
+        for t, c in intent.columns
+        if (t == owner or t in related)
+        and not catalog.table(t).column(c).meta.values
+        and c not in catalog.table(t).primary_key
+    }
+    return len(asked) + len(set(related)) >= 2  # a row named is asked for by its name
 
 
 VALUE_ASKED = re.compile(r"^(what|which) (is|was|are|were) (the|my|our) ")

@@ -74,6 +74,7 @@ STATUS_WORDS = (
     "andamento",
     "posicao",
     "localizacao",
+    *("cade", "anda", "chegou", "chegaram", "arrived", "going"),
 )
 LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
 CURRENT = re.compile(

@@ -5,11 +5,15 @@ latest event of its series by timestamp)."""
 from __future__ import annotations
 
 from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.text import words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, Unmappable, alias_for, join_path
 from orquestra.offline.lexicon import display_column, key_column
 
 CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
+WHERE_WORDS = ("onde", "where", "cade")
+"""The languages' "where": a question with one asks for the columns whose synonyms say it
+(a city "onde está", "current location")."""
 
 
 def asked_elsewhere(intent: Intent) -> list[tuple[str, str]]:
@@ -18,7 +22,9 @@ def asked_elsewhere(intent: Intent) -> list[tuple[str, str]]:
     entity_table = intent.entity[0]
     if any(t == entity_table for t, _c in intent.columns):
         return []
-    return [(t, c) for t, c in intent.columns if t != entity_table]
+    # "quem é o dono da tarefa 7 e de que cidade ele é": the city of the row named
+    named = [(t, c) for t, c in intent.columns if t in intent.tables and t != entity_table]
+    return named or [(t, c) for t, c in intent.columns if t != entity_table]
 
 
 def joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]]) -> str:
@@ -53,6 +59,8 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     where = f"{joins.alias(entity_table)}.{key} = {number}"
     if asked:  # "o parecer da revisão da tarefa 12": the entity, then what was asked
         own = [c for c in table.primary_key if c not in links]
+        named = display_column(table).name  # "quem é o cliente": by its name, too
+        own += [named] if named not in own else []
         shown = [f"{joins.alias(entity_table)}.{key}", *(f"{alias}.{c}" for c in [*own, *asked])]
     elif set(table.primary_key) & (links - {table.tenant_column}):
         # Parts of the entity (its items, its findings), keyed by it: what each one says.
@@ -146,6 +154,20 @@ def series_for(catalog: Catalog, entity_table: str) -> Table | None:
             if many and stamps and states and entity is not table:
                 return table
     return None
+
+
+def places(series: Table, question: str) -> list[str]:
+    """ "onde está a tarefa 12?": the columns of its events that say where, by their synonyms
+    ("onde está", "location")."""
+    said = set(words(question))
+    if not said & set(WHERE_WORDS):
+        return []
+    wanted = {*WHERE_WORDS, "location", "localizacao"}
+    return [
+        c.name
+        for c in series.columns
+        if wanted & {w for s in c.meta.synonyms.all() for w in words(s)}
+    ]
 
 
 def joined_on(series: Table, entity_table: str, key: str) -> bool:

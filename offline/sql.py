@@ -26,6 +26,7 @@ from orquestra.offline.rows import (
     events,
     joined_details,
     joined_on,
+    places,
     related_rows,
     series_for,
     visible_columns,
@@ -49,9 +50,12 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     # Its state is asked in the language's words ("status", "onde está") or by naming the
     # series of its events (that table's synonyms in the catalog: "o histórico da tarefa 12").
     asked = intent.wants_status or intent.history or (series and series.name in intent.tables)
+    # "já foi entregue?", "has it been delivered yet?": a state only its events have
+    asked = asked or bool(series and any(t == series.name for t, _c in intent.filters))
     elsewhere = asked_elsewhere(intent) if plain else []
     if series is not None and joined_on(series, intent.entity[0], intent.entity[1]):
         on_events = [c for t, c in elsewhere if t == series.name]
+        on_events += places(series, intent.question) if intent.wants_status else []
         if asked or on_events:  # "em que cidade estava a tarefa 12": its latest event says
             intent.wants_status = intent.wants_status or not intent.history
             return events(intent, catalog, series, on_events)

@@ -1,0 +1,81 @@
+"""Questions about one row in people's own words: a state only its events have ("já foi
+entregue?", "has it been delivered yet?") or an arrival ("chegou", "cadê") asks for its
+latest event, and "where" adds the event columns whose synonyms say where; several
+attributes of one row are a lookup report (analytics), one attribute or its state stays
+tracking; the newest row is found by ranking dates (analytics)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import load_catalog
+from orquestra.offline.conversation import route
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
+
+TODAY = date(2026, 6, 30)
+CATALOGS = {
+    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
+}
+
+
+def sql_for(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
+    return " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
+
+
+def route_of(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    return route(question, catalog, lexicon_for(catalog), TODAY)["route"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "a nota 41000 já foi entregue?",
+        "has invoice 41000 been delivered yet?",
+        "cadê a NF 41000?",
+        "a nota 41000 chegou no destino?",
+        "how is invoice 41000 going?",
+    ],
+)
+def test_a_state_of_its_events_asks_the_latest_event(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert sql.startswith("SELECT DISTINCT ON (serie, num_nota)"), sql
+    assert "last_updated DESC" in sql and "status" in sql
+
+
+@pytest.mark.parametrize("question", ["onde está a NF 41000 agora?", "where is invoice 41000?"])
+def test_where_adds_the_columns_that_say_where(question: str) -> None:
+    assert "cidade" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "expected"),
+    [
+        ("logistics", "me diga a data e o valor do pedido 120000", "ANALYTICS"),
+        ("logistics", "for shipment 17100 give me the departure date and the freight", "ANALYTICS"),
+        ("logistics", "quem é o cliente da nota 41000 e de que cidade ele é?", "ANALYTICS"),
+        ("clinics", "me passa a data e o valor do exame 1200", "ANALYTICS"),
+        ("logistics", "qual o valor do pedido 120000?", "TRACKING"),
+        ("logistics", "which carrier is carrying invoice 41000?", "TRACKING"),
+        ("logistics", "is invoice 41000 on hold, and if so what's the reason?", "TRACKING"),
+        ("clinics", "o laudo 7 já foi assinado?", "TRACKING"),
+        ("logistics", "show me the latest blocked invoice", "ANALYTICS"),
+        ("clinics", "qual o exame mais recente cancelado?", "ANALYTICS"),
+    ],
+)
+def test_one_attribute_is_tracking_several_are_a_report(
+    deployment: str, question: str, expected: str
+) -> None:
+    assert route_of(deployment, question) == expected
+
+
+def test_the_row_named_beside_the_entity_is_shown_by_its_name() -> None:
+    sql = sql_for("logistics", "who is the customer of invoice 41000 and which city are they in?")
+    assert "c.nome" in sql and "c.cidade" in sql
