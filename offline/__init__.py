@@ -20,11 +20,13 @@ from pydantic import BaseModel
 from orquestra.core.deployment import DEFAULT_DEPLOYMENT, load_deployment
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
 from orquestra.ddl_catalog.knowledge import load_examples
-from orquestra.ddl_catalog.language import detect_language, language_words
+from orquestra.ddl_catalog.language import language_words
+from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice, voice_for
 from orquestra.offline import answers
 from orquestra.offline.conversation import augment, route
 from orquestra.offline.fixer import follow, repair
+from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.local_model import LocalChatModel, ModelHints
 from orquestra.offline.parser import parse
@@ -83,9 +85,7 @@ class OfflineChatModel(LocalChatModel):
         # prompt's wording: without hints, today and the question's own language.
         today = date.fromisoformat(hints["today"]) if hints.get("today") else date.today()
         question = sections.get("question", "")
-        lang = hints.get("lang") or detect_language(
-            question or sections.get("message", ""), vocabulary=language_words(catalog)
-        )
+        lang = hints.get("lang") or language_of(question or sections.get("message", ""), catalog)
         if self.role == "augmenter":
             return augment(sections, hints.get("can_ask", False), catalog, lexicon, today)
         if self.role == "router":
@@ -100,7 +100,8 @@ class OfflineChatModel(LocalChatModel):
             fixed = repair(failing, sections.get("error", ""), catalog, lexicon)
             return {"sql": fixed, "explanation": "repaired from the error"}
         if self.role == "librarian":
-            return answers.librarian(system, question, lang)
+            named = lexicon.terms_in(words(question))
+            return answers.librarian(system, question, lang, named)
         if self.role == "judge":
             return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
         if self.role == "chat":

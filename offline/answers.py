@@ -14,6 +14,7 @@ from datetime import date, datetime
 from typing import Any
 
 from orquestra.core.texts import language, say
+from orquestra.ddl_catalog.model import GlossaryTerm
 from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice
 
@@ -46,8 +47,22 @@ STOP = {
 }
 
 
-def librarian(system: str, question: str, lang: str) -> dict[str, Any]:
+def librarian(
+    system: str, question: str, lang: str, named: list[GlossaryTerm] = ()
+) -> dict[str, Any]:
+    """The definition of the term asked about: `named` are the glossary terms the question
+    names by any of their synonyms (the catalog's, longest phrase first); the prompt's own
+    glossary lines (in the question's language) are matched by the synonyms they show."""
     glossary = re.findall(r"(?m)^- (.+?)(?: \((.*?)\))?: (.+)$", system.split("Documents:")[0])
+    lines = {term: definition for term, _synonyms, definition in glossary}
+    for term in named:
+        definition = lines.get(term.term) or (
+            term.definition_en if lang == "en" and term.definition_en else term.definition
+        )
+        return {
+            "answer": f"{term.term[0].upper()}{term.term[1:]}: {definition}",
+            "terms": [term.term],
+        }
     asked = " ".join(words(question))
     best = None
     for term, synonyms, definition in glossary:

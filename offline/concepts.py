@@ -30,6 +30,7 @@ PORTUGUESE = (
     r"^(por que|porque|por qual motivo|o que acontece|como faco|devo|devemos)\b",
     r"^(posso|podemos)\b(?! (ver|saber|consultar|listar|obter|ter|conferir)\b)",
     r"\bsignifica(do)?\b",
+    r"\b(pra|para) (que|o que) (serve|servem)\b",
 )
 ENGLISH = (
     r"^what (is|are|does|do)\b(?! (my|our|your|total)\b)",
@@ -46,6 +47,8 @@ ENGLISH = (
     r"\b(does|do|would|should) .+ count (as|in|toward|towards|for)\b",
     r"^(explain|define|describe|tell me about|tell me what)\b",
     r"^(why|how come|what happens|how do i|should i)\b",
+    r"\bwhat (is|are) .+ (used )?for\W*$",
+    r"\b(purpose|point) of\b",
     r"^(can|may) (i|we)\b(?! (see|know|get|list|check|have)\b)",
 )
 CONCEPT = re.compile("|".join(f"(?:{p})" for p in (*PORTUGUESE, *ENGLISH)))

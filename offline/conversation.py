@@ -12,9 +12,9 @@ import re
 from datetime import date
 from typing import Any
 
-from orquestra.ddl_catalog.language import detect_language, language_words
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold
+from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.parser import Intent, parse
 from orquestra.offline.periods import MONTHS, SPANS
@@ -100,7 +100,7 @@ def augment(
 ) -> dict[str, Any]:
     message = sections.get("message", "")
     previous = sections.get("previous question", "")
-    lang = detect_language(message, vocabulary=language_words(catalog))
+    lang = language_of(message, catalog)
     answers = re.findall(r"(?m)^A: (.*)$", sections.get("clarifications", ""))
     question = resolve(message, previous, catalog, lexicon, today)
     if answers:

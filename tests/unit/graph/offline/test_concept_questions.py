@@ -1,5 +1,6 @@
 """What a term means, asked in people's own words, is a knowledge question in both languages
-and on both sample deployments; a question that asks for the term's values stays data."""
+and on both sample deployments, answered with the term the question names by any synonym,
+in the question's language; a question that asks for the term's values stays data."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ import pytest
 
 from orquestra.core.deployment import load_deployment
 from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.text import words
+from orquestra.nodes.librarian import glossary_text
+from orquestra.offline.answers import librarian
 from orquestra.offline.conversation import route
+from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import lexicon_for
 
 TODAY = date(2026, 6, 30)
@@ -66,3 +71,28 @@ def test_what_a_term_means_is_knowledge(deployment: str, question: str) -> None:
 )
 def test_the_terms_values_are_data(deployment: str, question: str) -> None:
     assert route_of(deployment, question) == "ANALYTICS"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "lang", "term"),
+    [
+        ("logistics", "what counts as a late shipment?", "en", "carga atrasada"),
+        ("logistics", "how do you define delinquency?", "en", "inadimplência"),
+        ("logistics", "pra que serve a série da nota?", "pt", "série"),
+        ("clinics", "what do you mean by turnaround time?", "en", "tempo de laudo"),
+        ("clinics", "o que vocês chamam de dupla leitura?", "pt", "revisão de qualidade"),
+    ],
+)
+def test_the_librarian_finds_the_term_by_any_synonym_in_the_questions_language(
+    deployment: str, question: str, lang: str, term: str
+) -> None:
+    catalog = CATALOGS[deployment]
+    assert language_of(question, catalog) == lang
+    assert route_of(deployment, question) == "KNOWLEDGE"
+    # the prompt shows a few synonyms only; the catalog knows them all
+    system = f"Glossary:\n{glossary_text(list(catalog.glossary), lang)}\n\nDocuments:\n(none)"
+    named = lexicon_for(catalog).terms_in(words(question))
+    answer = librarian(system, question, lang, named)
+    wanted = next(t for t in catalog.glossary if t.term == term)
+    definition = wanted.definition_en if lang == "en" else wanted.definition
+    assert answer["terms"] == [term] and definition in answer["answer"]
