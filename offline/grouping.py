@@ -10,6 +10,7 @@ from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import Meaning, display_column, is_numeric
 
 GROUP_MARKERS = ("por", "by", "per", "cada", "each")
+STEPS = ("a", "by", "over", "after", "apos")
 GRAINS = {
     "mes": "month",
     "month": "month",
@@ -36,7 +37,9 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
     starts = {start: meanings for start, _end, meanings in matches}
     for index, token in enumerate(tokens):
         after_marker = index > 0 and tokens[index - 1] in GROUP_MARKERS
-        if token in GRAINS and (after_marker or token in ALONE_GRAINS):
+        # "mês a mês", "month by month", "year over year": the grain said twice
+        repeated = index > 1 and tokens[index - 1] in STEPS and tokens[index - 2] == token
+        if token in GRAINS and (after_marker or repeated or token in ALONE_GRAINS):
             intent.groups.append(Group("", "", GRAINS[token]))
         elif token in GROUP_MARKERS and index + 1 in starts and tokens[index + 1] not in GRAINS:
             # "por mês" is a time grain, even where a column's synonym is "mês" too

@@ -183,11 +183,23 @@ def _relative(text: str, today: date) -> Period | None:
         found = re.search(pattern, text)
         if found:
             return Period(start, end, found.group(0))
-    found = re.search(r"\b(ultimos|ultimas|last|past|nos ultimos) (\d+) (\w+)", text)
+    counts = "|".join(NUMBER_WORDS)
+    found = re.search(rf"\b(ultimos|ultimas|last|past|nos ultimos) (\d+|{counts}) (\w+)", text)
     if found and found.group(3) in UNITS:
-        days = int(found.group(2)) * UNITS[found.group(3)]
+        count = found.group(2)
+        days = (int(count) if count.isdigit() else NUMBER_WORDS[count]) * UNITS[found.group(3)]
         return Period(today - timedelta(days=days), today + timedelta(days=1), found.group(0))
     return None
+
+
+NUMBER_WORDS = {
+    **{"dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7},
+    **{"oito": 8, "nove": 9, "dez": 10, "doze": 12, "quinze": 15, "trinta": 30},
+    **{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8},
+    **{"nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "thirty": 30},
+}
+"""Counts people spell out ("as últimas duas semanas", "the last three months")."""
+LAST_YEAR = r"(?:do ano passado|de ano passado|do ano anterior|of last year|last year)"
 
 
 def _part_of_year(text: str, today: date) -> Period | None:
@@ -196,7 +208,8 @@ def _part_of_year(text: str, today: date) -> Period | None:
     ordinals = "|".join(sorted(ORDINALS, key=len, reverse=True))
     spans = "|".join(SPANS)
     found = re.search(
-        rf"\b(?:({ordinals})\s+({spans})|(q)([1-4]))\b(?:\s+(?:de|do ano de|of)?\s*(\d{{4}}))?",
+        rf"\b(?:({ordinals})\s+({spans})|(q)([1-4]))\b"
+        rf"(?:\s+(?:de|do ano de|of)?\s*(\d{{4}})|\s+({LAST_YEAR}))?",
         text,
     )
     if found is None:
@@ -206,8 +219,9 @@ def _part_of_year(text: str, today: date) -> Period | None:
     if ordinal * months > 12:
         return None  # "quarto semestre": no such thing
     year = int(found.group(5)) if found.group(5) else today.year
+    year -= 1 if found.group(6) else 0  # "o segundo semestre do ano passado"
     start = date(year, (ordinal - 1) * months + 1, 1)
-    if not found.group(5) and start > today:
+    if not (found.group(5) or found.group(6)) and start > today:
         start = date(year - 1, start.month, 1)
     return Period(start, month_start(start, months), found.group(0))
 

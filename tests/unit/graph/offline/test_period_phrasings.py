@@ -1,0 +1,60 @@
+"""Periods and time grains in people's words: a part of a year "do ano passado" / "of last
+year", counts spelled out ("as últimas duas semanas", "the last three weeks"), and a grain
+said twice ("mês a mês", "month over month"). Both languages, both sample deployments."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import load_catalog
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
+
+TODAY = date(2026, 6, 30)
+CATALOGS = {
+    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
+}
+
+
+def sql_for(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
+    return " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        (
+            "logistics",
+            "faturamento do primeiro trimestre do ano passado",
+            ["'2025-01-01'", "'2025-04-01'"],
+        ),
+        ("logistics", "revenue in the second half of last year", ["'2025-07-01'", "'2026-01-01'"]),
+        ("clinics", "receita do segundo semestre do ano passado", ["'2025-07-01'", "'2026-01-01'"]),
+        (
+            "logistics",
+            "quantas ocorrências nas últimas duas semanas?",
+            ["'2026-06-16'", "'2026-07-01'"],
+        ),
+        ("clinics", "how many exams in the last three weeks?", ["'2026-06-09'", "'2026-07-01'"]),
+        ("logistics", "faturamento mês a mês em 2025", ["date_trunc('month'", "GROUP BY 1"]),
+        (
+            "logistics",
+            "order volume month over month in 2025",
+            ["date_trunc('month'", "GROUP BY 1"],
+        ),
+        ("clinics", "laudos assinados mês a mês em 2025", ["date_trunc('month'", "GROUP BY 1"]),
+    ],
+)
+def test_periods_and_grains_in_peoples_words(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
+    assert " OR " not in sql and "LIMIT" not in sql, sql
