@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import DATE_TYPES, Lexicon, Meaning, verb_roots
+from orquestra.offline.lexicon import (
+    DATE_TYPES,
+    IRREGULAR,
+    Lexicon,
+    Meaning,
+    lexicon_for,
+    verb_roots,
+)
 
 AFTER = ("depois", "apos", "after", "later")
 BEFORE = ("antes", "before", "earlier")
@@ -188,14 +195,53 @@ def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> 
     though the measure is another (the quantity)."""
     if intent.metric is not None or intent.entity is not None:
         return
+    things = {
+        key[0]
+        for key, meanings in lexicon_for(catalog).phrases.items()
+        if len(key) == 1 and any(m.kind == "table" for m in meanings)
+    }
     for term in catalog.glossary:
         if term.metric is None or not term.metric.filter:
             continue
-        states = [w for w in words(term.term) if w.endswith(PARTICIPLES) and len(w) > 5]
-        spots = [i for i, t in enumerate(tokens) if states and stem(t) == stem(states[0])]
+        states = [  # a participle, not a thing spelled like one ("pedidos")
+            w
+            for w in words(term.term)
+            if w.endswith(PARTICIPLES) and len(w) > 5 and stem(w) not in things
+        ]
+        spots = [i for i, t in enumerate(tokens) if states and _same_word(t, states[0])]
+        if len(states) < 2 and not spots:  # "cada tarefa faturada", "best-selling"
+            spots = [i for i, t in enumerate(tokens) if _a_synonyms_state(term, t)]
+            states = ["said"] if spots else []
         negated = any(t in NEGATED for i in spots for t in tokens[max(0, i - 2) : i])
         if len(states) == 1 and spots and not negated and term not in intent.implied:
             intent.implied.append(term)
+
+
+def _same_word(token: str, word: str) -> bool:
+    """The same word, in either number or gender ("vendida", "vendidos": "vendido")."""
+    one, other = stem(token), stem(word)
+    return one == other or (
+        len(one) > 4 and one[:-1] == other[:-1] and {one[-1], other[-1]} <= {"a", "o"}
+    )
+
+
+def _a_synonyms_state(term: GlossaryTerm, token: str) -> bool:
+    """`token` is the state word of one of the term's synonyms: its participle in either
+    gender ("faturada": "valor faturado"), or an English verb form of a synonym's noun
+    ("sold", "best-selling": "sales")."""
+    if token in IRREGULAR:
+        return any(
+            w.startswith(IRREGULAR[token]) for phrase in term.synonyms for w in words(phrase)
+        )
+    roots = set(verb_roots(token))
+    if not roots or not token.endswith((*PARTICIPLES, "adas", "idas", "ados", "idos")):
+        return False
+    return any(
+        roots & set(verb_roots(w))
+        for phrase in term.synonyms
+        for w in words(phrase)
+        if w.endswith(PARTICIPLES) and len(w) > 5
+    )
 
 
 def metric_words_are_not_states(

@@ -7,6 +7,7 @@ system added to the catalog with the same kind of metadata is understood the sam
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pglast import ast, parse_sql
@@ -29,6 +30,8 @@ VERB_ENDINGS = (
 )
 """Endings of the verb forms people ask with ("concluímos", "cadastraram", "closed"),
 stripped to find the root a value or a column shares ("concluido", "data_conclusao")."""
+IRREGULAR = {"sell": "sale", "sold": "sale", "selling": "sale", "spent": "spend", "paid": "pay"}
+"""English verb forms whose root is not the start of their noun ("sold" → "sales")."""
 PARTICIPLE_ENDINGS = ("ado", "ada", "ido", "ida", "ed")
 ROOT_LENGTH = 5
 """Shortest root compared: shorter ones ("emit", "pag") meet unrelated words."""
@@ -98,15 +101,21 @@ class Lexicon:
                     found.append(term)
         return found
 
-    def metrics_in(self, tokens: list[str]) -> list[GlossaryTerm]:
-        """Metric terms mentioned anywhere, longest phrase first."""
+    def metrics_in(
+        self, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]] = ()
+    ) -> list[GlossaryTerm]:
+        """Metric terms mentioned anywhere, longest phrase first; not one said only inside a
+        longer phrase of `matches` that means something else ("sales" in "sales channel")."""
         stems = [stem(t) for t in tokens]
-        said = {
-            tuple(stems[i : i + size])
-            for size in range(1, self.longest + 1)
-            for i in range(len(stems) - size + 1)
-        }
-        found = [(len(phrase), term) for phrase, term in self.metric_phrases if phrase in said]
+        said: dict[tuple[str, ...], list[int]] = {}
+        for size in range(1, self.longest + 1):
+            for i in range(len(stems) - size + 1):
+                said.setdefault(tuple(stems[i : i + size]), []).append(i)
+        found = [
+            (len(phrase), term)
+            for phrase, term in self.metric_phrases
+            if any(not _inside(i, len(phrase), term, matches) for i in said.get(phrase, []))
+        ]
         return [term for _, term in sorted(found, key=lambda pair: -pair[0])]
 
     def tables_ending_at(self, tokens: list[str], end: int) -> list[str]:
@@ -170,6 +179,19 @@ class Lexicon:
                     found.append((position, position + 1, list(dict.fromkeys(verbs))))
                 position += 1
         return found
+
+
+def _inside(
+    start: int, size: int, term: GlossaryTerm, matches: list[tuple[int, int, list[Meaning]]]
+) -> bool:
+    """Words `start`…`start + size` lie inside a longer match that is not this metric."""
+    return any(
+        first <= start
+        and start + size <= end
+        and end - first > size
+        and not any(m.term is term for m in meanings)
+        for first, end, meanings in matches
+    )
 
 
 PLURAL_STEMS = (("y", "ie"), ("al", "ai"), ("el", "ei"), ("ol", "oi"), ("m", "n"))
@@ -253,6 +275,18 @@ def is_measure(table: Table, name: str) -> bool:
     column = table.column(name)
     keys = set(table.primary_key) | {c for j in table.meta.joins for c in j.on}
     return is_numeric(column) and name not in keys and not is_code_name(name)
+
+
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+"""A column's unit that is a currency code (ISO 4217: "BRL", "USD")."""
+
+
+def amount_column(table: Table) -> str | None:
+    """The column that says how much money a row is: its first measure in a currency, else
+    its only measure."""
+    measures = [c for c in table.columns if is_measure(table, c.name)]
+    money = [c.name for c in measures if CURRENCY.match(c.meta.unit or "")]
+    return money[0] if money else (measures[0].name if len(measures) == 1 else None)
 
 
 def verb_roots(token: str) -> list[str]:

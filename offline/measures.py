@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, qualify
-from orquestra.offline.lexicon import is_measure
+from orquestra.offline.lexicon import amount_column, is_measure
 from orquestra.offline.parser import COUNT_WORDS
 
 
@@ -65,7 +65,7 @@ def extra_measure(
                 aggregate = "sum" if other.aggregate == "total" else other.aggregate
                 prefix = {"avg": "media", "sum": "total"}.get(aggregate, aggregate)
                 return f"{aggregate}({alias}.{column.name})", f"{prefix}_{column.name}"
-        amount = _amount(table)
+        amount = amount_column(table)
         if amount is not None and other.aggregate in ("sum", "total"):
             # "… and what did they add up to", "how much money is that": the rows' amount
             return f"sum({alias}.{amount})", f"total_{amount}"
@@ -135,18 +135,6 @@ def counted_in_unit(intent: Intent) -> bool:
         for index, word in enumerate(said)
         if index > 1
     )
-
-
-CURRENCY = re.compile(r"^[A-Z]{3}$")
-"""A column's unit that is a currency code (ISO 4217: "BRL", "USD")."""
-
-
-def _amount(table: Table) -> str | None:
-    """The column that says how much money a row is: its first measure in a currency, else
-    its only measure."""
-    measures = [c for c in table.columns if is_measure(table, c.name)]
-    money = [c.name for c in measures if CURRENCY.match(c.meta.unit or "")]
-    return money[0] if money else (measures[0].name if len(measures) == 1 else None)
 
 
 def per_clause(intent: Intent, measure: str, name: str, joins: Joins) -> list[str]:

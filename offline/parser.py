@@ -27,6 +27,7 @@ from orquestra.offline.lexicon import (
     DATE_TYPES,
     Lexicon,
     Meaning,
+    amount_column,
     is_measure,
     is_numeric,
     key_column,
@@ -40,7 +41,7 @@ from orquestra.offline.phrasing import (
     recency,
     several_measures,
 )
-from orquestra.offline.ranking import worst_and_best
+from orquestra.offline.ranking import most_sold, worst_and_best
 from orquestra.offline.understanding import unknown_words, unmapped
 from orquestra.offline.verbs import metric_by_verb
 
@@ -167,7 +168,7 @@ def parse(
     ):
         _note(intent, meanings)
     _states_in_names(intent, tokens, matches, lexicon)
-    metrics = lexicon.metrics_in(tokens)
+    metrics = lexicon.metrics_in(tokens, matches)
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     metric_with_gaps(intent, tokens, lexicon)
@@ -179,11 +180,12 @@ def parse(
     entity_columns(intent, tokens, matches, used, catalog)
     _negations(intent, tokens, matches, catalog)
     date_comparison(intent, tokens, matches, catalog)
-    _measure(intent, catalog)
+    _measure(intent, matches, catalog)
     distinct_count(intent, tokens, matches)
     if clauses:
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
+    most_sold(intent, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     ranked_group(intent, matches, catalog)
     worst_and_best(intent, text)
@@ -356,7 +358,7 @@ def _concepts(intent: Intent, lexicon: Lexicon) -> None:
                     _note(intent, [m for m in meanings if m.kind in ("table", "value")])
 
 
-def _measure(intent: Intent, catalog: Catalog) -> None:
+def _measure(intent: Intent, matches, catalog: Catalog) -> None:
     if intent.metric is not None:
         return
     numeric = [(t, c) for t, c in intent.columns if is_measure(catalog.table(t), c)]
@@ -372,9 +374,33 @@ def _measure(intent: Intent, catalog: Catalog) -> None:
             if c.name.split("_")[0] == head and is_measure(catalog.table(t), c.name)
         ]
     wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top
+    if intent.aggregate in ("sum", "avg", "max", "min") and not numeric:
+        numeric = _amount_of_rows_named(intent, matches, catalog)
     if wants_number and numeric:
         intent.measure = (preferred or numeric)[0]
         if intent.aggregate in (None, "count", "total"):
             intent.aggregate = "sum"
     elif intent.aggregate == "total":
         intent.aggregate = "count"
+
+
+def _amount_of_rows_named(intent: Intent, matches, catalog: Catalog) -> list[tuple[str, str]]:
+    """ "quanto custa em média o frete de uma tarefa", "quanto vale em média cada tarefa": a
+    sum or average of rows named with no column of theirs: the column a word names beside
+    its table, else the rows' amount in money."""
+    for _start, _end, meanings in matches:
+        named = {m.table for m in meanings if m.kind == "table"}
+        own = [
+            (m.table, m.column)
+            for m in meanings
+            if m.kind == "column"
+            and m.table in named
+            and is_measure(catalog.table(m.table), m.column)
+        ]
+        if own:
+            return own[:1]
+    for table in intent.tables[:1]:
+        amount = amount_column(catalog.table(table))
+        if amount is not None:
+            return [(table, amount)]
+    return []

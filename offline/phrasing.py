@@ -29,6 +29,7 @@ LEAD_WORDS = {
     *("as", "the", "top", "ranking", "de", "of", "mais", "most", "menos", "least", "fewest"),
     *("maior", "maiores", "menor", "menores", "pior", "piores", "melhor", "melhores"),
     *("worst", "best", "biggest", "largest", "highest", "lowest", "principais"),
+    *("our", "my", "your", "nosso", "nossa", "meu", "minha", "seu", "sua", "foi", "was"),
 }
 """Words that open a ranking question before its subject ("qual foi o", "in which", "top 3")."""
 RANK_WORDS = ("mais", "most", "menos", "fewest", "least")

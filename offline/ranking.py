@@ -4,6 +4,8 @@ better") the worst is the lowest; for one that says lower is better, or that mea
 time taken (its unit is days or hours), the best is the lowest. Otherwise both rank the
 most first, as "o pior cliente em atraso" (the most overdue) and "the best customer" do.
 
+And what "mais vendido" / "best-selling" ranks by when no measure is named.
+
 Only the languages' own words live here; the direction is read from the glossary.
 """
 
@@ -11,9 +13,10 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import GlossaryTerm
-from orquestra.ddl_catalog.text import fold
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
+from orquestra.offline.lexicon import is_measure
 
 HIGHER_IS_BETTER = re.compile(
     r"quanto (mais|maior)[^.]*melhor|(higher|closer to 1|more|bigger|larger)[^.]*the better"
@@ -50,3 +53,31 @@ def worst_and_best(intent: Intent, text: str) -> None:
         intent.ascending = direction == "higher"
     elif BEST.search(text):
         intent.ascending = direction == "lower"
+
+
+QUANTITY_WORDS = {"quantidade", "quantity", "qtd", "qty", "unidades", "units", "volume"}
+"""The languages' words for how many units a row counts (a column named or called so)."""
+
+
+def most_sold(intent: Intent, catalog: Catalog) -> None:
+    """ "o produto mais vendido", "the best-selling categories": ranked by the units of the
+    rows tying the thing ranked to the rows the state word's metric measures (an order's
+    items); with no such rows, by the metric itself."""
+    if not intent.top or not intent.implied or intent.groups or intent.recency:
+        return
+    if intent.metric or intent.measure or intent.aggregate:
+        return
+    rule = intent.implied[0].metric
+    subjects = [*intent.tables, *(t for t, _c in intent.columns)]
+    for table in catalog.tables.values():
+        linked = {j.to for j in table.meta.joins}
+        if rule.table not in linked or not linked & (set(subjects) - {rule.table}):
+            continue
+        for column in table.columns:
+            said = {w for p in [column.name, *column.meta.synonyms.all()] for w in words(p)}
+            if is_measure(table, column.name) and said & QUANTITY_WORDS:
+                intent.measure, intent.aggregate = (table.name, column.name), "sum"
+                intent.tables = [t for t in intent.tables if t != table.name]
+                return
+    if rule.table not in subjects or intent.columns:
+        intent.metric = intent.implied.pop(0)  # its filter once, as the metric's

@@ -206,7 +206,7 @@ def _filters(
         where.append(f"{joins.alias(table)}.{column} IS NULL")
     for term in intent.implied:  # "os produtos mais vendidos": the sold rows only
         rule = term.metric
-        if rule.table in _referred(catalog, base):
+        if rule.table == base or rule.table in _referred(catalog, base):
             condition = rule.filter.replace("{today}", f"DATE {today!r}")
             where.append(f"({qualify(condition, joins.alias(rule.table))})")
     for table, left, operator, right in intent.comparisons:

@@ -13,7 +13,7 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem
 from orquestra.offline.conditions import _drop_values_at
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import Meaning, lexicon_for, verb_roots
+from orquestra.offline.lexicon import IRREGULAR, Meaning, lexicon_for, verb_roots
 from orquestra.offline.phrasing import HEAD_LENGTH
 
 FIRST_PERSON = ("ei", "amos", "emos", "imos")
@@ -22,8 +22,6 @@ SUBJECTS = ("we", "i", "you", "they")
 """English subjects: the word after one ("did we <verb>") is a verb, even one spelled like a
 table's synonym."""
 NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
-IRREGULAR = {"sell": "sale", "sold": "sale", "selling": "sale", "spent": "spend", "paid": "pay"}
-"""English verb forms whose root is not the start of their noun ("sold" → "sales")."""
 SHORTEST_ROOT = 4
 """A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
 four letters; other forms from five (`HEAD_LENGTH + 1`), as the parser always did."""

@@ -43,3 +43,78 @@ def test_worst_and_best_follow_the_metrics_direction(
     deployment: str, question: str, order: str
 ) -> None:
     assert order in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        # "our best month": the possessive opens the ranking, the grain is its subject
+        (
+            "logistics",
+            "what was our best month for revenue in 2025?",
+            ["date_trunc('month'", "DESC LIMIT 1"],
+        ),
+        (
+            "clinics",
+            "qual foi o nosso melhor mês de receita em 2025?",
+            ["date_trunc('month'", "DESC LIMIT 1"],
+        ),
+        # a metric's word inside a longer phrase of a column ("sales" in "sales channel")
+        (
+            "logistics",
+            "which sales channel had the fewest orders in 2025?",
+            ["p.canal", "count(*)", "ASC LIMIT 1"],
+        ),
+        # "mais vendido" with no measure: the units of the rows tying the thing to the sales
+        (
+            "logistics",
+            "qual o produto mais vendido em 2025?",
+            ["sum(ip.quantidade)", "'CANCELADO'", "LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "which product category sold the most last year?",
+            ["px.categoria", "sum(ip.quantidade)"],
+        ),
+        (
+            "logistics",
+            "what are our top 3 best-selling products?",
+            ["sum(ip.quantidade)", "LIMIT 3"],
+        ),
+        # the metric itself when nothing ties them ("o canal mais vendido", "mais faturado")
+        ("logistics", "qual o canal mais vendido?", ["p.canal", "sum(p.valor_total)", "LIMIT 1"]),
+        (
+            "clinics",
+            "qual o convênio mais faturado em 2025?",
+            ["e.convenio", "sum(e.valor)", "'REALIZADO'"],
+        ),
+    ],
+)
+def test_what_a_ranking_ranks(deployment: str, question: str, fragments: list[str]) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        # an average of rows named: the column a word names beside its table, else the amount
+        (
+            "logistics",
+            "quanto custa em média o frete de uma carga em cada modal?",
+            ["avg(c.valor_frete)", "t.modal"],
+        ),
+        ("logistics", "what is the average order worth in 2025?", ["avg(p.valor_total)"]),
+        (
+            "logistics",
+            "quanto vale em média cada nota faturada em 2025?",
+            ["avg(nf.valor_nota)", "'AUTORIZADA'"],
+        ),
+        ("clinics", "what is the average exam worth in 2025?", ["avg(e.valor)"]),
+    ],
+)
+def test_an_average_of_the_rows_named(deployment: str, question: str, fragments: list[str]) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
