@@ -77,7 +77,9 @@ def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
 
 def ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
     """ "top 5 clientes por valor": rank the first table named by the measure."""
-    if not intent.top or intent.groups or intent.entity or not (intent.metric or intent.measure):
+    if not intent.top or intent.groups or intent.entity or intent.recency:
+        return  # "a última tarefa": a row in date order, not a ranking
+    if not (intent.metric or intent.measure):
         return
     for _start, _end, meanings in matches:
         table = next((m.table for m in meanings if m.kind == "table"), None)

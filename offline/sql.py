@@ -61,7 +61,9 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
             return events(intent, catalog, series, on_events)
     if elsewhere and not [t for t in intent.tables if t != intent.entity[0]]:
         return joined_details(intent, catalog, elsewhere)
-    if intent.recency and not (intent.metric or intent.aggregate or intent.groups):
+    # "a tarefa mais recente", "o título vencido mais antigo": rows in date order (a metric's
+    # name used of its rows keeps its filter and date)
+    if intent.recency and not (intent.aggregate or intent.groups):
         return _in_date_order(intent, catalog, today)
     if plain:
         related = [t for t in intent.tables if t != intent.entity[0]]
@@ -268,10 +270,20 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
         for word in words(value.replace("_", " "))
     ]
     said = [*states, *words(intent.question)]
-    for column in dated:
-        spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
-        if any(shares_root(word, spelled) for word in said):
-            return column.name
+    named = [
+        column
+        for column in dated
+        if any(
+            shares_root(
+                word, words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+            )
+            for word in said
+        )
+    ]
+    # of the dates a verb names, the one that records it happening (it may be empty)
+    named.sort(key=lambda column: column.not_null)
+    if named:
+        return named[0].name
     return dated[0].name if dated else None
 
 
@@ -317,6 +329,8 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
     dated = time_column(intent, catalog, base)
     if dated is None:
         raise Unmappable(f"{base} has no date to order by")
+    if not table.column(dated).not_null:  # "a última entregue": rows with that date only
+        where.append(f"{alias}.{dated} IS NOT NULL")
     columns = visible_columns(table, intent, catalog)
     sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""

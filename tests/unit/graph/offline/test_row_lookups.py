@@ -79,3 +79,34 @@ def test_one_attribute_is_tracking_several_are_a_report(
 def test_the_row_named_beside_the_entity_is_shown_by_its_name() -> None:
     sql = sql_for("logistics", "who is the customer of invoice 41000 and which city are they in?")
     assert "c.nome" in sql and "c.cidade" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        # a metric's name used of its rows: its filter, ordered by its date
+        (
+            "logistics",
+            "qual é o título vencido mais antigo?",
+            ["t.status = 'VENCIDO'", "ORDER BY t.vencimento ASC LIMIT 1"],
+        ),
+        ("clinics", "what is the oldest late report?", ["ORDER BY", "ASC LIMIT 1", "prazo_em <"]),
+        # the date a verb names that records it happening, and only rows that have it
+        (
+            "logistics",
+            "qual foi a última carga que a gente entregou?",
+            ["c.data_entrega IS NOT NULL", "ORDER BY c.data_entrega DESC LIMIT 1"],
+        ),
+        (
+            "clinics",
+            "which was the last report we signed?",
+            ["l.assinado_em IS NOT NULL", "ORDER BY l.assinado_em DESC LIMIT 1"],
+        ),
+    ],
+)
+def test_the_newest_rows_in_the_order_of_their_own_date(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
