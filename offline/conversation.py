@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.ddl_catalog.text import fold
+from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.parser import Intent, parse
@@ -219,14 +219,24 @@ def _several_attributes(intent: Intent, catalog: Catalog) -> bool:
     owner = intent.entity[0]
     series = series_for(catalog, owner)
     related = [t for t in intent.tables if t != owner and (series is None or t != series.name)]
+    references = {c for j in catalog.table(owner).meta.joins if j.to in related for c in j.on}
     asked = {
         (t, c)
         for t, c in intent.columns
         if (t == owner or t in related)
-        and not catalog.table(t).column(c).meta.values
+        and not _is_state(catalog.table(t).column(c))
         and c not in catalog.table(t).primary_key
+        and c not in references  # "o cliente do pedido": the customer, named once
     }
-    return len(asked) + len(set(related)) >= 2  # a row named is asked for by its name
+    # a person asked, too ("quem assinou … e quando"), unless the row named is that person
+    who = not related and bool(re.search(r"\b(quem|who)\b", fold(intent.question)))
+    return len(asked) + len(set(related)) + who >= 2  # a row named is asked for by its name
+
+
+def _is_state(column) -> bool:
+    """The row's state column ("status", "situação"): asked when its state is."""
+    said = {w for s in [column.name, *column.meta.synonyms.all()] for w in words(s)}
+    return bool(column.meta.values) and bool(said & {"status", "situacao", "state"})
 
 
 VALUE_ASKED = re.compile(r"^(what|which) (is|was|are|were) (the|my|our) ")

@@ -318,6 +318,8 @@ def _aggregate(intent: Intent, text: str, numeric_phrases: set[str], amounts: se
                 total = phrase in numeric_phrases or (name == "count" and counted)
                 intent.aggregate = "total" if total else name
                 return
+    if re.search(r"\bquanto\b", text):  # "e quanto isso rendeu": how much, no other word
+        intent.aggregate = "sum"
 
 
 def _note(intent: Intent, meanings: list[Meaning]) -> None:

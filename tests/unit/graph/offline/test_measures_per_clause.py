@@ -89,6 +89,16 @@ def test_one_count_per_clause(deployment: str, question: str, fragments: list[st
             "how many exams were performed in May and what did they add up to?",
             ["count(*)", "sum(e.valor)"],
         ),
+        (
+            "clinics",
+            "quantos exames foram realizados em abril e quanto isso rendeu?",
+            ["count(*)", "sum(e.valor)"],
+        ),
+        (
+            "logistics",
+            "quantos pedidos entraram em abril e quanto isso deu?",
+            ["count(*)", "sum(p.valor_total)"],
+        ),
     ],
 )
 def test_a_further_amount_without_its_name(

@@ -110,3 +110,18 @@ def test_the_newest_rows_in_the_order_of_their_own_date(
     sql = sql_for(deployment, question)
     for fragment in fragments:
         assert fragment in sql, f"{fragment!r} not in {sql}"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "expected"),
+    [
+        ("clinics", "what's the priority and the deadline of report 15000?", "ANALYTICS"),
+        ("clinics", "quem assinou o laudo 6000 e quando?", "ANALYTICS"),
+        ("logistics", "quem é o cliente do pedido 120000?", "TRACKING"),
+        ("logistics", "a nota 41000 está bloqueada? qual o motivo?", "TRACKING"),
+    ],
+)
+def test_a_state_column_is_the_rows_state_other_enumerations_are_attributes(
+    deployment: str, question: str, expected: str
+) -> None:
+    assert route_of(deployment, question) == expected
