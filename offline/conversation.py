@@ -229,8 +229,14 @@ def _several_attributes(intent: Intent, catalog: Catalog) -> bool:
         and c not in references  # "o cliente do pedido": the customer, named once
     }
     # a person asked, too ("quem assinou … e quando"), unless the row named is that person
-    who = not related and bool(re.search(r"\b(quem|who)\b", fold(intent.question)))
-    return len(asked) + len(set(related)) + who >= 2  # a row named is asked for by its name
+    who = bool(re.search(r"\b(quem|who)\b", fold(intent.question)))
+    # a row named is asked for by its name when none of its columns is ("which carrier"),
+    # or when "who" asks it ("quem é o cliente … e de que cidade")
+    named = {t for t in related if who or not any(t == owner for owner, _c in asked)}
+    own_refs = {c for j in catalog.table(owner).meta.joins for c in j.on}
+    # "who" beside another attribute is one more, unless a row or a reference answers it
+    person = who and not related and not any(c in own_refs for _t, c in intent.columns)
+    return len(asked) + len(named) + person >= 2
 
 
 def _is_state(column) -> bool:

@@ -58,6 +58,8 @@ class Intent:
     vendidos"): their filters and dates apply."""
     distinct_table: str | None = None
     """ "quantas tarefas distintas": this table's rows, each counted once (by its whole key)."""
+    named: str | None = None
+    """A row's own name said in the question ("Empório São Jorge ME"): its display column."""
     unknown: list[str] = field(default_factory=list)
     """Content words of the question the catalog does not know."""
     unmapped: list[str] = field(default_factory=list)

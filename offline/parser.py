@@ -33,6 +33,7 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
+from orquestra.offline.names import find_name
 from orquestra.offline.periods import find_periods
 from orquestra.offline.phrasing import (
     distinct_count,
@@ -42,7 +43,7 @@ from orquestra.offline.phrasing import (
     several_measures,
 )
 from orquestra.offline.ranking import most_sold, worst_and_best
-from orquestra.offline.understanding import unknown_words, unmapped
+from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
 from orquestra.offline.verbs import metric_by_verb
 
 AGGREGATES = {
@@ -99,6 +100,8 @@ NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
 
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
+KNOWN = {*GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
+"""The parser's own words: never unknown to the catalog, never a row's name."""
 TOP = re.compile(
     r"\b(?:top|os|as|the)\s+(\d+)\b|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores"
     r"|biggest|largest|top)\b"
@@ -110,7 +113,10 @@ def parse(
 ) -> Intent:
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
     text = fold(question).strip()
-    tokens = words(COPULA.sub(" ", question.replace("_", " ")))
+    # "do Empório São Jorge ME": a row's own name is read as a name, not as the catalog's words
+    named = find_name(question, lexicon, {*KNOWN, *QUESTION_WORDS})
+    said = question.replace(named, " ") if named else question
+    tokens = words(COPULA.sub(" ", said.replace("_", " ")))
     intent = Intent(
         question,
         asks_data=bool(DATA_ASK.search(text)),
@@ -189,7 +195,8 @@ def parse(
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     ranked_group(intent, matches, catalog)
     worst_and_best(intent, text)
-    known = {*GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
+    known = KNOWN
+    intent.named = named
     intent.unknown = [
         w
         for w in unknown_words(intent, tokens, matches, used, known)

@@ -20,6 +20,7 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 from orquestra.offline.measures import extra_measure, measure_sql, per_clause
+from orquestra.offline.names import named_row
 from orquestra.offline.rows import (
     asked_elsewhere,
     entity_details,
@@ -213,6 +214,9 @@ def _filters(
             where.append(f"({qualify(condition, joins.alias(rule.table))})")
     for table, left, operator, right in intent.comparisons:
         where.append(_compared(catalog.table(table), joins.alias(table), left, operator, right))
+    named = named_row(intent, catalog, joins)
+    if named:  # "do Empório São Jorge ME": the row of that name
+        where.append(named)
     tenant_column = catalog.table(base).tenant_column
     if intent.tenant_value is not None and tenant_column:
         where.append(f"{alias}.{tenant_column} = {intent.tenant_value}")
@@ -332,6 +336,7 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
     if not table.column(dated).not_null:  # "a última entregue": rows with that date only
         where.append(f"{alias}.{dated} IS NOT NULL")
     columns = visible_columns(table, intent, catalog)
+    columns += [dated] if dated not in columns else []  # the date that puts them first
     sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     return sql + f" ORDER BY {alias}.{dated} {intent.recency} LIMIT {intent.top or 1}"

@@ -125,3 +125,14 @@ def test_a_state_column_is_the_rows_state_other_enumerations_are_attributes(
     deployment: str, question: str, expected: str
 ) -> None:
     assert route_of(deployment, question) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "quem é o médico responsável pelo laudo 8000?",
+        "qual foi o resultado da revisão de qualidade do laudo 5000?",
+    ],
+)
+def test_one_column_of_a_row_named_beside_it_is_one_attribute(question: str) -> None:
+    assert route_of("clinics", question) == "TRACKING"

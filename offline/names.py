@@ -1,0 +1,60 @@
+"""A row named by its own name in the question ("o pedido mais antigo do Empório São Jorge
+ME", "when did Loja Cristal Ltda place their first order"): a run of capitalised words the
+catalog does not know is the display name of a row of the nearest table that has names,
+or of the table named right before it ("a tarefa da cliente Ana Lima Souza")."""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.intent import Intent
+from orquestra.offline.joins import Joins, join_path
+from orquestra.offline.lexicon import Lexicon, display_column
+
+CAPITAL = r"[A-ZÀ-Ý][\w'&.\-]*"
+NAME = re.compile(rf"{CAPITAL}(?:\s+(?:(?:de|da|do|dos|das|e|&)\s+)?{CAPITAL})+")
+NAMING = ("nome", "name", "razao_social", "nome_fantasia")
+"""Display columns that hold a name people type as it is (not a description)."""
+
+
+def find_name(question: str, lexicon: Lexicon, known: set[str]) -> str | None:
+    """The capitalised run of two or more words with one the catalog does not know; the
+    sentence's first word and the languages' own words ("Qual", "When") lead it, not part."""
+    for found in NAME.finditer(question):
+        parts = found.group(0).split()
+        if found.start() == 0 or fold(parts[0]) in known:
+            parts = parts[1:]
+        if len(parts) < 2:
+            continue
+        said = words(" ".join(parts))
+        if any(stem(w) not in lexicon.vocabulary and w not in known for w in said):
+            return " ".join(parts)
+    return None
+
+
+def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
+    """The condition that the named row is the one its name says: on the table named right
+    before the name, else the nearest table with names."""
+    if not intent.named:
+        return None
+    candidates = [
+        t.name
+        for t in catalog.tables.values()
+        if display_column(t).name in NAMING and t.primary_key != (t.tenant_column,)
+    ]
+    said = [t for t in intent.tables if t in candidates]
+    if said:
+        table = said[0]
+    else:
+        reachable = [
+            (len(path), t)
+            for t in candidates
+            if (path := join_path(joins.graph, set(joins.aliases), t)) is not None
+        ]
+        if not reachable:
+            return None
+        table = min(reachable)[1]
+    quoted = intent.named.replace("'", "''")
+    return f"{joins.alias(table)}.{display_column(catalog.table(table)).name} = '{quoted}'"
