@@ -264,3 +264,33 @@ def metric_words_are_not_states(
             for first, end, _meanings in matches:  # a state named inside the metric's words
                 if start <= first and end <= start + len(phrase):  # ("discordância maior" isn't)
                     _drop_values_at(intent, first, matches)
+
+
+def state_said_as_a_metric(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    lexicon: Lexicon,
+) -> None:
+    """ "how many tasks ended up late": a word that, with the rows' own name, is a metric's
+    phrase ("late task") asks for that metric's definition (the glossary's dates), not a
+    state column's value spelled the same."""
+    if intent.metric is not None or intent.entity is not None or not intent.tables:
+        return
+    names = {
+        key[0]
+        for key, meanings in lexicon.phrases.items()
+        if len(key) == 1 and any(m.kind == "table" and m.table in intent.tables for m in meanings)
+    }
+    for start, token in enumerate(tokens):
+        word = stem(token)
+        if word in names or any(t in NEGATED for t in tokens[max(0, start - 2) : start]):
+            continue  # "tarefas não revisadas": what did not happen is no metric of it
+        for term, phrases in lexicon.metric_words:
+            rule = term.metric
+            if rule is None or rule.table not in intent.tables:
+                continue
+            if any(len(p) == 2 and word in p and set(p) - {word} <= names for p in phrases):
+                intent.metric = term
+                _drop_values_at(intent, start, matches)
+                return

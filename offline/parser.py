@@ -19,6 +19,7 @@ from orquestra.offline.conditions import (
     implied_metric_rows,
     metric_with_gaps,
     metric_words_are_not_states,
+    state_said_as_a_metric,
     values_after_their_column,
 )
 from orquestra.offline.grouping import GRAINS, GROUP_MARKERS, groups, ranked_group
@@ -178,6 +179,7 @@ def parse(
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     metric_with_gaps(intent, tokens, lexicon)
+    state_said_as_a_metric(intent, tokens, matches, lexicon)
     metric_words_are_not_states(intent, tokens, matches, lexicon)
     metric_by_verb(intent, tokens, matches, catalog)
     implied_metric_rows(intent, tokens, catalog)

@@ -51,9 +51,10 @@ def joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]
 def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     """Rows of another table tied to the entity ("which items are in sale 12")."""
     table = catalog.table(other)
-    joins = Joins(catalog, other)
-    alias = joins.alias(other)
     entity_table, key, number = intent.entity
+    # from the entity, along its own references first (its order's customer, not a bill's)
+    joins = Joins(catalog, entity_table)
+    alias = joins.alias(other)
     links = {c for join in table.meta.joins for c in join.on} | {table.tenant_column}
     asked = [c for t, c in intent.columns if t == other and c not in links]
     where = f"{joins.alias(entity_table)}.{key} = {number}"

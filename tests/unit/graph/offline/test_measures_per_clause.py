@@ -107,3 +107,34 @@ def test_a_further_amount_without_its_name(
     sql = sql_for(deployment, question)
     for fragment in fragments:
         assert fragment in sql, f"{fragment!r} not in {sql}"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        # a word that with the rows' name is a metric's phrase ("late shipment"): its dates
+        (
+            "logistics",
+            "how many shipments that left in May ended up late?",
+            ["c.previsao_entrega", "'2026-05-01'"],
+        ),
+        (
+            "clinics",
+            "how many reports were late in May?",
+            ["l.prazo_em <", "l.assinado_em IS NULL"],
+        ),
+        # "per product category": the table named first, then its column
+        (
+            "logistics",
+            "how many units were ordered per product category in 2025?",
+            ["categoria AS categoria", "sum(ip.quantidade)"],
+        ),
+    ],
+)
+def test_a_metric_said_apart_and_a_column_after_its_table(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
+    assert "'ATRASADA'" not in sql
