@@ -42,6 +42,9 @@ class Intent:
     `column IS NULL`."""
     top: int | None = None
     ascending: bool = False
+    measured_in: str | None = None
+    """The clause that asks the first of several measures ("quantos plantões extras …"),
+    read for its unit apart from the others' ("… e quantas horas")."""
     also: list[Intent] = field(default_factory=list)
     """Further measures asked over the same rows ("quantos … e qual o valor total"): each
     clause's own reading, of which only the measure is used."""

@@ -125,7 +125,7 @@ def counted_in_unit(intent: Intent) -> bool:
     unit = intent.metric.metric.unit if intent.metric and intent.metric.metric else None
     if not unit:
         return False
-    said = words(intent.question)
+    said = words(intent.measured_in or intent.question)
     return any(
         stem(word) == stem(fold(unit)) and said[index - 1] in COUNT_WORDS
         for index, word in enumerate(said)

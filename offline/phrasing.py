@@ -285,7 +285,7 @@ def several_measures(
         if _a_condition(first, second):
             continue
         intent.metric, intent.measure = first.metric, first.measure
-        intent.aggregate = first.aggregate
+        intent.aggregate, intent.measured_in = first.aggregate, first.question
         intent.also.append(second)
         return
 

@@ -91,6 +91,11 @@ def test_one_count_per_clause(deployment: str, question: str, fragments: list[st
         ),
         (
             "clinics",
+            "em maio, quantos plantões extras foram cumpridos e quantas horas eles somaram?",
+            ["count(*) AS quantidade", "sum(p.horas)"],
+        ),
+        (
+            "clinics",
             "quantos exames foram realizados em abril e quanto isso rendeu?",
             ["count(*)", "sum(e.valor)"],
         ),
