@@ -43,7 +43,7 @@ class Intent:
     top: int | None = None
     ascending: bool = False
     measured_in: str | None = None
-    """The clause that asks the first of several measures ("quantos plantões extras …"),
+    """The clause that asks the first of several measures ("quantas tarefas extras …"),
     read for its unit apart from the others' ("… e quantas horas")."""
     also: list[Intent] = field(default_factory=list)
     """Further measures asked over the same rows ("quantos … e qual o valor total"): each
