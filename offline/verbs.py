@@ -46,21 +46,28 @@ def metric_by_verb(
         if not (heads or roots) or negated:
             continue
         others = _tables_named_apart(intent, index, matches)
+        verb = heads
         if others:  # a participle of those rows is their state ("tasks reviewed")
             heads = []
         for order, (term, phrases) in enumerate(lexicon_for(catalog).metric_words):
-            if others - {term.metric.table if term.metric else ""}:
-                continue  # "quantos pedidos faturamos": the orders' state, not revenue
+            theirs = not others - {term.metric.table if term.metric else ""}
             for phrase in phrases:
                 # a participle names a metric by its first word ("revisado": "revisões");
-                # a verb said as one's own by any ("gastamos": "o gasto com X")
-                if not any(phrase[0].startswith(r) for r in heads) and not any(
-                    w.startswith(r) for r in roots for w in phrase
-                ):
-                    continue
+                # a verb said as one's own by any ("gastamos": "o gasto com X"); every word of
+                # a phrase said, the verb among them, names it whoever did it ("quantas horas
+                # a equipe trabalhou": "horas trabalhadas")
                 said = [
-                    w for w in phrase if w in stems or any(w.startswith(r) for r in heads + roots)
+                    w for w in phrase if w in stems or any(w.startswith(r) for r in verb + roots)
                 ]
+                whole = len(said) == len(phrase) > 1 and any(
+                    w.startswith(r) for r in verb for w in phrase if w not in stems
+                )
+                named = theirs and (
+                    any(phrase[0].startswith(r) for r in heads)
+                    or any(w.startswith(r) for r in roots for w in phrase)
+                )
+                if not (named or whole):
+                    continue  # "quantos pedidos faturamos": the orders' state, not revenue
                 score = len(said) / len(phrase)
                 if best is None or (score, -order) > (best[0], -best[1]):
                     best = (score, order, term)

@@ -40,6 +40,12 @@ def sql_for(deployment: str, question: str) -> str:
         ("logistics", "quanto gastamos com frete em 2026?", ["sum(c.valor_frete)"]),
         ("clinics", "how much did we bill in March?", ["sum(e.valor)", "'REALIZADO'"]),
         ("clinics", "quanto faturei em 2025?", ["sum(e.valor)", "'2025-01-01'"]),
+        # every word of a metric's phrase said, the verb among them, whoever did it
+        (
+            "clinics",
+            "quantas horas a equipe trabalhou em abril?",
+            ["sum(p.horas)", "p.status = 'CUMPRIDO'", "p.data >= DATE '2026-04-01'"],
+        ),
     ],
 )
 def test_a_verb_asks_for_its_metric(deployment: str, question: str, fragments: list[str]) -> None:
