@@ -294,3 +294,31 @@ def state_said_as_a_metric(
                 intent.metric = term
                 _drop_values_at(intent, start, matches)
                 return
+
+
+COUNTED_AFTER = ("mais", "most", "menos", "fewest", "quantos", "quantas", "many")
+"""Words after which a plural names rows counted ("the most no-shows", "quantas faltas")."""
+
+
+def rows_counted_not_a_rate(
+    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
+) -> None:
+    """ "which month had the most no-shows": a word that is both a rate's name and a state,
+    counted, means the rows in that state, not the rate."""
+    metric = intent.metric.metric if intent.metric else None
+    if metric is None or not metric.expression.strip().upper().startswith("AVG("):
+        return
+    for start, _end, meanings in matches:
+        if not start or tokens[start - 1] not in COUNTED_AFTER:
+            continue
+        if not any(m.kind == "metric" and m.term is intent.metric for m in meanings):
+            continue
+        state = next((m for m in meanings if m.kind == "value" and m.table == metric.table), None)
+        if state is not None:
+            intent.metric = None
+            values = intent.filters.setdefault((state.table, state.column), [])
+            if state.value not in values:
+                values.append(state.value)
+            if tokens[start - 1] not in ("mais", "most", "menos", "fewest"):
+                intent.aggregate = "count"
+            return

@@ -19,6 +19,7 @@ from orquestra.offline.conditions import (
     implied_metric_rows,
     metric_with_gaps,
     metric_words_are_not_states,
+    rows_counted_not_a_rate,
     state_said_as_a_metric,
     values_after_their_column,
 )
@@ -179,6 +180,7 @@ def parse(
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     metric_with_gaps(intent, tokens, lexicon)
+    rows_counted_not_a_rate(intent, tokens, matches)
     state_said_as_a_metric(intent, tokens, matches, lexicon)
     metric_words_are_not_states(intent, tokens, matches, lexicon)
     metric_by_verb(intent, tokens, matches, catalog)

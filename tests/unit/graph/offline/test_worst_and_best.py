@@ -118,3 +118,20 @@ def test_an_average_of_the_rows_named(deployment: str, question: str, fragments:
     sql = sql_for(deployment, question)
     for fragment in fragments:
         assert fragment in sql, f"{fragment!r} not in {sql}"
+
+
+@pytest.mark.parametrize(
+    ("question", "fragments", "absent"),
+    [
+        # a word that is both a rate's name and a state, counted: the rows in that state
+        ("which month of 2025 had the most no-shows?", ["e.status = 'FALTOU'", "count(*)"], "avg("),
+        ("how many no-shows in May?", ["e.status = 'FALTOU'", "count(*)"], "avg("),
+        # the rate itself when it is asked as one
+        ("which unit has the highest no-show rate?", ["avg(CASE"], "count(*)"),
+    ],
+)
+def test_a_counted_state_is_not_its_rate(question: str, fragments: list[str], absent: str) -> None:
+    sql = sql_for("clinics", question)
+    for fragment in fragments:
+        assert fragment in sql, f"{fragment!r} not in {sql}"
+    assert absent not in sql, sql
