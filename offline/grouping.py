@@ -61,8 +61,9 @@ def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Cata
         for meaning in meanings:
             if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
                 return Group(table, meaning.column)
-    # "per product category": the table named first, then its column
-    for table in (m.table for m in meanings if m.kind == "table"):
+    # "per product category": in English, the table named first, then its column
+    english = start > 0 and tokens[start - 1] in ("by", "per", "each")
+    for table in (m.table for m in meanings if m.kind == "table" and english):
         for meaning in after:
             if meaning.kind == "column" and meaning.table == table:
                 return Group(table, meaning.column)

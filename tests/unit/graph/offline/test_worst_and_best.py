@@ -135,3 +135,8 @@ def test_a_counted_state_is_not_its_rate(question: str, fragments: list[str], ab
     for fragment in fragments:
         assert fragment in sql, f"{fragment!r} not in {sql}"
     assert absent not in sql, sql
+
+
+def test_each_row_averaged_is_not_a_group() -> None:
+    sql = sql_for("logistics", "quanto vale em média cada nota faturada em 2025?")
+    assert "GROUP BY" not in sql, sql
