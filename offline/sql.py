@@ -7,6 +7,8 @@ timestamp) applies whenever the entity's events live in a table joined to it.
 
 from __future__ import annotations
 
+import re
+
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import words
 from orquestra.offline.intent import Group, Intent
@@ -209,6 +211,9 @@ def _filters(
         where.append(f"{joins.alias(table)}.{column} IS NULL")
     for term in intent.implied:  # "os produtos mais vendidos": the sold rows only
         rule = term.metric
+        same = SIMPLE_STATE.match(rule.filter or "")
+        if same and same.group(2) in intent.filters.get((rule.table, same.group(1)), []):
+            continue  # the state is already asked in the question's words
         if rule.table == base or rule.table in _referred(catalog, base):
             condition = rule.filter.replace("{today}", f"DATE {today!r}")
             where.append(f"({qualify(condition, joins.alias(rule.table))})")
@@ -240,6 +245,9 @@ def _referred(catalog: Catalog, base: str) -> set[str]:
 def _dated(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
     """The qualified column that places the base's rows in time: its own, else the date of
     a row it refers to (an order's items are placed by their order's date)."""
+    stated = _state_dated(intent, catalog)
+    if stated is not None:  # "tarefas devolvidas no ano passado": when they were returned
+        return f"{joins.alias(stated[0])}.{stated[1]}"
     name = time_column(intent, catalog, base)
     if name is not None:
         return f"{joins.alias(base)}.{name}"
@@ -250,6 +258,22 @@ def _dated(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | N
         referred = date_column(catalog.table(join.to))
         if referred is not None:
             return f"{joins.alias(join.to)}.{referred.name}"
+    return None
+
+
+SIMPLE_STATE = re.compile(r"^\s*(\w+)\s*=\s*'([^']+)'\s*$")
+
+
+def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
+    """A state the question names that is exactly a glossary metric's condition ("status =
+    'X'") is placed in time as that metric places it, on the table of the state."""
+    if intent.metric is not None:
+        return None
+    for term in catalog.glossary:
+        rule = term.metric
+        found = SIMPLE_STATE.match(rule.filter or "") if rule and rule.date_column else None
+        if found and intent.filters.get((rule.table, found.group(1))) == [found.group(2)]:
+            return rule.table, rule.date_column
     return None
 
 

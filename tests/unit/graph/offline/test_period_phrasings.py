@@ -58,3 +58,16 @@ def test_periods_and_grains_in_peoples_words(
     for fragment in fragments:
         assert fragment in sql, f"{fragment!r} not in {sql}"
     assert " OR " not in sql and "LIMIT" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "dated"),
+    [
+        # a state that is exactly a metric's condition is placed in time as the metric is
+        ("logistics", "quantas notas distintas foram devolvidas em 2025?", "er.last_updated >="),
+        ("logistics", "how many distinct invoices were returned in May?", "er.last_updated >="),
+        ("clinics", "quantos plantões cumpridos em maio?", "p.data >="),
+    ],
+)
+def test_a_metrics_state_is_dated_as_the_metric(deployment: str, question: str, dated: str) -> None:
+    assert dated in sql_for(deployment, question)
