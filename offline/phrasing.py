@@ -142,6 +142,16 @@ def entity_columns(
             del intent.filters[owner, column]
             if asked_own and (owner, column) not in intent.columns:
                 intent.columns.insert(0, (owner, column))
+    # "tá travada? por quê?": why a row is in its state asks that state beside the reason
+    if WHY.search(" ".join(tokens)) and asked_own:
+        for column in table.columns:
+            spelled = {w for s in [column.name, *column.meta.synonyms.all()] for w in words(s)}
+            if (
+                column.meta.values
+                and "status" in spelled
+                and (table.name, column.name) not in intent.columns
+            ):
+                intent.columns.insert(0, (table.name, column.name))
 
 
 def _when(intent: Intent, table: Table, verbs: list[str]) -> None:

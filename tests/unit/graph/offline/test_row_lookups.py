@@ -136,3 +136,11 @@ def test_a_state_column_is_the_rows_state_other_enumerations_are_attributes(
 )
 def test_one_column_of_a_row_named_beside_it_is_one_attribute(question: str) -> None:
     assert route_of("clinics", question) == "TRACKING"
+
+
+@pytest.mark.parametrize(
+    "question", ["a NF 41000 tá travada? por quê?", "why is invoice 41000 on hold?"]
+)
+def test_why_a_row_is_in_its_state_shows_the_state_and_the_reason(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "nf.status" in sql and "nf.motivo_bloqueio" in sql, sql
