@@ -10,7 +10,7 @@ import pglast
 from pglast import ast
 from pglast.stream import RawStream
 
-from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.model import Catalog, Table, per_catalog
 from orquestra.guards.tree import iter_nodes
 
 
@@ -82,15 +82,10 @@ def alias_for(table: str, taken: set[str]) -> str:
     return candidate
 
 
-_graphs: dict[int, tuple[Catalog, dict[str, list]]] = {}
-
-
+@per_catalog
 def join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
     """The catalog's join graph, built once per catalog object (it is only read)."""
-    cached = _graphs.get(id(catalog))
-    if cached is None or cached[0] is not catalog:
-        cached = _graphs[id(catalog)] = (catalog, _build_join_graph(catalog))
-    return cached[1]
+    return _build_join_graph(catalog)
 
 
 def _build_join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:

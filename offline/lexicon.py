@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
-from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table
+from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
 from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
@@ -219,15 +219,10 @@ def key_column(table: Table, catalog: Catalog | None = None) -> Column | None:
     return (named or numeric or [None])[-1]
 
 
-_natural: dict[int, tuple[Catalog, dict[str, str]]] = {}
-
-
+@per_catalog
 def natural_keys(catalog: Catalog) -> dict[str, str]:
     """Table → the numeric column a unique index pairs with the tenant column: the number
     people use when the primary key is an internal one. Read once per catalog object."""
-    cached = _natural.get(id(catalog))
-    if cached is not None and cached[0] is catalog:
-        return cached[1]
     found: dict[str, str] = {}
     for system in catalog.systems:
         for source in system.index_ddl:
@@ -248,7 +243,6 @@ def natural_keys(catalog: Catalog) -> dict[str, str]:
                     column = table.column(others[0])
                     if any(t in column.type_sql for t in ("int", "numeric")):
                         found[table.name] = column.name
-    _natural[id(catalog)] = (catalog, found)
     return found
 
 
@@ -307,12 +301,7 @@ def shares_root(token: str, spelled: list[str]) -> bool:
     return any(word.startswith(root) for root in verb_roots(token) for word in spelled)
 
 
-_lexicons: dict[int, tuple[Catalog, Lexicon]] = {}
-
-
+@per_catalog
 def lexicon_for(catalog: Catalog) -> Lexicon:
     """The lexicon of `catalog`, built once per catalog object."""
-    cached = _lexicons.get(id(catalog))
-    if cached is None or cached[0] is not catalog:
-        cached = _lexicons[id(catalog)] = (catalog, Lexicon(catalog))
-    return cached[1]
+    return Lexicon(catalog)
