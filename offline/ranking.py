@@ -1,7 +1,8 @@
-"""Which end of a ranking "pior"/"worst" and "melhor"/"best" mean. For a metric whose
-definition says higher is better ("quanto mais perto de 1, melhor", "the higher, the
-better") the worst is the lowest; for one that says lower is better, or that measures a
-time taken (its unit is days or hours), the best is the lowest. Otherwise both rank the
+"""Which end of a ranking "pior"/"worst" and "melhor"/"best" mean. The glossary's metric
+says so first (its `better`); else its definition's wording ("quanto mais perto de 1,
+melhor", "the higher, the better"): for higher is better the worst is the lowest; for
+lower is better, or for an average time taken (its unit is days or hours: a lead time,
+not a sum of hours worked), the best is the lowest. Otherwise both rank the
 most first, as "o pior cliente em atraso" (the most overdue) and "the best customer" do.
 
 And what "mais vendido" / "best-selling" ranks by when no measure is named.
@@ -26,20 +27,25 @@ LOWER_IS_BETTER = re.compile(
 )
 TIME_UNITS = ("dia", "dias", "hora", "horas", "minuto", "minutos", "day", "days", "hour")
 TIME_UNITS += ("hours", "minute", "minutes")
+AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
 WORST = re.compile(r"\b(pior|piores|worst)\b")
 BEST = re.compile(r"\b(melhor|melhores|best)\b")
 
 
 def better(term: GlossaryTerm) -> str | None:
     """ "higher" or "lower": which values of the metric are better, when the glossary says
-    so (or the metric is a time taken); None when it does not say."""
+    so (or the metric is an average time taken); None when it does not say."""
+    said_better = getattr(term.metric, "better", None)  # optional in older glossaries
+    if said_better in ("higher", "lower"):
+        return str(said_better)
     said = fold(f"{term.definition} {term.definition_en}")
     if HIGHER_IS_BETTER.search(said):
         return "higher"
     if LOWER_IS_BETTER.search(said):
         return "lower"
-    unit = fold(term.metric.unit or "") if term.metric else ""
-    return "lower" if unit in TIME_UNITS else None
+    if term.metric is None or not AVERAGE.match(term.metric.expression):
+        return None
+    return "lower" if fold(term.metric.unit or "") in TIME_UNITS else None
 
 
 def worst_and_best(intent: Intent, text: str) -> None:

@@ -10,8 +10,10 @@ import pytest
 
 from orquestra.core.deployment import load_deployment
 from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.model import GlossaryTerm
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
+from orquestra.offline.ranking import better
 from orquestra.offline.sql import build_sql
 
 TODAY = date(2026, 6, 30)
@@ -140,3 +142,22 @@ def test_a_counted_state_is_not_its_rate(question: str, fragments: list[str], ab
 def test_each_row_averaged_is_not_a_group() -> None:
     sql = sql_for("logistics", "quanto vale em média cada nota faturada em 2025?")
     assert "GROUP BY" not in sql, sql
+
+
+def _term(deployment: str, name: str) -> GlossaryTerm:
+    return next(t for t in CATALOGS[deployment].glossary if t.term == name)
+
+
+def test_a_sum_of_hours_is_not_better_lower_an_average_time_is() -> None:
+    # "horas trabalhadas" adds hours up (more is not worse); a lead time averages them
+    assert better(_term("clinics", "horas trabalhadas")) in (None, "higher")
+    assert better(_term("logistics", "lead time")) == "lower"
+
+
+@pytest.mark.parametrize("said", ["higher", "lower"])
+def test_the_metrics_own_better_comes_first(said: str) -> None:
+    term = _term("logistics", "lead time")
+    assert term.metric is not None
+    metric = term.metric.model_copy(update={"better": said})
+    plain = term.model_copy(update={"metric": metric, "definition": "", "definition_en": ""})
+    assert better(plain) == said
