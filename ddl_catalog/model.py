@@ -312,6 +312,9 @@ class MetricDefinition(_Strict):
     filter: str | None = None
     date_column: str | None = None
     unit: str | None = None
+    better: Literal["higher", "lower"] | None = None
+    """Which values are better, when the business says so: what "pior"/"worst" and
+    "melhor"/"best" rank by (the worst OTIF is the lowest, the worst lead time the highest)."""
 
 
 class GlossaryTerm(_Strict):

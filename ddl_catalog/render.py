@@ -77,5 +77,7 @@ def render_term(term: GlossaryTerm) -> str:
     if metric is not None:
         where = f" WHERE {metric.filter}" if metric.filter else ""
         when = f", placed in time by {metric.date_column}" if metric.date_column else ""
-        text += f"\n--   metric: SELECT {metric.expression} FROM {metric.table}{where}{when}"
+        better = f"; {metric.better} is better" if metric.better else ""
+        source = f"SELECT {metric.expression} FROM {metric.table}{where}"
+        text += f"\n--   metric: {source}{when}{better}"
     return text

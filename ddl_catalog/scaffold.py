@@ -37,6 +37,7 @@ GLOSSARY_DRAFT = """\
 #       table: rental
 #       filter: return_date > due_date
 #       date_column: rental_date
+#       better: lower              # optional: which values are better ("worst" = highest)
 """
 EXAMPLES_DRAFT = """\
 # Question → SQL pairs the SQL writer learns from (few-shot). Each entry:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from orquestra.ddl_catalog import CatalogError, load_catalog
+from orquestra.ddl_catalog.render import render_term
 from orquestra.guards.table_policy import GuardPolicy, TablePolicy
 from tests.catalog_copies import catalog_copy, edit
 
@@ -123,6 +124,21 @@ def test_glossary_naming_an_unknown_table_is_rejected(tmp_path: Path) -> None:
     with pytest.raises(CatalogError) as caught:
         load_catalog(folder)
     assert caught.value.code == "CATALOG_GLOSSARY_TABLE"
+
+
+def test_a_metric_says_which_values_are_better(tmp_path: Path) -> None:
+    """`better` is read, shown to the SQL writer with the metric, and only higher or lower."""
+    terms = {t.term: t for t in load_catalog().glossary}
+    otif, lead_time = terms["OTIF"].metric, terms["lead time"].metric
+    assert otif is not None and lead_time is not None
+    assert (otif.better, lead_time.better) == ("higher", "lower")
+    assert render_term(terms["OTIF"]).endswith("; higher is better")
+    folder = catalog_copy(tmp_path)
+    otif_metric = "      date_column: data_saida\n      better: higher\n"
+    edit(folder / "glossary.yaml", otif_metric, otif_metric.replace("higher", "bigger"))
+    with pytest.raises(CatalogError) as caught:
+        load_catalog(folder)
+    assert "glossary.yaml" in caught.value.message and "better" in caught.value.message
 
 
 def test_the_tenant_directory_is_the_tenants_own_table(tmp_path: Path) -> None:
