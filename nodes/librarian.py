@@ -37,7 +37,8 @@ def glossary_text(terms: list[GlossaryTerm], lang: str) -> str:
     lines = []
     for term in terms:
         definition = term.definition_en if lang == "en" and term.definition_en else term.definition
-        synonyms = f" ({', '.join(term.synonyms[:5])})" if term.synonyms else ""
+        # Every synonym: a term asked for by its ninth name must still be recognised.
+        synonyms = f" ({', '.join(term.synonyms)})" if term.synonyms else ""
         lines.append(f"- {term.term}{synonyms}: {definition}")
     return "\n".join(lines)
 
