@@ -46,7 +46,7 @@ from orquestra.offline.phrasing import (
 )
 from orquestra.offline.ranking import most_sold, worst_and_best
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
-from orquestra.offline.verbs import metric_by_verb
+from orquestra.offline.verbs import metric_by_verb, tables_by_verb
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -386,6 +386,10 @@ def _measure(intent: Intent, matches, catalog: Catalog) -> None:
             for c in catalog.table(t).columns
             if c.name.split("_")[0] == head and is_measure(catalog.table(t), c.name)
         ]
+    if len(numeric) > 1 and not preferred:
+        # "how many kilos did we ship": the kilos of the rows the verb is about
+        shipped = tables_by_verb(words(intent.question), catalog)
+        preferred = [m for m in numeric if m[0] in shipped]
     wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top
     if intent.aggregate in ("sum", "avg", "max", "min") and not numeric:
         numeric = _amount_of_rows_named(intent, matches, catalog)

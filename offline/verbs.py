@@ -9,11 +9,13 @@ English verbs); the metrics and their words come from the glossary.
 
 from __future__ import annotations
 
+import re
+
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
-from orquestra.ddl_catalog.text import stem
+from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.conditions import _drop_values_at
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import IRREGULAR, Meaning, lexicon_for, verb_roots
+from orquestra.offline.lexicon import IRREGULAR, Meaning, is_measure, lexicon_for, verb_roots
 from orquestra.offline.phrasing import HEAD_LENGTH
 
 FIRST_PERSON = ("ei", "amos", "emos", "imos")
@@ -39,6 +41,7 @@ def metric_by_verb(
     if intent.metric is not None or intent.entity is not None:
         return
     stems = {stem(t) for t in tokens}
+    amounts = _amounts_named(intent, catalog)
     best: tuple[float, int, GlossaryTerm] | None = None
     for index, token in enumerate(tokens):
         heads, roots = _roots(token, tokens[index - 1] if index else "")
@@ -50,6 +53,8 @@ def metric_by_verb(
         if others:  # a participle of those rows is their state ("tasks reviewed")
             heads = []
         for order, (term, phrases) in enumerate(lexicon_for(catalog).metric_words):
+            if amounts and not _measures_any(term, amounts):
+                continue  # "how many kilos did we ship": the kilos of what was shipped
             theirs = not others - {term.metric.table if term.metric else ""}
             for phrase in phrases:
                 # a participle names a metric by its first word ("revisado": "revisões");
@@ -77,6 +82,35 @@ def metric_by_verb(
     intent.metric = best[2]
     _drop_values_at(intent, spot, matches)
     _drop_things_at(intent, spot, matches)
+
+
+def _amounts_named(intent: Intent, catalog: Catalog) -> list[str]:
+    """The measure columns the question names ("quilos", "frete")."""
+    return [c for t, c in intent.columns if is_measure(catalog.table(t), c)]
+
+
+def _measures_any(term: GlossaryTerm, columns: list[str]) -> bool:
+    """The metric's expression adds up one of `columns` ("gastamos com frete": the freight
+    spend sums the freight)."""
+    expression = term.metric.expression if term.metric else ""
+    return any(re.search(rf"\b{re.escape(c)}\b", expression) for c in columns)
+
+
+def tables_by_verb(tokens: list[str], catalog: Catalog) -> set[str]:
+    """The tables a verb of the question is a form of, by a word of the table's or its
+    columns' synonyms ("how many kilos did we ship": the rows with a "shipped at"): whose
+    rows an amount asked is of."""
+    found: set[str] = set()
+    for index, token in enumerate(tokens):
+        _heads, roots = _roots(token, tokens[index - 1] if index else "")
+        if not roots:
+            continue
+        for table in catalog.tables.values():
+            metas = [table.meta, *(c.meta for c in table.columns)]
+            said = {w for m in metas for p in m.synonyms.all() for w in words(p)}
+            if any(w.startswith(r) for r in roots for w in said):
+                found.add(table.name)
+    return found
 
 
 def _roots(token: str, before: str) -> tuple[list[str], list[str]]:

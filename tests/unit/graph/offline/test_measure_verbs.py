@@ -66,3 +66,32 @@ def test_a_tables_rows_in_a_state_stay_that_state(
 ) -> None:
     sql = sql_for(deployment, question)
     assert fragment in sql and absent not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments", "absent"),
+    [
+        # an amount named, then a verb: the amount of the rows the verb is about, not a
+        # metric that merely shares the verb's root ("late shipments")
+        (
+            "logistics",
+            "what total weight did we ship last year?",
+            ["sum(c.peso_total_kg)"],
+            "count(",
+        ),
+        (
+            "logistics",
+            "quantos quilos despachamos no ano passado?",
+            ["sum(c.peso_total_kg)", "'2025-01-01'"],
+            "peso_kg)",
+        ),
+        # the metric that sums the amount named still answers ("hours worked")
+        ("clinics", "how many hours did we work in May?", ["sum(p.horas)", "CUMPRIDO"], "count("),
+    ],
+)
+def test_an_amount_named_keeps_the_verb_to_its_rows(
+    deployment: str, question: str, fragments: list[str], absent: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert all(f in sql for f in fragments), sql
+    assert absent not in sql, sql
