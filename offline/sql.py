@@ -8,6 +8,7 @@ timestamp) applies whenever the entity's events live in a table joined to it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import words
@@ -23,6 +24,7 @@ from orquestra.offline.lexicon import (
 )
 from orquestra.offline.measures import extra_measure, measure_sql, per_clause
 from orquestra.offline.names import named_row
+from orquestra.offline.phrasing import SHARED_START
 from orquestra.offline.rows import (
     asked_elsewhere,
     entity_details,
@@ -353,10 +355,10 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
     table = catalog.table(base)
     joins = Joins(catalog, base)
     alias = joins.alias(base)
-    where = _filters(intent, catalog, joins, today, base)
     dated = time_column(intent, catalog, base)
     if dated is None:
         raise Unmappable(f"{base} has no date to order by")
+    where = _filters(_without_dated_states(intent, table, dated), catalog, joins, today, base)
     if not table.column(dated).not_null:  # "a última entregue": rows with that date only
         where.append(f"{alias}.{dated} IS NOT NULL")
     columns = visible_columns(table, intent, catalog)
@@ -364,6 +366,30 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
     sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     return sql + f" ORDER BY {alias}.{dated} {intent.recency} LIMIT {intent.top or 1}"
+
+
+def _without_dated_states(intent: Intent, table: Table, dated: str) -> Intent:
+    """ "the last one we issued": a state word that is the event the ordering date
+    records ("issued" ~ "issued at") names that date, not a state; the rows it happened to
+    are those with the date (no "issued" filter)."""
+    spelled = words(" ".join([dated.replace("_", " "), *table.column(dated).meta.synonyms.all()]))
+    starts = {w[:SHARED_START] for w in spelled if len(w) >= SHARED_START}
+    kept: dict[tuple[str, str], list[str]] = {}
+    for (owner, column), values in intent.filters.items():
+        meta = table.column(column).meta if owner == table.name else None
+        if meta is not None:
+            values = [
+                v
+                for v in values
+                if not any(
+                    w[:SHARED_START] in starts
+                    for said in (v, *meta.value_synonyms.get(v, ()))
+                    for w in words(said.replace("_", " "))
+                )
+            ]
+        if values:
+            kept[(owner, column)] = values
+    return replace(intent, filters=kept) if kept != intent.filters else intent
 
 
 def _columns_in(expression: str, table: Table) -> list[str]:

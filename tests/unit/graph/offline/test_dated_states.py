@@ -1,0 +1,57 @@
+"""The newest or oldest rows by the date of an event: a state word that is that event
+("the last invoice we issued": its issue date) orders by the date and filters no state; a
+state the date does not record stays a filter ("the latest blocked invoice")."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.core.deployment import load_deployment
+from orquestra.ddl_catalog import load_catalog
+from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
+
+TODAY = date(2026, 6, 30)
+CATALOGS = {
+    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
+}
+
+
+def sql_for(deployment: str, question: str) -> str:
+    catalog = CATALOGS[deployment]
+    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
+    sql = " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
+    guard_sql(sql, GuardPolicy.from_catalog(catalog), "101")
+    return sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "order", "absent"),
+    [
+        ("logistics", "what was the last invoice issued?", "data_emissao DESC", "status ="),
+        ("logistics", "qual foi a última nota emitida?", "data_emissao DESC", "status ="),
+        ("clinics", "what was the last exam performed?", "data_realizacao DESC", "status ="),
+        ("clinics", "qual o último exame realizado?", "data_realizacao DESC", "status ="),
+    ],
+)
+def test_a_state_that_is_the_dated_event_is_not_filtered(
+    deployment: str, question: str, order: str, absent: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert order in sql and absent not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "state"),
+    [
+        ("logistics", "what's the latest blocked invoice?", "'BLOQUEADA'"),
+        ("logistics", "qual a última nota cancelada?", "'CANCELADA'"),
+        ("clinics", "qual o último exame cancelado?", "'CANCELADO'"),
+    ],
+)
+def test_another_state_stays_a_filter(deployment: str, question: str, state: str) -> None:
+    assert state in sql_for(deployment, question)
