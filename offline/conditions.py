@@ -17,6 +17,8 @@ from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     IRREGULAR,
+    PARTICIPLE_ENDINGS,
+    VERB_ENDINGS,
     Lexicon,
     Meaning,
     lexicon_for,
@@ -112,11 +114,32 @@ def _verb_column(
                 continue
             spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
             roots = verb_roots(token)
-            if any(w.startswith(r) for r in roots for w in spelled) or _shares_start(
-                token, spelled
+            if (
+                any(w.startswith(r) for r in roots for w in spelled)
+                or _shares_start(token, spelled)
+                or _same_verb(token, spelled)
             ):
                 return column.name, position
     return None
+
+
+SHORT_ROOT = 4
+"""A verb's root compared whole with another form's root ("cheg" of "chegaram" and of
+"data de chegada"): both forms of one verb, so four letters suffice."""
+
+
+def _same_verb(token: str, spelled: list[str]) -> bool:
+    """`token` and a word of `spelled` are forms of one verb ("chegaram", "chegada")."""
+    mine = _short_roots(token)
+    return bool(mine) and any(mine & _short_roots(w) for w in spelled)
+
+
+def _short_roots(word: str) -> set[str]:
+    return {
+        word[: -len(end)]
+        for end in (*VERB_ENDINGS, *PARTICIPLE_ENDINGS)
+        if word.endswith(end) and len(word) - len(end) >= SHORT_ROOT
+    }
 
 
 def _shares_start(token: str, spelled: list[str]) -> bool:

@@ -55,3 +55,32 @@ def test_a_state_that_is_the_dated_event_is_not_filtered(
 )
 def test_another_state_stays_a_filter(deployment: str, question: str, state: str) -> None:
     assert state in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        # the verb and the date column's synonym are forms of one verb ("chegaram",
+        # "data de chegada"), however short its root
+        (
+            "logistics",
+            "quantas cargas chegaram depois da data prometida no ano passado?",
+            ["data_entrega AS date) > c.previsao_entrega", "c.data_saida >= DATE '2025-01-01'"],
+        ),
+        (
+            "logistics",
+            "how many loads arrived after the promised date last year?",
+            ["data_entrega AS date) > c.previsao_entrega", "c.data_saida >= DATE '2025-01-01'"],
+        ),
+        (
+            "clinics",
+            "quantos laudos foram assinados depois do prazo?",
+            ["assinado_em > l.prazo_em"],
+        ),
+    ],
+)
+def test_a_date_named_by_a_form_of_its_verb(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    assert all(f in sql for f in fragments), sql
