@@ -35,9 +35,8 @@ BEST = re.compile(r"\b(melhor|melhores|best)\b")
 def better(term: GlossaryTerm) -> str | None:
     """ "higher" or "lower": which values of the metric are better, when the glossary says
     so (or the metric is an average time taken); None when it does not say."""
-    said_better = getattr(term.metric, "better", None)  # optional in older glossaries
-    if said_better in ("higher", "lower"):
-        return str(said_better)
+    if term.metric is not None and term.metric.better is not None:
+        return term.metric.better
     said = fold(f"{term.definition} {term.definition_en}")
     if HIGHER_IS_BETTER.search(said):
         return "higher"
