@@ -123,6 +123,25 @@ def _verb_column(
     return None
 
 
+def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
+    """ "quanto custa em média o frete": an amount averaged (or added up) with no metric
+    named, that exactly one glossary metric sums, counts the rows that metric counts (its
+    filter: cancelled rows cost nothing), unless the question says its own states."""
+    if intent.metric or intent.implied or intent.measure is None or intent.filters:
+        return
+    table, column = intent.measure
+    summing = [
+        term
+        for term in catalog.glossary
+        if term.metric
+        and term.metric.table == table
+        and term.metric.filter
+        and re.fullmatch(rf"sum\(\s*{re.escape(column)}\s*\)", term.metric.expression, re.I)
+    ]
+    if len(summing) == 1:
+        intent.implied.append(summing[0])
+
+
 SHORT_ROOT = 4
 """A verb's root compared whole with another form's root ("cheg" of "chegaram" and of
 "data de chegada"): both forms of one verb, so four letters suffice."""

@@ -19,6 +19,7 @@ from orquestra.offline.conditions import (
     implied_metric_rows,
     metric_with_gaps,
     metric_words_are_not_states,
+    rows_a_metric_sums,
     rows_counted_not_a_rate,
     state_said_as_a_metric,
     values_after_their_column,
@@ -191,6 +192,7 @@ def parse(
     _negations(intent, tokens, matches, catalog)
     date_comparison(intent, tokens, matches, catalog)
     _measure(intent, matches, catalog)
+    rows_a_metric_sums(intent, catalog)
     distinct_count(intent, tokens, matches)
     if clauses:
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731

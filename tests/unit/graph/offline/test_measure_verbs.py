@@ -95,3 +95,29 @@ def test_an_amount_named_keeps_the_verb_to_its_rows(
     sql = sql_for(deployment, question)
     assert all(f in sql for f in fragments), sql
     assert absent not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragments"),
+    [
+        # an amount averaged that one metric sums counts that metric's rows
+        (
+            "logistics",
+            "quanto custa em média o frete de uma carga por transportadora?",
+            ["avg(c.valor_frete)", "c.status <> 'CANCELADA'"],
+        ),
+        (
+            "logistics",
+            "what's the average freight per shipment by carrier?",
+            ["avg(c.valor_frete)", "c.status <> 'CANCELADA'"],
+        ),
+        ("clinics", "what's the average exam value per insurer?", ["avg(e.valor)", "'REALIZADO'"]),
+        # the question's own state comes first
+        ("logistics", "qual o frete médio das cargas canceladas?", ["c.status = 'CANCELADA'"]),
+    ],
+)
+def test_an_amount_averaged_counts_the_rows_its_metric_sums(
+    deployment: str, question: str, fragments: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    assert all(f in sql for f in fragments), sql
