@@ -123,6 +123,41 @@ def _verb_column(
     return None
 
 
+PER = ("por", "per", "a", "each", "cada")
+"""Words before a unit a rate is per ("por quilo", "per kilo", "a kilo")."""
+
+
+def metric_per_unit(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "o modal mais caro por quilo", "cost per kilo": "per" before a column's unit word
+    names the glossary metric measured in something per that unit (its unit ends in "/kg"),
+    on the column's rows; the column itself is not asked."""
+    if intent.metric is not None:
+        return
+    for start, _end, meanings in matches:
+        if not start or tokens[start - 1] not in PER:
+            continue
+        said = [
+            (m.table, m.column, catalog.table(m.table).column(m.column).meta.unit)
+            for m in meanings
+            if m.kind == "column"
+        ]
+        for term in catalog.glossary:
+            rule = term.metric
+            if rule is None or "/" not in (rule.unit or ""):
+                continue
+            per = rule.unit.rsplit("/", 1)[1].strip().lower()
+            if any(t == rule.table and (unit or "").lower() == per for t, _c, unit in said):
+                intent.metric = term
+                asked = {(t, c) for t, c, _u in said}
+                intent.columns = [c for c in intent.columns if c not in asked]
+                return
+
+
 def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
     """ "quanto custa em média o frete": an amount averaged (or added up) with no metric
     named, that exactly one glossary metric sums, counts the rows that metric counts (its

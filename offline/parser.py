@@ -17,6 +17,7 @@ from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     date_comparison,
     implied_metric_rows,
+    metric_per_unit,
     metric_with_gaps,
     metric_words_are_not_states,
     rows_a_metric_sums,
@@ -184,6 +185,7 @@ def parse(
     rows_counted_not_a_rate(intent, tokens, matches)
     state_said_as_a_metric(intent, tokens, matches, lexicon)
     metric_words_are_not_states(intent, tokens, matches, lexicon)
+    metric_per_unit(intent, tokens, matches, catalog)
     metric_by_verb(intent, tokens, matches, catalog)
     implied_metric_rows(intent, tokens, catalog)
     _concepts(intent, lexicon)

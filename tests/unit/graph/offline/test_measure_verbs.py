@@ -121,3 +121,18 @@ def test_an_amount_averaged_counts_the_rows_its_metric_sums(
 ) -> None:
     sql = sql_for(deployment, question)
     assert all(f in sql for f in fragments), sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "qual transportadora saiu mais cara por quilo em 2025?",
+        "which carrier was the most expensive per kilo last year?",
+    ],
+)
+def test_per_a_columns_unit_names_the_metric_in_that_unit(question: str) -> None:
+    # "por quilo": the metric measured in money per kilogram, not the kilos; the clinics
+    # glossary has no metric per a unit
+    sql = sql_for("logistics", question)
+    assert "sum(c.valor_frete) / NULLIF(sum(c.peso_total_kg), 0)" in sql, sql
+    assert "sum(p.peso_kg)" not in sql and "frete_por_kg DESC LIMIT 1" in sql, sql
