@@ -117,7 +117,7 @@ def _verb_column(
             if (
                 any(w.startswith(r) for r in roots for w in spelled)
                 or _shares_start(token, spelled)
-                or _same_verb(token, spelled)
+                or same_verb(token, spelled)
             ):
                 return column.name, position
     return None
@@ -182,7 +182,7 @@ SHORT_ROOT = 4
 "data de chegada"): both forms of one verb, so four letters suffice."""
 
 
-def _same_verb(token: str, spelled: list[str]) -> bool:
+def same_verb(token: str, spelled: list[str]) -> bool:
     """`token` and a word of `spelled` are forms of one verb ("chegaram", "chegada")."""
     mine = _short_roots(token)
     return bool(mine) and any(mine & _short_roots(w) for w in spelled)

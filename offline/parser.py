@@ -13,6 +13,7 @@ from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.actors import who_did_it
 from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     date_comparison,
@@ -191,6 +192,7 @@ def parse(
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
     entity_columns(intent, tokens, matches, used, catalog)
+    who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
     date_comparison(intent, tokens, matches, catalog)
     _measure(intent, matches, catalog)
