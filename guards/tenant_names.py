@@ -35,21 +35,46 @@ class TenantNames:
 
     def named_others(self, message: str, tenant: str) -> list[str]:
         """The words of `message` that name tenants other than `tenant`, as written."""
+        found = self._named(message)
+        return list(dict.fromkeys(said for named, said in found.items() if named != tenant))
+
+    def mentions(self, message: str) -> list[str]:
+        """The words of `message` that name any tenant, the asker's own company included:
+        names of whose data it is, never values to look for in the rows.
+
+        >>> TenantNames({"1": "Acme Video Store"}).mentions("sales of Acme Video in 2026")
+        ['Acme Video']
+        """
+        return list(dict.fromkeys(self._named(message).values()))
+
+    def _named(self, message: str) -> dict[str, str]:
+        """Tenant → the words of `message` that named it first, as written."""
         tokens = [(w, m.start(), m.end()) for m in TOKEN.finditer(message) for w in words(m[0])]
         folded = tuple(w for w, _, _ in tokens)
-        found: dict[str, str] = {}  # tenant → the words that named it first
+        found: dict[str, str] = {}
         for at, word in enumerate(folded):
-            for other, phrase in self._by_first.get(word, ()):
+            for named, phrase in self._by_first.get(word, ()):
                 end = at + len(phrase)
-                if other != tenant and other not in found and folded[at:end] == phrase:
-                    found[other] = message[tokens[at][1] : tokens[end - 1][2]]
-        return list(dict.fromkeys(found.values()))
+                if named not in found and folded[at:end] == phrase:
+                    found[named] = message[tokens[at][1] : tokens[end - 1][2]]
+        return found
 
 
 def _phrases(name: str) -> tuple[tuple[str, ...], ...]:
-    """The whole name, and without its last word when three or more remain ("Boreal Bebidas
-    Ltda" is also "Boreal Bebidas"): people drop the company form, rarely more."""
+    """The whole name, and without its company form: the last word when three or more
+    remain ("Boreal Bebidas Ltda" is also "Boreal Bebidas"), or the trailing letters of an
+    abbreviated one ("Aurora Alimentos S.A." is also "Aurora Alimentos"). People drop the
+    company form, rarely more.
+
+    >>> _phrases("Aurora Alimentos S.A.")
+    (('aurora', 'alimentos', 's', 'a'), ('aurora', 'alimentos'))
+    """
     tokens = tuple(words(name))
     if not tokens:
         return ()
-    return (tokens, tokens[:-1]) if len(tokens) >= 3 else (tokens,)
+    short = tokens
+    while len(short) > 2 and len(short[-1]) == 1:
+        short = short[:-1]
+    if short == tokens and len(tokens) >= 3:
+        short = tokens[:-1]
+    return (tokens, short) if short != tokens else (tokens,)

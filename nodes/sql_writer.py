@@ -22,6 +22,7 @@ from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
+from orquestra.offline.local_model import ModelHints
 
 CODE_MODE = (
     "Also write `analysis_code`: pandas code over the DataFrame `df` (the query's rows, your "
@@ -32,6 +33,10 @@ RETRY_INSTRUCTION = (
     "The SQL above ran but returned no rows. Read the question another way: a looser filter "
     "(e.g. ILIKE instead of =, fewer conditions), another date column, another join or table. "
     "Do not repeat a query already tried."
+)
+COMPANIES_NOTE = (
+    "{names}: the name of a company whose data this is (the data holds only the asker's own"
+    " rows already). Do not filter any column by it."
 )
 
 
@@ -99,21 +104,26 @@ async def sql_writer(
     examples = await resources.nearest_examples(state["question"], kind)
     shown = "\n\n".join(f"Q: {e.question}\nSQL: {e.sql.strip()}" for e in examples)
     previous = tried(state)
+    # A company the question names is a tenant: whose data this is (the guard keeps the
+    # asker's rows whatever is written), never a value to look for in a row's name.
+    companies = resources.tenant_names.mentions(state["question"])
     user = sections(
         question=state["question"],
+        companies_named=COMPANIES_NOTE.format(names=", ".join(companies)) if companies else "",
         already_tried=previous,
         instruction=RETRY_INSTRUCTION if previous else "",
     )
     meter = Meter.of(state, context, context.today_date(resources.settings))
+    hints = ModelHints(tenant_mentions=companies) if companies else None
     model = model_for("sql_writer", context, resources.settings)
     try:
         system = _system(state, runtime, resources, state["schema_text"], shown or "(none)")
-        draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user))
+        draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user), hints)
     except ModelContext:
         # Too long for this model: once more with the core tables only and no examples.
         core = _core_schema(state, runtime, resources)
         system = _system(state, runtime, resources, core, "(none)")
-        draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user))
+        draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user), hints)
     sql = draft.sql.strip().rstrip(";").strip()
     return {
         **meter.update(),

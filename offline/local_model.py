@@ -37,6 +37,9 @@ class ModelHints(TypedDict, total=False):
     sql_problems: list[dict[str, Any]]
     """For the fixer: what the catalog check found wrong with the SQL (`Problem.as_dict()`:
     kind, name, table, column, suggestions, elsewhere)."""
+    tenant_mentions: list[str]
+    """For the SQL writer: words of the question that name a company (a tenant, the asker's
+    own included), as written: whose data this is, never a value to filter a row by."""
 
 
 def hints_in(metadata: Mapping[str, Any] | None) -> ModelHints:
