@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -333,11 +333,21 @@ class GlossaryFile(_Strict):
 
 
 _T = TypeVar("_T")
+_T_co = TypeVar("_T_co", covariant=True)
 _MEMO_CATALOGS = 8
 """Catalogs remembered per memo: a process serves one, tests load a few."""
 
 
-def per_catalog(build: Callable[[Catalog], _T]) -> Callable[[Catalog], _T]:
+class PerCatalog(Protocol[_T_co]):
+    """A `per_catalog` function: called with a catalog; `cache_clear()` forgets every one
+    (a test that must start as a fresh process does)."""
+
+    def __call__(self, catalog: Catalog, /) -> _T_co: ...
+
+    def cache_clear(self) -> None: ...
+
+
+def per_catalog(build: Callable[[Catalog], _T]) -> PerCatalog[_T]:
     """`build`, computed once per catalog object and remembered: a loaded catalog never
     changes, and what the stages derive from it (words, units, join graphs, schemas) is
     asked for on every turn. Keyed by identity (a catalog holds dicts, so it cannot hash);
@@ -355,4 +365,5 @@ def per_catalog(build: Callable[[Catalog], _T]) -> Callable[[Catalog], _T]:
         memo[id(catalog)] = (catalog, value)
         return value
 
-    return remembered
+    remembered.cache_clear = memo.clear  # type: ignore[attr-defined]
+    return cast(PerCatalog[_T], remembered)
