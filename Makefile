@@ -59,3 +59,5 @@ eval: $(STAMP)
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases.jsonl --out evals/out/paraphrases
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics.jsonl --out evals/out/clinics
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_heldout.jsonl --out evals/out/clinics_heldout
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev.jsonl --out evals/out/paraphrases_dev
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev.jsonl --out evals/out/clinics_paraphrases_dev
