@@ -33,8 +33,11 @@ LEAD_WORDS = {
 }
 """Words that open a ranking question before its subject ("qual foi o", "in which", "top 3")."""
 RANK_WORDS = ("mais", "most", "menos", "fewest", "least")
-FEWEST = re.compile(r"(?<!pelo )(?<!at )\b(menos|fewest|least|lowest)\b")
-"""Ascending rankings ("o mês com menos pedidos"); "pelo menos", "at least" are bounds."""
+FEWEST = re.compile(
+    r"(?<!pelo )(?<!at )\b(menos|fewest|least|lowest|cheapest|barat[oa]s?|cheaper)\b"
+)
+"""Ascending rankings ("o mês com menos pedidos", "a mais barata", "the cheapest": the
+least cost); "pelo menos", "at least" are bounds."""
 
 
 NEWEST = re.compile(

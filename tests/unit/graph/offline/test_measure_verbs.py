@@ -136,3 +136,14 @@ def test_per_a_columns_unit_names_the_metric_in_that_unit(question: str) -> None
     sql = sql_for("logistics", question)
     assert "sum(c.valor_frete) / NULLIF(sum(c.peso_total_kg), 0)" in sql, sql
     assert "sum(p.peso_kg)" not in sql and "frete_por_kg DESC LIMIT 1" in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "qual transportadora saiu mais barata por quilo em 2025?",
+        "which carrier was the cheapest per kilo last year?",
+    ],
+)
+def test_the_cheapest_is_the_lowest(question: str) -> None:
+    assert "frete_por_kg ASC LIMIT 1" in sql_for("logistics", question)
