@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol, TypeVar, cast
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -366,4 +366,15 @@ def per_catalog(build: Callable[[Catalog], _T]) -> PerCatalog[_T]:
         return value
 
     remembered.cache_clear = memo.clear  # type: ignore[attr-defined]
+    _MEMOS.append(memo)
     return cast(PerCatalog[_T], remembered)
+
+
+_MEMOS: list[dict[int, Any]] = []
+
+
+def forget_catalogs() -> None:
+    """Every `per_catalog` memo forgets what it remembered: a test that must start as a
+    fresh process does (nothing built, no catalog read yet)."""
+    for memo in _MEMOS:
+        memo.clear()

@@ -98,12 +98,13 @@ class Resources:
         return [self.chunks[i] for i in found]
 
 
-_warm_ups: list[Callable[[], None]] = []
+_warm_ups: list[Callable[[Settings], None]] = []
 
 
-def warm_up(fn: Callable[[], None]) -> Callable[[], None]:
-    """Register blocking start-up work (reading files) that a higher layer needs done when the
-    resources open, off the event loop: the runtime never imports the stages themselves."""
+def warm_up(fn: Callable[[Settings], None]) -> Callable[[Settings], None]:
+    """Register blocking start-up work (reading files, importing what is imported on first
+    use) that a higher layer needs done when the resources open, given their settings, off
+    the event loop: the runtime never imports the stages themselves."""
     _warm_ups.append(fn)
     return fn
 
@@ -178,7 +179,7 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
     index = SourceIndex(catalog, {t.name: v for t, v in zip(tables, table_vectors, strict=True)})
     examples, chunks = await asyncio.to_thread(lambda: (load_examples(folder), load_chunks(folder)))
     for warm in _warm_ups:  # the stages' own files (prompts), read now rather than in a run
-        await asyncio.to_thread(warm)
+        await asyncio.to_thread(warm, settings)
     await asyncio.to_thread(prepare_models, settings)  # clients imported, catalogs read
     policy = GuardPolicy.from_catalog(catalog)
     pool = await AnalysisPool(settings.analysis_workers, settings.limits.analysis_timeout_s).start()

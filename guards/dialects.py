@@ -134,6 +134,15 @@ def check_dialects(names: Sequence[str]) -> list[str]:
     return list(names)
 
 
+def load_dialects(names: Sequence[str]) -> None:
+    """Import now what sqlglot imports on first use — the parser, generator and types of
+    PostgreSQL and of each of `names` — so that it happens at start-up, off the event loop,
+    rather than inside the first turn that meets a slip. Unknown names are left out."""
+    for name in dict.fromkeys(("postgres", *names)):
+        if known_dialect(name):
+            sqlglot.transpile("SELECT CAST(1 AS text) AS x", read=name, write="postgres")
+
+
 def known_dialect(name: str) -> bool:
     """Whether sqlglot can read `name` (a bare dialect name, no settings)."""
     try:

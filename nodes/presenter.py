@@ -25,6 +25,7 @@ import jsonschema
 from altair.vegalite.v5.schema import core
 from langgraph.runtime import Runtime
 
+from orquestra.core.settings import Settings
 from orquestra.ddl_catalog.text import fold, is_code_name
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources, warm_up
@@ -252,7 +253,7 @@ def _validator() -> Any:
 
 
 @warm_up
-def _read_chart_machinery() -> None:
+def _read_chart_machinery(settings: Settings) -> None:
     """At start-up, off the event loop: the Vega-Lite schema and Altair's package metadata,
     which the first chart would otherwise read inside a run (~0.24 s, once per process)."""
     for mark, fields in (("line", "tv"), ("arc", "vc"), ("bar", "vc"), ("point", "xy")):

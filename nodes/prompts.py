@@ -11,6 +11,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from orquestra.core.settings import Settings
 from orquestra.graph.resources import warm_up
 
 HERE = Path(__file__).parent
@@ -29,7 +30,7 @@ def placeholders(name: str) -> frozenset[str]:
 
 
 @warm_up
-def preload_prompts() -> None:
+def preload_prompts(settings: Settings) -> None:
     """Read every prompt file now (at start-up) rather than inside a run."""
     for path in HERE.glob("*.md"):
         placeholders(path.stem)

@@ -15,13 +15,14 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from orquestra.core.settings import Settings
 from orquestra.graph.context import RunContext
 from orquestra.graph.metrics import GUARD_REJECTIONS, SQL_CHECK_FINDINGS, SQL_NORMALISED
-from orquestra.graph.resources import Resources
+from orquestra.graph.resources import Resources, warm_up
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, present
 from orquestra.guards import GuardRejection, guard_sql
-from orquestra.guards.dialects import normalise
+from orquestra.guards.dialects import load_dialects, normalise
 from orquestra.guards.sql_check import Checked, check_sql
 
 
@@ -70,6 +71,13 @@ async def tenant_guard(
         "guard_params": guarded.params,
         "last_error": None,
     }
+
+
+@warm_up
+def _load_sql_dialects(settings: Settings) -> None:
+    """sqlglot imports a dialect's modules on first use: at start-up instead, for PostgreSQL
+    (the catalog check) and each dialect a draft may be read as."""
+    load_dialects(settings.model_sql_dialects)
 
 
 def _count(dialect: str | None, checked: Checked) -> None:

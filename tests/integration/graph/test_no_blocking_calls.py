@@ -30,10 +30,10 @@ import orquestra.offline as offline
 from orquestra.agent.studio import caller_context
 from orquestra.agent.wiring import build_graph
 from orquestra.core.settings import Settings
+from orquestra.ddl_catalog.model import forget_catalogs
 from orquestra.graph import models
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
-from orquestra.offline import lexicon
 
 KNOWN: list[tuple[str, str]] = []
 """Blocking calls reported and not yet moved to start-up: none. (The presenter's chart
@@ -122,7 +122,7 @@ async def test_a_runs_stages_never_block_the_event_loop(
     models._build.cache_clear()  # a fresh process: nothing built, no catalog read
     offline._catalogs.clear()
     offline._voices.clear()
-    lexicon._lexicons.clear()
+    forget_catalogs()  # every per-catalog memo: lexicons, join graphs, words, units
     resources = await Resources.open(settings)
     graph = build_graph(resources, identity=caller_context).compile(checkpointer=InMemorySaver())
     caller = {"configurable": {"langgraph_auth_user": ServerUser(tenant="101", user="ana")}}
