@@ -41,7 +41,8 @@ least cost); "pelo menos", "at least" are bounds."""
 
 
 NEWEST = re.compile(
-    r"\b(mais recentes?|ultim[oa]s?|latest|most recent|newest|last|derradeir[oa])\b"
+    r"\b(mais recentes?|mais recentemente|ultim[oa]s?|latest|most recent|most recently"
+    r"|newest|last|derradeir[oa])\b"
 )
 OLDEST = re.compile(r"\b(mais antig[oa]s?|primeir[oa]s?|oldest|earliest|first)\b")
 PLURAL_RECENCY = re.compile(r"\b(recentes|ultim[oa]s|antig[oa]s|primeir[oa]s)\b")

@@ -337,7 +337,8 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
         shown = ", ".join(f"{alias}.{c}" for c in (key.name, amounts[0]))
         sql = f"SELECT {shown} FROM {joins.sql()}"
         sql += f" WHERE {' AND '.join(where)}" if where else ""
-        return sql + f" ORDER BY {alias}.{amounts[0]} DESC LIMIT {intent.top}"
+        order = "ASC" if intent.ascending else "DESC"  # "o mais barato": the least
+        return sql + f" ORDER BY {alias}.{amounts[0]} {order} LIMIT {intent.top}"
     sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     if dated is not None:

@@ -84,3 +84,14 @@ def test_a_date_named_by_a_form_of_its_verb(
 ) -> None:
     sql = sql_for(deployment, question)
     assert all(f in sql for f in fragments), sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "who's the most recently hired person on our staff?",
+        "qual profissional foi admitido mais recentemente?",
+    ],
+)
+def test_most_recently_orders_by_the_verbs_date(question: str) -> None:
+    assert "ORDER BY p.admitido_em DESC LIMIT 1" in sql_for("clinics", question)

@@ -147,3 +147,15 @@ def test_per_a_columns_unit_names_the_metric_in_that_unit(question: str) -> None
 )
 def test_the_cheapest_is_the_lowest(question: str) -> None:
     assert "frete_por_kg ASC LIMIT 1" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "order"),
+    [
+        ("qual o produto mais barato?", "ASC LIMIT 1"),
+        ("what's the cheapest product?", "ASC LIMIT 1"),
+        ("qual o produto mais caro?", "DESC LIMIT 1"),
+    ],
+)
+def test_cheap_and_dear_rank_one_row_by_its_amount(question: str, order: str) -> None:
+    assert order in sql_for("logistics", question)
