@@ -91,7 +91,8 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "router":
             return route(question, catalog, lexicon, today)
         if self.role == "sql_writer":
-            return _write_sql(question, catalog, lexicon, today, sections, lang)
+            asked = _without(question, hints.get("tenant_mentions") or [])
+            return _write_sql(asked, catalog, lexicon, today, sections, lang)
         if self.role == "fixer":
             failing = sections.get("failing sql", "")
             followed = follow(failing, hints.get("sql_problems") or [])
@@ -107,6 +108,18 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "chat":
             return answers.chat(lang, voice_in_use(self.deployment, self.catalog_dir))
         return answers.answer(sections, lang)
+
+
+def _without(question: str, companies: list[str]) -> str:
+    """The question with the companies it names left out: a tenant's name says whose data
+    this is (the guard keeps the asker's rows), it is not a row's name to look for.
+
+    >>> _without("faturamento da Acme Video em 2026", ["Acme Video"])
+    'faturamento da   em 2026'
+    """
+    for company in companies:
+        question = question.replace(company, " ")
+    return question
 
 
 def _write_sql(
