@@ -5,29 +5,11 @@ has names; the sentence's first word is not part of it."""
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
-from orquestra.core.deployment import load_deployment
-from orquestra.ddl_catalog import load_catalog
-from orquestra.guards import GuardPolicy, guard_sql
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
-from orquestra.offline.sql import build_sql
-
-TODAY = date(2026, 6, 30)
-CATALOGS = {
-    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
-}
-
-
-def sql_for(deployment: str, question: str) -> str:
-    catalog = CATALOGS[deployment]
-    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
-    sql = " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
-    guard_sql(sql, GuardPolicy.from_catalog(catalog), "101")
-    return sql
+from tests.unit.graph.offline.offline_sql import CATALOGS, TODAY, sql_for
 
 
 @pytest.mark.parametrize(
