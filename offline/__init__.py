@@ -114,8 +114,8 @@ def _without(question: str, companies: list[str]) -> str:
     """The question with the companies it names left out: a tenant's name says whose data
     this is (the guard keeps the asker's rows), it is not a row's name to look for.
 
-    >>> _without("faturamento da Acme Video em 2026", ["Acme Video"])
-    'faturamento da   em 2026'
+    >>> _without("rentals of Acme Video in 2026", ["Acme Video"])
+    'rentals of   in 2026'
     """
     for company in companies:
         question = question.replace(company, " ")
