@@ -9,6 +9,7 @@ from datetime import date
 from orquestra.core.deployment import load_deployment
 from orquestra.ddl_catalog import load_catalog
 from orquestra.guards import GuardPolicy, guard_sql
+from orquestra.offline.conversation import route
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
 from orquestra.offline.sql import build_sql
@@ -26,3 +27,9 @@ def sql_for(deployment: str, question: str) -> str:
     sql = " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
     guard_sql(sql, GuardPolicy.from_catalog(catalog), "101")
     return sql
+
+
+def route_of(deployment: str, question: str) -> str:
+    """The route the offline router gives `question` on `deployment`."""
+    catalog = CATALOGS[deployment]
+    return str(route(question, catalog, lexicon_for(catalog), TODAY)["route"])

@@ -4,28 +4,14 @@ in the question's language; a question that asks for the term's values stays dat
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
-from orquestra.core.deployment import load_deployment
-from orquestra.ddl_catalog import load_catalog
 from orquestra.ddl_catalog.text import words
 from orquestra.nodes.librarian import glossary_text
 from orquestra.offline.answers import librarian
-from orquestra.offline.conversation import route
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import lexicon_for
-
-TODAY = date(2026, 6, 30)
-CATALOGS = {
-    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
-}
-
-
-def route_of(deployment: str, question: str) -> str:
-    catalog = CATALOGS[deployment]
-    return route(question, catalog, lexicon_for(catalog), TODAY)["route"]
+from tests.unit.graph.offline.offline_sql import CATALOGS, route_of
 
 
 @pytest.mark.parametrize(

@@ -7,18 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from orquestra.ddl_catalog import Catalog
-from orquestra.offline.conversation import resolve, route
+from orquestra.offline.conversation import resolve
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
 from orquestra.offline.sql import Unmappable, build_sql
 from orquestra.offline.understanding import about, explain, suggestions
-from tests.unit.graph.offline.offline_sql import CATALOGS, TODAY, sql_for
-
-
-def route_of(deployment: str, question: str) -> str:
-    catalog: Catalog = CATALOGS[deployment]
-    return route(question, catalog, lexicon_for(catalog), TODAY)["route"]
+from tests.unit.graph.offline.offline_sql import CATALOGS, TODAY, route_of, sql_for
 
 
 def assert_in(sql: str, *fragments: str) -> None:

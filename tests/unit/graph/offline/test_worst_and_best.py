@@ -4,28 +4,11 @@ better when lower; a metric that says nothing ranks the most first for both word
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
-from orquestra.core.deployment import load_deployment
-from orquestra.ddl_catalog import load_catalog
 from orquestra.ddl_catalog.model import GlossaryTerm
-from orquestra.offline.lexicon import lexicon_for
-from orquestra.offline.parser import parse
 from orquestra.offline.ranking import better
-from orquestra.offline.sql import build_sql
-
-TODAY = date(2026, 6, 30)
-CATALOGS = {
-    name: load_catalog(load_deployment(name).catalog_dir) for name in ("logistics", "clinics")
-}
-
-
-def sql_for(deployment: str, question: str) -> str:
-    catalog = CATALOGS[deployment]
-    intent = parse(question, catalog, lexicon_for(catalog), TODAY)
-    return " ".join(build_sql(intent, catalog, TODAY.isoformat()).split())
+from tests.unit.graph.offline.offline_sql import CATALOGS, sql_for
 
 
 @pytest.mark.parametrize(
