@@ -75,7 +75,24 @@ def summarize(
             value: _group([r for r in results if getattr(r, key) == value])
             for value in sorted({getattr(r, key) for r in results})
         }
+    summary["model_calls_by_route_taken"] = calls_by_route_taken(results)
     return summary
+
+
+def calls_by_route_taken(results: list[CaseResult]) -> dict[str, dict[str, float]]:
+    """Model calls per case by the route the graph took. The overall mean mixes routes of
+    very different cost (a clarification is one call, a data answer several), so a model
+    that answers more questions raises it without any turn costing more; this tells the two
+    apart."""
+    taken = sorted({r.route for r in results})
+    return {
+        route: {
+            "cases": len(group),
+            "model_calls_per_case": round(statistics.mean(r.model_calls for r in group), 2),
+        }
+        for route in taken
+        if (group := [r for r in results if r.route == route])
+    }
 
 
 def accuracy(results: Sequence[Scored]) -> dict[str, float | None]:

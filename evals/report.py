@@ -105,6 +105,17 @@ def markdown(dataset: str, model: str, summary: dict, results: list[CaseResult])
                 f"| {name} | {values['cases']} | {values['route_accuracy']} | "
                 f"{values['execution_accuracy']} | {values['relaxed_execution_accuracy']} |"
             )
+    lines += [
+        "",
+        "## model calls by route taken",
+        "",
+        "| route taken | cases | model calls per case |",
+        "|---|---|---|",
+    ]
+    lines += [
+        f"| {route} | {values['cases']} | {values['model_calls_per_case']} |"
+        for route, values in summary.get("model_calls_by_route_taken", {}).items()
+    ]
     failed = [r for r in results if r.route != r.expected_route or r.exact is False]
     if failed:
         lines += [

@@ -49,6 +49,7 @@ METRICS = (
     "by_route",
     "by_complexity",
     "by_lang",
+    "model_calls_by_route_taken",
 )
 
 
@@ -119,7 +120,13 @@ def test_eval_slice_writes_a_complete_report(
         if case.gold_sql:  # run through the guard on this deployment's database
             assert cases[case.id]["exact"] is not None, f"{case.id}: the gold SQL did not run"
         assert cases[case.id]["expected_route"] == case.route
+    taken = summary["model_calls_by_route_taken"]
+    assert sum(group["cases"] for group in taken.values()) == len(cases)
+    for route, group in taken.items():  # each route's mean is of its own cases' calls
+        calls = [c["model_calls"] for c in cases.values() if c["route"] == route]
+        assert group["model_calls_per_case"] == round(sum(calls) / len(calls), 2), route
     assert (slice_run / "report.md").read_text().startswith("# Evaluation")
+    assert "## model calls by route taken" in (slice_run / "report.md").read_text()
     assert (slice_run / "report.png").read_bytes()[:4] == b"\x89PNG"
 
 
