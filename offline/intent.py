@@ -18,6 +18,18 @@ class Group:
 
 
 @dataclass
+class Clause:
+    """One clause's own condition when a question asks one measure under several ("quantas
+    entregues e quantas canceladas", "how many on time and how many late")."""
+
+    filters: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    comparisons: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(table, column, operator, other column), as in `Intent.comparisons`."""
+    label: str = ""
+    """What names the clause's column ("pago", "no_prazo"): its states when empty."""
+
+
+@dataclass
 class Intent:
     """What the question asks, in catalog terms."""
 
@@ -48,12 +60,16 @@ class Intent:
     also: list[Intent] = field(default_factory=list)
     """Further measures asked over the same rows ("quantos … e qual o valor total"): each
     clause's own reading, of which only the measure is used."""
-    apart: list[dict[tuple[str, str], list[str]]] = field(default_factory=list)
-    """The same measure under each clause's own states ("quantas bloqueadas e quantas
-    canceladas"): one column each, the states as its FILTER, not the WHERE."""
+    apart: list[Clause] = field(default_factory=list)
+    """The same measure under each clause's own condition ("quantas bloqueadas e quantas
+    canceladas"): one column each, the condition as its FILTER, not the WHERE."""
     comparisons: list[tuple[str, str, str, str]] = field(default_factory=list)
     """Date columns compared on each row: (table, column, ">" or "<", other column), as in
     "entregues depois da previsão"."""
+    conditions: list[tuple[str, str]] = field(default_factory=list)
+    """(table, condition) in the table's bare columns, `{today}` for today: a glossary
+    definition's own wording of what the question says ("past its deadline and still
+    open"), or a share's condition counted ("how many no-shows")."""
     date_column: str | None = None
     """The column that places the rows in time, when a glossary definition says so."""
     implied: list[GlossaryTerm] = field(default_factory=list)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, qualify
@@ -34,6 +34,11 @@ def extra_measure(
     the aggregate's FILTER when it differs), its column (or the base's column of the same
     head word: "o valor" of the rows counted), or a count."""
     metric = other.metric.metric if other.metric else None
+    condition = share_condition(metric) if metric and other.aggregate == "count" else None
+    if metric is not None and metric.table == base and condition:
+        # "and how many of them were no-shows": the rows of the share's condition, counted
+        counted, name = qualify(condition, alias), "_".join(words(other.metric.term))
+        return f"count(*) FILTER (WHERE {counted})", f"quantidade_{name}"
     if metric is not None and metric.table == base:
         expression = qualify(metric_expression(other), alias)
         own = intent.metric.metric.filter if intent.metric and intent.metric.metric else None
@@ -119,6 +124,24 @@ def measure_sql(
     return None, ""
 
 
+SHARE = re.compile(
+    r"\s*avg\(\s*case\s+when\s+(.+?)\s+then\s+1(?:\.0*)?\s+else\s+0(?:\.0*)?\s+end\s*\)\s*",
+    re.IGNORECASE,
+)
+
+
+def share_condition(rule: MetricDefinition | None) -> str | None:
+    """The condition a share metric measures the rows by ("AVG(CASE WHEN c THEN 1 ELSE 0
+    END)"): counting that metric's rows ("how many no-shows") counts those where it holds.
+
+    >>> share = "AVG(CASE WHEN a <= b THEN 1 ELSE 0 END)"
+    >>> share_condition(MetricDefinition(expression=share, table="t"))
+    'a <= b'
+    """
+    found = SHARE.fullmatch(rule.expression) if rule is not None else None
+    return found.group(1) if found else None
+
+
 def counted_in_unit(intent: Intent) -> bool:
     """ "quantas horas extras": the count is the metric's own unit (hours), so the answer is
     the metric, not a count of its rows."""
@@ -137,19 +160,38 @@ def counted_in_unit(intent: Intent) -> bool:
     )
 
 
-def per_clause(intent: Intent, measure: str, name: str, joins: Joins) -> list[str]:
+def per_clause(
+    intent: Intent, measure: str, name: str, joins: Joins, catalog: Catalog
+) -> list[str]:
     """ "quantas bloqueadas e quantas canceladas": the measure once per clause, each under
-    its own states as the aggregate's FILTER (the states both share stay in the WHERE)."""
+    its own condition as the aggregate's FILTER (what both share stays in the WHERE)."""
     if not re.fullmatch(r"\w+\([^()]*\)", measure.strip()):
         return [f"{measure} AS {name}"]  # a ratio of aggregates cannot take one FILTER
     selects = []
-    for states in intent.apart:
+    for clause in intent.apart:
         conditions = []
-        for (table, column), values in states.items():
+        for (table, column), values in clause.filters.items():
             quoted = ", ".join(f"'{v}'" for v in values)
             operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
             conditions.append(f"{joins.alias(table)}.{column} {operator}")
-        said = "_".join(fold(v) for values in states.values() for v in values) or "todos"
+        for table, left, operator, right in clause.comparisons:
+            owner = catalog.table(table)
+            conditions.append(compared(owner, joins.alias(table), left, operator, right))
+        said = "_".join(fold(v) for values in clause.filters.values() for v in values)
         where = f" FILTER (WHERE {' AND '.join(conditions)})" if conditions else ""
-        selects.append(f"{measure}{where} AS {name}_{said}")
+        selects.append(f"{measure}{where} AS {name}_{clause.label or said or 'todos'}")
     return selects
+
+
+def compared(table: Table, alias: str, left: str, operator: str, right: str) -> str:
+    """One date column against another on the same row; a timestamp against a date is
+    compared as a date (delivered on the promised day is not late)."""
+    kinds = {c: table.column(c).type_sql for c in (left, right)}
+    as_date = len({kind.startswith("timestamp") for kind in kinds.values()}) > 1
+    sides = [
+        f"CAST({alias}.{c} AS date)"
+        if as_date and kinds[c].startswith("timestamp")
+        else f"{alias}.{c}"
+        for c in (left, right)
+    ]
+    return f"{sides[0]} {operator} {sides[1]}"

@@ -26,6 +26,7 @@ from orquestra.offline.conditions import (
     state_said_as_a_metric,
     values_after_their_column,
 )
+from orquestra.offline.deadlines import deadline_readings
 from orquestra.offline.grouping import GRAINS, GROUP_MARKERS, groups, ranked_group
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
@@ -195,6 +196,7 @@ def parse(
     who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
     date_comparison(intent, tokens, matches, catalog)
+    deadline_readings(intent, tokens, text, catalog)
     _measure(intent, matches, catalog)
     rows_a_metric_sums(intent, catalog)
     distinct_count(intent, tokens, matches)
@@ -335,7 +337,7 @@ def _aggregate(intent: Intent, text: str, numeric_phrases: set[str], amounts: se
                 total = phrase in numeric_phrases or (name == "count" and counted)
                 intent.aggregate = "total" if total else name
                 return
-    if re.search(r"\bquanto\b", text):  # "e quanto isso rendeu": how much, no other word
+    if re.search(r"\b(quanto|qto)\b", text):  # "e quanto isso rendeu": how much, no other word
         intent.aggregate = "sum"
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import stem, words
-from orquestra.offline.intent import Group, Intent
+from orquestra.offline.intent import Clause, Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     FUNCTION_WORDS,
@@ -276,7 +276,7 @@ def several_measures(
     own measure, over the same rows (the whole question's tables, filters, groups and
     period). `read` parses one clause; a clause that names an amount ("qual o valor") asks
     for its total."""
-    if intent.entity is not None:
+    if intent.entity is not None or intent.apart:  # the clauses' conditions already read
         return
     for found in CONJUNCTION.finditer(text):
         first, second = read(text[: found.start()]), read(text[found.end() :])
@@ -319,8 +319,10 @@ def _states_apart(intent: Intent, first: Intent, second: Intent) -> bool:
         }
         for mine in own
     ]
-    intent.apart = [{key: values for key, values in part.items() if values} for part in parts]
-    mine = {v for part in intent.apart for values in part.values() for v in values}
+    intent.apart = [
+        Clause(filters={key: values for key, values in part.items() if values}) for part in parts
+    ]
+    mine = {v for part in intent.apart for values in part.filters.values() for v in values}
     for key in list(intent.filters):
         intent.filters[key] = [v for v in intent.filters[key] if v not in mine]
         if not intent.filters[key]:

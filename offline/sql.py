@@ -22,8 +22,16 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
-from orquestra.offline.measures import extra_measure, measure_sql, per_clause
+from orquestra.offline.measures import (
+    compared,
+    counted_in_unit,
+    extra_measure,
+    measure_sql,
+    per_clause,
+    share_condition,
+)
 from orquestra.offline.names import named_row
+from orquestra.offline.periods import Period
 from orquestra.offline.phrasing import SHARED_START
 from orquestra.offline.rows import (
     asked_elsewhere,
@@ -112,8 +120,12 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     alias = joins.alias(base)
     where = _filters(intent, catalog, joins, today)
     selects, groups, apart = [], [], []
-    if len(intent.periods) > 1 and not intent.groups:
-        intent.groups = [Group("", "", "month")]  # a comparison of periods, side by side
+    rule = intent.metric.metric if intent.metric else None
+    simple = rule is None or bool(re.fullmatch(r"\s*\w+\([^()]*\)\s*", rule.expression))
+    apart_periods = len(intent.periods) > 1 and not intent.groups
+    if apart_periods and (not simple or all(_one_month(p) for p in intent.periods)):
+        intent.groups = [Group("", "", "month")]  # months compared: a row for each
+        apart_periods = False
     if intent.aggregate == "avg":  # "média por venda" is the average over sales, not per sale
         itself = {display_column(catalog.table(base)).name, *catalog.table(base).primary_key}
         intent.groups = [g for g in intent.groups if g.table != base or g.column not in itself]
@@ -135,8 +147,14 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     measure, measure_name = measure_sql(intent, catalog, alias, joins)
     if measure is None and not groups:
         return _listing(intent, catalog, joins, where)
-    if intent.apart:
-        selects.extend(per_clause(intent, measure or "count(*)", measure_name, joins))
+    dated = _dated(intent, catalog, joins, base) if apart_periods else None
+    if dated is not None:  # "o 1º tri de 2026 com o de 2025": a column for each period
+        for number, period in enumerate(intent.periods, 1):
+            within = f"{dated} >= DATE '{period.start}' AND {dated} < DATE '{period.end}'"
+            counted = measure or "count(*)"
+            selects.append(f"{counted} FILTER (WHERE {within}) AS {measure_name}_{number}")
+    elif intent.apart:
+        selects.extend(per_clause(intent, measure or "count(*)", measure_name, joins, catalog))
     else:
         selects.append(f"{measure or 'count(*)'} AS {measure_name}")
     for other in intent.also:  # "… e qual o valor total": more measures of the same rows
@@ -154,20 +172,6 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     if intent.top:
         sql += f" LIMIT {intent.top}"
     return sql
-
-
-def _compared(table: Table, alias: str, left: str, operator: str, right: str) -> str:
-    """One date column against another on the same row; a timestamp against a date is
-    compared as a date (delivered on the promised day is not late)."""
-    kinds = {c: table.column(c).type_sql for c in (left, right)}
-    as_date = len({kind.startswith("timestamp") for kind in kinds.values()}) > 1
-    sides = [
-        f"CAST({alias}.{c} AS date)"
-        if as_date and kinds[c].startswith("timestamp")
-        else f"{alias}.{c}"
-        for c in (left, right)
-    ]
-    return f"{sides[0]} {operator} {sides[1]}"
 
 
 def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:
@@ -198,6 +202,9 @@ def _filters(
     if metric and metric.filter:
         # Parenthesised: a metric's filter may hold an OR, and the other conditions are ANDed.
         where.append(f"({qualify(metric.filter.replace('{today}', f'DATE {today!r}'), alias)})")
+    share = share_condition(metric) if intent.aggregate == "count" else None
+    if share and not counted_in_unit(intent):  # "how many no-shows": where the share holds
+        where.append(f"({qualify(share, alias)})")
     for (table, column), values in intent.filters.items():
         quoted = ", ".join(f"'{v}'" for v in values)
         operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
@@ -220,7 +227,10 @@ def _filters(
             condition = rule.filter.replace("{today}", f"DATE {today!r}")
             where.append(f"({qualify(condition, joins.alias(rule.table))})")
     for table, left, operator, right in intent.comparisons:
-        where.append(_compared(catalog.table(table), joins.alias(table), left, operator, right))
+        where.append(compared(catalog.table(table), joins.alias(table), left, operator, right))
+    for table, condition in intent.conditions:  # a definition's own wording, on its table
+        stated = condition.replace("{today}", f"DATE {today!r}")
+        where.append(f"({qualify(stated, joins.alias(table))})")
     named = named_row(intent, catalog, joins)
     if named:  # "do Empório São Jorge ME": the row of that name
         where.append(named)
@@ -236,6 +246,10 @@ def _filters(
         ranges = [f"({dated} >= DATE '{p.start}' AND {dated} < DATE '{p.end}')" for p in periods]
         where.append(ranges[0] if len(ranges) == 1 else f"({' OR '.join(ranges)})")
     return where
+
+
+def _one_month(period: Period) -> bool:
+    return period.start.day == 1 and (period.end - period.start).days <= 31
 
 
 def _referred(catalog: Catalog, base: str) -> set[str]:

@@ -1,0 +1,249 @@
+"""Readings about a row's deadline: done on time or late ("assinados dentro do prazo",
+"arrived late"), both counted apart when both are asked ("quantos no prazo e quantos
+fora"), and past the deadline while still not done ("past their promised date and still
+not delivered", "com o prazo estourado e ainda sem assinatura").
+
+A table's deadline is the date column the catalog calls so (a deadline word in its name or
+synonyms); what is done by it is the nullable date column the question's verb names. Where
+a glossary metric already defines the condition, its wording and its date are used.
+
+Like the parser, they read the catalog's vocabulary and the languages' own words only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog, Column, Table
+from orquestra.ddl_catalog.text import fold, words
+from orquestra.offline.conditions import same_verb
+from orquestra.offline.intent import Clause, Intent
+from orquestra.offline.lexicon import DATE_TYPES, shares_root
+
+DEADLINE_WORDS = ("prazo", "deadline", "due")
+ON_TIME = re.compile(
+    r"\b(?:no prazo|dentro do prazo|em dia|a tempo|on time|in time|within the deadline"
+    r"|by the deadline|before the deadline|antes do prazo)\b"
+)
+LATE = re.compile(
+    r"\b(?:fora do prazo|com atraso|em atraso|atrasad[oa]s?|late|after the deadline"
+    r"|past the deadline|depois do prazo|apos o prazo)\b"
+)
+LATE_SHORT = re.compile(r"\b(?:fora|not)\b")
+"""Said after an on-time clause, the other side: "quantos no prazo e quantos fora"."""
+PASSED = re.compile(
+    r"\b(?:past|passed|beyond|overdue|expired|estourad[oa]s?|vencid[oa]s?|passou|passaram"
+    r"|ultrapassad[oa]s?)\b"
+)
+NEGATED = {"nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "isn", "aren"}
+NEGATED |= {"didn", "doesn", "don", "wasn", "weren"}  # "haven't": the word before "t"
+CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+")
+SHARED_PREFIX = 6
+ROW_COUNT = re.compile(r"count\((\*|1)\)$|avg\(casewhen")
+"""A metric's expression (flattened) that counts rows, or shares them out by a condition."""
+
+
+def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Catalog) -> None:
+    """The question's conditions on a deadline, when it names one of a table in play."""
+    found = _deadline(intent, catalog)
+    if found is None:
+        return
+    table, deadline = found
+    if _past_and_open(intent, tokens, text, table, deadline, catalog):
+        return
+    on_time, late = ON_TIME.search(text), LATE.search(text)
+    if on_time and not late:
+        late = LATE_SHORT.search(text, on_time.end())
+    if not (on_time or late) or table.name not in intent.tables:
+        return
+    done = _done_column(tokens, table, deadline)
+    both = bool(on_time and late and CONJUNCTION.search(_between(text, on_time, late)))
+    if done is None and both:  # "quantas no prazo e quantas atrasadas": its only end date
+        ends = [c.name for c in _dates(table) if not c.not_null and c.name != deadline.name]
+        done = table.column(ends[0]) if len(ends) == 1 else None
+    if done is None:
+        return
+    sides = {"<=": on_time, ">": late}
+    said = sorted((m.start(), op) for op, m in sides.items() if m is not None)
+    if both:
+        labels = {"<=": "no_prazo", ">": "fora_do_prazo"}
+        intent.apart = [
+            Clause(comparisons=[(table.name, done.name, op, deadline.name)], label=labels[op])
+            for _start, op in said
+        ]
+    else:
+        intent.comparisons.append((table.name, done.name, said[0][1], deadline.name))
+    intent.columns = [c for c in intent.columns if c not in {(table.name, deadline.name)}]
+    _without_the_verbs_state(intent, table, done)
+    _in_the_definitions_terms(intent, table.name, done.name, deadline.name, catalog, both)
+
+
+def _without_the_verbs_state(intent: Intent, table: Table, done: Column) -> None:
+    """ "entregues dentro do prazo": the verb says what is compared with the deadline (its
+    date), not a state the rows are still in."""
+    starts = {w[:SHARED_PREFIX] for w in _spelled(done) if len(w) >= SHARED_PREFIX}
+    for (owner, column), values in list(intent.filters.items()):
+        if owner != table.name:
+            continue
+        kept = [v for v in values if fold(v)[:SHARED_PREFIX] not in starts]
+        if kept:
+            intent.filters[owner, column] = kept
+        else:
+            del intent.filters[owner, column]
+
+
+def _deadline(intent: Intent, catalog: Catalog) -> tuple[Table, Column] | None:
+    """The first table in play with a deadline, and that column."""
+    metric = [intent.metric.metric.table] if intent.metric and intent.metric.metric else []
+    named = [t for t, _c in intent.columns]
+    for name in dict.fromkeys([*metric, *intent.tables, *named]):
+        table = catalog.table(name)
+        for column in _dates(table):
+            if set(DEADLINE_WORDS) & set(_spelled(column)):
+                return table, column
+    return None
+
+
+def _past_and_open(
+    intent: Intent, tokens: list[str], text: str, table: Table, deadline: Column, catalog: Catalog
+) -> bool:
+    """ "past their promised date and still not delivered": the deadline named with a word
+    saying it has passed, and the date of what was due said to be empty. In the words of
+    the glossary definition that holds both (its other conditions too: "not cancelled"),
+    else the two conditions."""
+    if (table.name, deadline.name) not in intent.columns or not PASSED.search(text):
+        return False
+    done = next((c for t, c in intent.unset if t == table.name and c != deadline.name), None)
+    if done is None:  # "ainda sem assinatura": a noun of what was due, negated
+        negated = [t for i, t in enumerate(tokens) if set(tokens[max(0, i - 2) : i]) & NEGATED]
+        negated += [t[2:] for t in tokens if t.startswith("un") and len(t) > 6]  # "unsigned"
+        column = _done_column(negated, table, deadline)
+        if column is None:
+            return False
+        done = column.name
+        intent.unset.append((table.name, done))
+    wanted = {f"{done}isnull", f"{deadline.name}<{{today}}"}
+    chosen = f"{deadline.name} < {{today}}"
+    for term in catalog.glossary:
+        rule = term.metric
+        if rule is None or rule.table != table.name or not rule.filter:
+            continue
+        held = [alt for alt in _alternatives(rule.filter) if wanted <= set(_conjuncts(alt))]
+        if held:
+            chosen = held[0]
+            intent.unset.remove((table.name, done))
+            intent.date_column = intent.date_column or rule.date_column
+            break
+    intent.conditions.append((table.name, chosen))
+    intent.columns = [c for c in intent.columns if c != (table.name, deadline.name)]
+    _no_row_count_metric(intent)
+    return True
+
+
+def _in_the_definitions_terms(
+    intent: Intent, table: str, done: str, deadline: str, catalog: Catalog, both: bool
+) -> None:
+    """Rows compared with their deadline are placed in time as the glossary metric that
+    makes the same comparison places them; a metric that only counts rows is replaced by the
+    comparison."""
+    pattern = re.compile(
+        rf"\b{done}\s*(<=|>=|<|>)\s*{deadline}\b|\b{deadline}\s*(<=|>=|<|>)\s*{done}\b"
+    )
+    for term in catalog.glossary:
+        rule = term.metric
+        said = re.sub(r"::\w+", "", f"{rule.expression} {rule.filter}") if rule else ""
+        if rule and rule.table == table and rule.date_column and pattern.search(said):
+            intent.date_column = rule.date_column
+            break
+    _no_row_count_metric(intent, both)
+
+
+def _no_row_count_metric(intent: Intent, counted: bool = False) -> None:
+    """A count of the rows the question's own conditions say (`counted`: each clause's),
+    not a metric that counts or shares out rows (a metric of an amount stays)."""
+    rule = intent.metric.metric if intent.metric else None
+    if rule is None or not ROW_COUNT.match(_flat(rule.expression)):
+        return
+    if counted or intent.aggregate == "count" or (intent.aggregate is None and intent.asks_data):
+        intent.metric, intent.aggregate = None, "count"
+
+
+def _done_column(tokens: list[str], table: Table, deadline: Column) -> Column | None:
+    """The table's nullable date a verb of the question names ("assinados", "arrived")."""
+    for token in tokens:
+        for column in _dates(table):
+            if column.not_null or column.name == deadline.name:
+                continue
+            spelled = _spelled(column)
+            if (
+                shares_root(token, spelled)
+                or same_verb(token, spelled)
+                or any(
+                    len(token) >= SHARED_PREFIX and w[:SHARED_PREFIX] == token[:SHARED_PREFIX]
+                    for w in spelled
+                )
+            ):
+                return column
+    return None
+
+
+def _dates(table: Table) -> list[Column]:
+    return [c for c in table.columns if c.type_sql.startswith(DATE_TYPES)]
+
+
+def _spelled(column: Column) -> list[str]:
+    return words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+
+
+def _between(text: str, first: re.Match[str], second: re.Match[str]) -> str:
+    start, end = sorted((first, second), key=lambda m: m.start())
+    return text[start.end() : end.start() + 1]
+
+
+def _alternatives(condition: str) -> list[str]:
+    """The condition's top-level OR alternatives, each without its outer parentheses.
+
+    >>> _alternatives("a > b OR (c IS NULL AND d < 1)")
+    ['a > b', 'c IS NULL AND d < 1']
+    """
+    return [_unwrapped(part) for part in _top_level(condition, "OR")]
+
+
+def _conjuncts(condition: str) -> list[str]:
+    """The condition's top-level AND parts, flattened (casts, case and spaces aside).
+
+    >>> _conjuncts("c IS NULL AND d::date < {today}")
+    ['cisnull', 'd<{today}']
+    """
+    return [_flat(part) for part in _top_level(condition, "AND")]
+
+
+def _top_level(condition: str, word: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for found in re.finditer(rf"[()]|\s{word}\s", condition, re.IGNORECASE):
+        said = found.group(0)
+        depth += {"(": 1, ")": -1}.get(said, 0)
+        if said.strip().upper() == word and depth == 0:
+            parts.append(condition[start : found.start()])
+            start = found.end()
+    return [p.strip() for p in [*parts, condition[start:]]]
+
+
+def _unwrapped(part: str) -> str:
+    while part.startswith("(") and part.endswith(")") and _closes_last(part):
+        part = part[1:-1].strip()
+    return part
+
+
+def _closes_last(part: str) -> bool:
+    """The opening parenthesis is closed by the last character, not before."""
+    depth = 0
+    for index, character in enumerate(part):
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        if depth == 0 and index < len(part) - 1:
+            return False
+    return True
+
+
+def _flat(condition: str) -> str:
+    return re.sub(r"::\w+|\s+", "", condition.lower())
