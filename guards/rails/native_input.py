@@ -175,6 +175,7 @@ class OutOfScope:
         # Inflected forms share the first letters ("vendemos" / vendas, "deliveries" /
         # delivery): five letters in common with a catalog word of five or more count.
         self.prefixes = {w[:PREFIX] for w in self.vocabulary if len(w) >= PREFIX}
+        self.long_words = sorted(w for w in self.vocabulary if len(w) > 3)
 
     async def evaluate(self, check: RailCheck) -> RailResult:
         score = 1.0 if self._in_scope(check) else 0.0
@@ -193,6 +194,8 @@ class OutOfScope:
             return True
         if any(len(t) > PREFIX and t[:PREFIX] in self.prefixes for t in tokens):
             return True
+        if any(self._abbreviates(a) for a in abbreviations(text)):
+            return True
         if QUANTITY.search(text) and PERIOD.search(text):
             return True
         if META.search(text) or SOCIAL.search(text) or DATA_NOUNS.search(text):
@@ -202,6 +205,31 @@ class OutOfScope:
             cue = QUANTITY.search(text) or PERIOD.search(text) or STATUS_CUE.search(text)
             return bool(short or cue or FOLLOW_UP.search(text) or re.search(r"\d", text))
         return False
+
+    def _abbreviates(self, short: str) -> bool:
+        """A catalog word this abbreviation shortens: its letters in order, the first
+        one first ("qtd" quantidade, "vlr" valor, "fat." faturamento)."""
+        pattern = re.compile(".*?".join(map(re.escape, short)))
+        return any(w[0] == short[0] and pattern.match(w) for w in self.long_words)
+
+
+def abbreviations(text: str) -> list[str]:
+    """Words written as business abbreviations: one with a dot inside a sentence ("fat. do
+    trimestre") or one with no vowel at all ("qtd", "vlr"), which no ordinary word of
+    either language is, but for the chat shorthands people type for everyday words."""
+    dotted = re.findall(r"\b([a-z]{3,})\.(?=[ \t]+\S)", text)
+    bare = [w for w in words(text) if VOWELLESS.fullmatch(w) and w not in CHAT_SHORTHAND]
+    return dotted + bare
+
+
+VOWELLESS = re.compile(r"[b-df-hj-np-tv-xz]{2,5}")
+CHAT_SHORTHAND = {"vc", "vcs", "pq", "tb", "tbm", "blz", "msg", "hj", "qq", "cmg", "ctz", "sds"}
+CHAT_SHORTHAND |= {"pls", "plz", "thx", "thnx", "btw", "brb", "ty", "np", "hmm", "hm", "shh"}
+CHAT_SHORTHAND |= {"sr", "sra", "dr", "dra", "mr", "mrs", "ms", "st", "jr", "www", "http"}
+"""Shorthands of everyday words and titles: they abbreviate nothing in a catalog."""
+TWO_LETTER_WORDS = {"se", "eu", "tu", "te", "ou", "ja", "ta", "la", "ai", "vc", "pq", "tb"}
+TWO_LETTER_WORDS |= {"or", "an", "if", "he", "am", "go", "up", "so", "do", "us", "as", "no", "ok"}
+"""Short words of either language a two-letter catalog name might spell ("OS", "DO")."""
 
 
 class MessageSize:
@@ -228,19 +256,20 @@ STOPWORDS = {"de", "da", "do", "das", "dos", "e", "a", "o", "the", "of", "and", 
 def _vocabulary(catalog: Catalog) -> tuple[set[str], list[tuple[str, ...]]]:
     """Single catalog words (stemmed) and multi-word phrases people use for the data."""
     names: list[str] = []
+    values: list[str] = []
     for system in catalog.systems:
         names += [system.name, system.title]
     for table in catalog.tables.values():
         names += [table.name, *table.meta.synonyms.all()]
         for column in table.columns:
             meta = column.meta
-            names += [column.name, *meta.synonyms.all(), *meta.values]
-            names += [s for synonyms in meta.value_synonyms.values() for s in synonyms]
+            names += [column.name, *meta.synonyms.all()]
+            values += [*meta.values, *(s for found in meta.value_synonyms.values() for s in found)]
     for term in catalog.glossary:
         names += [term.term, *term.synonyms]
     single: set[str] = set()
     phrases: list[tuple[str, ...]] = []
-    for name in names:
+    for name in [*names, *values]:
         key = tuple(w for w in phrase_key(name) if w not in STOPWORDS)
         if len(key) == 1 and len(key[0]) > 2:
             single.add(key[0])
@@ -250,6 +279,15 @@ def _vocabulary(catalog: Catalog) -> tuple[set[str], list[tuple[str, ...]]]:
             # off-topic message through costs an honest "I cannot map that"; blocking a real
             # question costs the answer.
             single.update(w for w in key if len(w) > 3)
+    # A two-letter name people use for a table or a column ("NF") counts unless it spells a
+    # short everyday word; a two-letter value ("DO", "US") never does.
+    single.update(
+        key[0]
+        for name in names
+        if len(key := phrase_key(name)) == 1
+        and len(key[0]) == 2
+        and key[0] not in STOPWORDS | TWO_LETTER_WORDS
+    )
     return single, phrases
 
 

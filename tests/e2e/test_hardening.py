@@ -1168,6 +1168,16 @@ def test_naming_your_own_company_adds_no_note(
     assert not re.search(negation, named["answer"].lower()), named["answer"]
 
 
+@pytest.mark.parametrize("question", ["nf 40908 ja saiu? ta em que pé?", "fat. do 1º tri/2026"])
+def test_an_operators_abbreviations_are_answered_not_refused(server: Server, question: str) -> None:
+    """Found by a second author's development set: the out-of-scope rail refused "nf …" and
+    "fat. …" (abbreviations of catalog words) as off topic."""
+    asked = turn(server.url, question, token("101", someone()))
+    assert asked.first("result"), asked.kinds
+    result = asked.first("result")["data"]
+    assert not result.get("blocked_by") and result["route"], result
+
+
 # ── siblings: malformed requests, heads and slow clients ─────────────────────
 
 

@@ -234,6 +234,39 @@ async def test_oos_allows_catalog_and_glossary_questions(text: str, toolkit: Too
 
 @pytest.mark.parametrize(
     "text",
+    [
+        "nf 40908 ja saiu? ta em que pé?",  # a two-letter synonym of a table (NF)
+        "NF 40908?",
+        "fat. do 1º tri/2026",  # a dotted abbreviation of a catalog word
+        "vlr de ontem?",  # a vowelless one: valor
+        "fat. de ontem?",
+    ],
+)
+async def test_oos_allows_business_abbreviations(text: str, toolkit: Toolkit) -> None:
+    """Operators type "nf", "qtd", "vlr", "fat.": the rail refused them as off topic."""
+    assert (await OutOfScope(Entry(code="OOS"), toolkit).evaluate(ask(text))).allowed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vc gosta de futebol?",  # chat shorthand abbreviates no catalog word
+        "Mr. Smith goes to Washington",
+        "tell us a joke",
+        "o que é um DO?",
+        "hmm, quem ganhou a copa?",
+    ],
+)
+@pytest.mark.parametrize("deployment", ["logistics", "clinics"])
+async def test_oos_abbreviations_do_not_open_the_door(text: str, deployment: str) -> None:
+    """Shorthand for everyday words, titles and a two-letter enumerated value ("US", "DO"
+    are exam modalities of the clinics) are no subject."""
+    found = Toolkit(load_catalog(load_deployment(deployment).catalog_dir))
+    assert not (await OutOfScope(Entry(code="OOS"), found).evaluate(ask(text))).allowed
+
+
+@pytest.mark.parametrize(
+    "text",
     ["quem é você?", "what can you do?", "ajuda", "help", "how are we doing?", "como estamos?"],
 )
 async def test_oos_allows_questions_to_the_assistant(text: str, toolkit: Toolkit) -> None:
