@@ -61,3 +61,5 @@ eval: $(STAMP)
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_heldout.jsonl --out evals/out/clinics_heldout
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev.jsonl --out evals/out/paraphrases_dev
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev.jsonl --out evals/out/clinics_paraphrases_dev
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev2.jsonl --out evals/out/paraphrases_dev2
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev2.jsonl --out evals/out/clinics_paraphrases_dev2
