@@ -21,13 +21,14 @@ from orquestra.offline.intent import Clause, Intent
 from orquestra.offline.lexicon import DATE_TYPES, shares_root
 
 DEADLINE_WORDS = ("prazo", "deadline", "due")
+DEADLINE = re.compile(rf"\b(?:{'|'.join(DEADLINE_WORDS)})\b")
 ON_TIME = re.compile(
     r"\b(?:no prazo|dentro do prazo|em dia|a tempo|on time|in time|within the deadline"
     r"|by the deadline|before the deadline|antes do prazo)\b"
 )
 LATE = re.compile(
     r"\b(?:fora do prazo|com atraso|em atraso|atrasad[oa]s?|late|after the deadline"
-    r"|past the deadline|depois do prazo|apos o prazo)\b"
+    r"|past the deadline|depois do prazo|apos o prazo|passaram do prazo|passou do prazo)\b"
 )
 LATE_SHORT = re.compile(r"\b(?:fora|not)\b")
 """Said after an on-time clause, the other side: "quantos no prazo e quantos fora"."""
@@ -74,6 +75,7 @@ def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Cat
     else:
         intent.comparisons.append((table.name, done.name, said[0][1], deadline.name))
     intent.columns = [c for c in intent.columns if c not in {(table.name, deadline.name)}]
+    intent.tables = [table.name, *(t for t in intent.tables if t != table.name)]  # counted
     _without_the_verbs_state(intent, table, done)
     _in_the_definitions_terms(intent, table.name, done.name, deadline.name, catalog, both)
 
@@ -111,7 +113,8 @@ def _past_and_open(
     saying it has passed, and the date of what was due said to be empty. In the words of
     the glossary definition that holds both (its other conditions too: "not cancelled"),
     else the two conditions."""
-    if (table.name, deadline.name) not in intent.columns or not PASSED.search(text):
+    named = (table.name, deadline.name) in intent.columns or DEADLINE.search(text)
+    if not named or not PASSED.search(text):
         return False
     done = next((c for t, c in intent.unset if t == table.name and c != deadline.name), None)
     if done is None:  # "ainda sem assinatura": a noun of what was due, negated

@@ -70,6 +70,8 @@ class Intent:
     """(table, condition) in the table's bare columns, `{today}` for today: a glossary
     definition's own wording of what the question says ("past its deadline and still
     open"), or a share's condition counted ("how many no-shows")."""
+    share: bool = False
+    """A percentage of the rows its states and named row keep, over all it asks about."""
     date_column: str | None = None
     """The column that places the rows in time, when a glossary definition says so."""
     implied: list[GlossaryTerm] = field(default_factory=list)
@@ -96,7 +98,8 @@ class Intent:
 
     @property
     def understood(self) -> bool:
-        return bool(self.entity or self.metric or self.tables or self.columns or self.filters)
+        said = self.entity or self.metric or self.tables or self.columns or self.filters
+        return bool(said or self.apart or self.comparisons or self.conditions)
 
     @property
     def lists_metric_rows(self) -> bool:

@@ -174,6 +174,7 @@ class Lexicon:
                 said = tokens[position]
                 # "realizamos", and the bare verb ("did we perform") when long enough
                 forms = [*verb_roots(said), *([said] if len(said) >= ROOT_LENGTH else [])]
+                forms += noun_roots(said)  # "cancellations", "agendamentos": the act's state
                 verbs = [m for r in forms for m in self.value_roots.get(r, [])]
                 if verbs:  # "quantas tarefas concluímos": the tasks in state CONCLUIDA
                     found.append((position, position + 1, list(dict.fromkeys(verbs))))
@@ -294,6 +295,24 @@ def verb_roots(token: str) -> list[str]:
         if word.endswith(end)
     ]
     return [root for root in dict.fromkeys(found) if len(root) >= ROOT_LENGTH]
+
+
+NOUN_ENDINGS = ("ations", "ation", "amentos", "amento", "imentos", "imento", "acoes", "acao")
+"""Endings of the nouns of an act ("cancellation", "agendamento", "realização"), whose root
+is its verb's ("cancelled", "agendado", "realizado")."""
+
+
+def noun_roots(token: str) -> list[str]:
+    """The verb root of a noun naming an act: "cancellations" → "cancell".
+
+    >>> noun_roots("agendamentos"), noun_roots("cancellation"), noun_roots("pedidos")
+    (['agend'], ['cancell'], [])
+    """
+    return [
+        token[: -len(end)]
+        for end in NOUN_ENDINGS
+        if token.endswith(end) and len(token) - len(end) >= ROOT_LENGTH
+    ][:1]
 
 
 def shares_root(token: str, spelled: list[str]) -> bool:

@@ -49,15 +49,16 @@ from orquestra.offline.phrasing import (
     several_measures,
 )
 from orquestra.offline.ranking import most_sold, worst_and_best
+from orquestra.offline.shares import share_asked
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
-from orquestra.offline.verbs import metric_by_verb, tables_by_verb
+from orquestra.offline.verbs import metric_by_verb, states_that_are_the_rows_verb, tables_by_verb
 
 AGGREGATES = {
     "total": ("total de", "total of"),
     "count": (
         "quantos",
         "quantas",
-        "quantidade",
+        *("quantidade", "qtd", "qtde"),
         "numero de",
         "how many",
         "count",
@@ -106,7 +107,16 @@ NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
 
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
-KNOWN = {*GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
+NUMBER_WORDS = {
+    **{"dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7},
+    **{"oito": 8, "nove": 9, "dez": 10, "two": 2, "three": 3, "four": 4, "five": 5},
+    **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10},
+}
+"""Small numbers said in words ("os cinco clientes", "the three cities"): a ranking's size."""
+
+
+YEAR = re.compile(r"(19|20)\d{2}")
+KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
 """The parser's own words: never unknown to the catalog, never a row's name."""
 TOP = re.compile(
     r"\b(?:top|os|as|the)\s+(\d+)\b|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores"
@@ -198,11 +208,13 @@ def parse(
     date_comparison(intent, tokens, matches, catalog)
     deadline_readings(intent, tokens, text, catalog)
     _measure(intent, matches, catalog)
+    states_that_are_the_rows_verb(intent, tokens, matches, catalog)
     rows_a_metric_sums(intent, catalog)
     distinct_count(intent, tokens, matches)
     if clauses:
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
+    share_asked(intent, text)
     most_sold(intent, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     ranked_group(intent, matches, catalog)
@@ -293,6 +305,8 @@ def _entity(
         end = position
         while end > 0 and tokens[end - 1] in NUMBER_MARKERS:
             end -= 1
+        if tokens[end:position] in (["de"], ["of"]) and YEAR.fullmatch(token):
+            continue  # "as tarefas de 2025": the year, not task number 2025
         for table in lexicon.tables_ending_at(tokens, end):
             described = catalog.table(table)
             column = key_column(described, catalog)
@@ -307,6 +321,7 @@ def _entity(
 
 
 def _top(intent: Intent, text: str) -> None:
+    text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
     found = TOP.search(text)
     if found:
         intent.top = int(found.group(1) or found.group(2))

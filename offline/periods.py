@@ -250,7 +250,8 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     """Every period the question names, in order of discovery ("este mês com o mês passado")."""
     text, found = fold(question), []
     while len(found) < most:
-        period = find_period(text, today)
+        period = _same_span(text, found[-1]) if found else None
+        period = period or find_period(text, today)
         if period is None:
             break
         found.append(period)
@@ -258,10 +259,38 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     return found
 
 
+SAME_SPAN = re.compile(
+    r"\b(?:o |a |the )?(?:mesm[oa]|same)\s+\w+\s+(?:de|do ano de|of|in)?\s*(20\d{2})\b"
+)
+NUMERIC_MONTH = re.compile(r"\b(?:em|in|de|of|for)\s+(0?[1-9]|1[0-2])[/\s](20\d{2})\b")
+"""(The parser reads its words: "05/2026" comes as "05 2026", so a preposition leads it.)"""
+
+
+def _same_span(text: str, before: Period) -> Period | None:
+    """ "o 1º tri de 2026 comparado com o mesmo tri de 2025": the period named before, in
+    the other year."""
+    found = SAME_SPAN.search(text)
+    if found is None:
+        return None
+    shift = int(found.group(1)) - before.start.year
+    start = before.start.replace(year=before.start.year + shift)
+    end = before.end.replace(year=before.end.year + shift)
+    return Period(start, end, found.group(0))
+
+
+def _numeric_month(text: str, today: date) -> Period | None:
+    """ "em 05/2026": that month."""
+    found = NUMERIC_MONTH.search(text)
+    if found is None:
+        return None
+    start = date(int(found.group(2)), int(found.group(1)), 1)
+    return Period(start, month_start(start, 1), found.group(0))
+
+
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
-    for named in (_part_of_year, _month_range):
+    for named in (_numeric_month, _part_of_year, _month_range):
         period = named(text, today)
         if period is not None:
             return period

@@ -301,7 +301,44 @@ def several_measures(
         intent.metric, intent.measure = first.metric, first.measure
         intent.aggregate, intent.measured_in = first.aggregate, first.question
         intent.also.append(second)
+        _listed_before(intent, first.question, read, catalog)
         return
+
+
+LISTED = re.compile(r",\s+(?=(?:quant[oa]s?|qual|quais|how|what|which)\b)")
+"""Where a list of questions goes on before its last "e"/"and": "how many loads, what …"."""
+
+
+def _listed_before(
+    intent: Intent, said: str, read: Callable[[str], Intent], catalog: Catalog
+) -> None:
+    """ "how many loads did we dispatch, what did we spend on freight and how many kilos":
+    the measures listed before the last clause, each its own (what leads the first, "in Q1,",
+    belongs to it)."""
+    pieces = LISTED.split(said)
+    if len(pieces) < 2:
+        return
+    parts = [read(piece) for piece in pieces]
+    for part in parts:
+        _an_amount_is_its_total(part, catalog)
+    if not _measured(parts[0]):
+        parts = [read(f"{pieces[0]}, {pieces[1]}"), *parts[2:]]
+    if len(parts) < 2 or not all(_measured(part) for part in parts):
+        return
+    head = parts[0]
+    intent.metric, intent.measure = head.metric, head.measure
+    intent.aggregate, intent.measured_in = head.aggregate, head.question
+    intent.also[:0] = parts[1:]
+
+
+def _an_amount_is_its_total(part: Intent, catalog: Catalog) -> None:
+    amounts = [(t, c) for t, c in part.columns if is_measure(catalog.table(t), c)]
+    if not _measured(part) and amounts:
+        part.measure, part.aggregate = amounts[0], "sum"
+
+
+def _measured(part: Intent) -> bool:
+    return bool(part.metric or part.measure or part.aggregate)
 
 
 def _states_apart(intent: Intent, first: Intent, second: Intent) -> bool:

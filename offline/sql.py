@@ -44,6 +44,7 @@ from orquestra.offline.rows import (
     series_for,
     visible_columns,
 )
+from orquestra.offline.shares import of_all, share_select
 
 _series_for = series_for  # its name before the row lookups had a module of their own
 
@@ -111,6 +112,9 @@ def _base(intent: Intent) -> str:
     for group in intent.groups:
         if group.table:
             return group.table
+    for clause in intent.apart:  # "how many no-shows and how many cancellations"
+        for table, _column in [*clause.filters, *(c[:2] for c in clause.comparisons)]:
+            return table
     raise Unmappable("no table could be chosen")
 
 
@@ -118,7 +122,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     base = _base(intent)
     joins = Joins(catalog, base)
     alias = joins.alias(base)
-    where = _filters(intent, catalog, joins, today)
+    where = _filters(of_all(intent) if intent.share else intent, catalog, joins, today)
     selects, groups, apart = [], [], []
     rule = intent.metric.metric if intent.metric else None
     simple = rule is None or bool(re.fullmatch(r"\s*\w+\([^()]*\)\s*", rule.expression))
@@ -155,6 +159,8 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
             selects.append(f"{counted} FILTER (WHERE {within}) AS {measure_name}_{number}")
     elif intent.apart:
         selects.extend(per_clause(intent, measure or "count(*)", measure_name, joins, catalog))
+    elif intent.share:  # "what percentage of our orders came through EDI"
+        selects.append(share_select(intent, measure or "count(*)", joins))
     else:
         selects.append(f"{measure or 'count(*)'} AS {measure_name}")
     for other in intent.also:  # "… e qual o valor total": more measures of the same rows

@@ -92,6 +92,7 @@ def unmapped(intent: Intent, tokens: list[str], grouping_words: tuple[str, ...])
         or intent.periods
         or intent.top
         or intent.comparisons
+        or intent.conditions
         or intent.recency
         or any(t in intent.tables for t, _c in intent.columns)  # a column of the rows asked
     )

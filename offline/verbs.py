@@ -15,7 +15,14 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.conditions import _drop_values_at
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import IRREGULAR, Meaning, is_measure, lexicon_for, verb_roots
+from orquestra.offline.lexicon import (
+    DATE_TYPES,
+    IRREGULAR,
+    Meaning,
+    is_measure,
+    lexicon_for,
+    verb_roots,
+)
 from orquestra.offline.phrasing import HEAD_LENGTH
 
 FIRST_PERSON = ("ei", "amos", "emos", "imos")
@@ -48,6 +55,8 @@ def metric_by_verb(
         negated = any(t in NEGATIONS for t in tokens[max(0, index - 2) : index])
         if not (heads or roots) or negated:
             continue
+        if intent.recency and _a_date_of_named_rows(intent, token, catalog):
+            continue  # "the last task we approved": ordered by when it was approved
         others = _tables_named_apart(intent, index, matches)
         verb = heads
         if others:  # a participle of those rows is their state ("tasks reviewed")
@@ -82,6 +91,48 @@ def metric_by_verb(
     intent.metric = best[2]
     _drop_values_at(intent, spot, matches)
     _drop_things_at(intent, spot, matches)
+
+
+def _a_date_of_named_rows(intent: Intent, token: str, catalog: Catalog) -> bool:
+    """`token` is the verb of a date of a table the question names ("delivered": "delivered
+    at")."""
+    roots = verb_roots(token)
+    for name in intent.tables:
+        for column in catalog.table(name).columns:
+            if column.type_sql.startswith(DATE_TYPES):
+                spelled = words(" ".join(column.meta.synonyms.all()))
+                if any(w.startswith(r) for r in roots for w in spelled):
+                    return True
+    return False
+
+
+def states_that_are_the_rows_verb(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "how much did we spend on shipping", "how many kilos have we shipped": a state of
+    rows the question does not name, said with a verb that names a date of the rows it
+    measures ("shipped at"), is what those rows did, not a condition on the others."""
+    rule = intent.metric.metric if intent.metric else None
+    base = rule.table if rule else (intent.measure[0] if intent.measure else None)
+    if base is None:
+        return
+    dates = [c for c in catalog.table(base).columns if c.type_sql.startswith(DATE_TYPES)]
+    spelled = {w for c in dates for w in words(" ".join(c.meta.synonyms.all()))}
+    for start, end, meanings in matches:
+        roots = [r for t in tokens[start:end] for r in verb_roots(t)]
+        if not any(w.startswith(r) for r in roots for w in spelled):
+            continue
+        for meaning in meanings:
+            if meaning.kind != "value" or meaning.table in (base, *intent.tables):
+                continue
+            values = intent.filters.get((meaning.table, meaning.column), [])
+            if meaning.value in values:
+                values.remove(meaning.value)
+                if not values:
+                    del intent.filters[meaning.table, meaning.column]
 
 
 def _amounts_named(intent: Intent, catalog: Catalog) -> list[str]:

@@ -121,6 +121,22 @@ def test_past_the_deadline_and_still_open(deployment: str, question: str, fragme
     assert fragment in sql, sql
 
 
+def test_past_due_rows_listed() -> None:
+    sql = sql_for("clinics", "list the reports that are past due and still unsigned")
+    assert "WHERE (l.assinado_em IS NULL AND l.status <> 'CANCELADO' AND l.prazo_em <" in sql
+
+
+def test_the_rows_compared_with_their_deadline_are_counted() -> None:
+    """Of the tables named, the one whose dates are compared is the one counted."""
+    sql = sql_for(
+        "clinics",
+        "dos exames de 2025, quantos laudos foram assinados dentro do prazo e quantos passaram"
+        " do prazo",
+    )
+    assert "FROM laudos AS l WHERE (l.criado_em >= DATE '2025-01-01'" in sql, sql
+    assert "FILTER (WHERE l.assinado_em > l.prazo_em)" in sql, sql
+
+
 @pytest.mark.parametrize(
     ("question", "fragment"),
     [

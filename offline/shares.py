@@ -1,0 +1,55 @@
+"""Shares: "what percentage of our tasks came in through the portal", "quanto % da receita
+veio do projeto 7". The measure of the rows the question's own conditions keep (its states, the
+row it names), as a percentage of the same measure over all the rows it asks about (its
+period and its metric's own filter stay for both).
+
+Like the parser, it reads the catalog's vocabulary and the languages' own words only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from orquestra.offline.intent import Intent
+from orquestra.offline.joins import Joins
+
+PERCENT = re.compile(
+    r"%|\b(?:percentual|porcentagem|percentagem|proporcao|participacao|fatia|parcela"
+    r"|percentage|percent|share|proportion|fraction)\b"
+)
+SIMPLE = re.compile(r"\s*\w+\([^()]*\)\s*")
+
+
+def share_asked(intent: Intent, text: str) -> None:
+    """A percentage asked of rows the question narrows (a state, a named row), when its
+    metric is not a rate of its own ("percentual de entregas no prazo" is OTIF)."""
+    if not PERCENT.search(text) or not (intent.filters or intent.entity):
+        return
+    rule = intent.metric.metric if intent.metric else None
+    if rule is not None and not SIMPLE.fullmatch(rule.expression):
+        return
+    intent.share = True
+    if not (intent.metric or intent.measure or intent.aggregate):
+        intent.aggregate = "count"
+
+
+def of_all(intent: Intent) -> Intent:
+    """The rows the share is taken of: the question without the conditions of its part."""
+    return replace(intent, filters={}, entity=None, share=False)
+
+
+def share_select(intent: Intent, measure: str, joins: Joins) -> str:
+    """ "100.0 * measure FILTER (WHERE the part's conditions) / measure": one percentage.
+
+    The part's conditions are the question's states and the row it names."""
+    conditions = []
+    for (table, column), values in intent.filters.items():
+        quoted = ", ".join(f"'{v}'" for v in values)
+        operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
+        conditions.append(f"{joins.alias(table)}.{column} {operator}")
+    if intent.entity:
+        table, column, number = intent.entity
+        conditions.append(f"{joins.alias(table)}.{column} = {number}")
+    part = f"{measure} FILTER (WHERE {' AND '.join(conditions)})"
+    return f"100.0 * {part} / NULLIF({measure}, 0) AS percentual"
