@@ -10,10 +10,10 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.asking import COUNT_WORDS
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, qualify
 from orquestra.offline.lexicon import amount_column, is_measure
-from orquestra.offline.parser import COUNT_WORDS
 
 
 def metric_expression(intent: Intent) -> str:

@@ -14,6 +14,8 @@ from datetime import date
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
+from orquestra.offline.asking import NUMBER_WORDS, aggregate_asked, top_asked
+from orquestra.offline.clauses import several_measures
 from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     date_comparison,
@@ -46,33 +48,12 @@ from orquestra.offline.phrasing import (
     entity_columns,
     rank_subject,
     recency,
-    several_measures,
 )
 from orquestra.offline.ranking import most_sold, worst_and_best
 from orquestra.offline.shares import share_asked
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
 from orquestra.offline.verbs import metric_by_verb, states_that_are_the_rows_verb, tables_by_verb
 
-AGGREGATES = {
-    "total": ("total de", "total of"),
-    "count": (
-        "quantos",
-        "quantas",
-        *("quantidade", "qtd", "qtde"),
-        "numero de",
-        "how many",
-        "count",
-        "number of",
-        "contagem",
-    ),
-    "sum": (
-        *("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
-        *("add up", "added up", "adds up", "somaram", "somam", "somou", "somando"),
-    ),
-    "avg": ("media", "medio", "average", "avg", "mean"),
-    "max": ("maximo", "max", "highest", "maior valor"),
-    "min": ("minimo", "min", "lowest", "menor valor"),
-}
 # Words of the languages for "in what state is it"; a deployment's own words for its events
 # ("tracking") are its series table's synonyms, read from the catalog (graph/offline/sql.py).
 STATUS_WORDS = (
@@ -94,7 +75,6 @@ DATA_ASK = re.compile(
     r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show me|top|total|eu tenho|do i have"
     r"|tenho|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my|mine|what was)\b"
 )
-COUNT_WORDS = ("quantos", "quantas", "quanto", "quanta")
 COPULA = re.compile(
     r"\b(está|estão|estao|estava|estavam|estiver|estiverem|são|sao|foi|foram|era|eram|ficou"
     r"|ficaram|is|are|was|were|been|being)\b",
@@ -107,21 +87,9 @@ NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
 
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
-NUMBER_WORDS = {
-    **{"dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7},
-    **{"oito": 8, "nove": 9, "dez": 10, "two": 2, "three": 3, "four": 4, "five": 5},
-    **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10},
-}
-"""Small numbers said in words ("os cinco clientes", "the three cities"): a ranking's size."""
-
-
 YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
 """The parser's own words: never unknown to the catalog, never a row's name."""
-TOP = re.compile(
-    r"\b(?:top|os|as|the)\s+(\d+)\b|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores"
-    r"|biggest|largest|top)\b"
-)
 
 
 def parse(
@@ -154,7 +122,7 @@ def parse(
         if end - start > 1 and any(m.kind == "value" for m in meanings)
         for i in range(start, end)
     }
-    _top(intent, " ".join("#" if i in named_values else t for i, t in enumerate(tokens)))
+    top_asked(intent, " ".join("#" if i in named_values else t for i, t in enumerate(tokens)))
     recency(intent, masked)
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
     intent.history = bool(
@@ -180,7 +148,7 @@ def parse(
             m.kind == "column" and is_measure(catalog.table(m.table), m.column) for m in meanings
         )
     }
-    _aggregate(intent, text, numeric_phrases, amounts)
+    aggregate_asked(intent, text, numeric_phrases, amounts)
     groups(intent, tokens, matches, catalog)
     matches = values_after_their_column(matches)
     # Things first, then their states: "missed shifts" is the shifts' own "missed", whichever
@@ -318,42 +286,6 @@ def _entity(
                 continue
             used.update(range(end - 1, position + 1))
             return
-
-
-def _top(intent: Intent, text: str) -> None:
-    text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
-    found = TOP.search(text)
-    if found:
-        intent.top = int(found.group(1) or found.group(2))
-    elif re.search(r"\b(maiores|principais|ranking|biggest|largest|piores|melhores)\b", text):
-        intent.top = 10
-    elif re.search(r"\b(maior|largest|biggest|highest|pior|melhor|worst|best|cheapest)\b", text):
-        intent.top = 1  # "qual foi a maior venda": the single largest
-    elif re.search(r"\b(most|mais|fewest|least|menos)\b", text) and not re.search(
-        r"\b(pelo menos|at least)\b", text
-    ):
-        intent.top = (
-            1
-            if re.match(r"(qual|which|quem|who|what|em que|em qual|in which|on which)\b", text)
-            else 10
-        )
-
-
-def _aggregate(intent: Intent, text: str, numeric_phrases: set[str], amounts: set[str]) -> None:
-    """The aggregate word; one that is also the name of a numeric column ("quantidade em
-    estoque"), or a count word before an amount ("quantos quilos"), means that column's
-    total, not a count of rows."""
-    amounts_said = "|".join(re.escape(p) for p in amounts)
-    for name, phrases in AGGREGATES.items():
-        for phrase in phrases:
-            if re.search(rf"\b{phrase}\b", text):
-                # "quantos quilos", "how many hours": the count word asks for that amount
-                counted = amounts_said and re.search(rf"\b{phrase} ({amounts_said})\b", text)
-                total = phrase in numeric_phrases or (name == "count" and counted)
-                intent.aggregate = "total" if total else name
-                return
-    if re.search(r"\b(quanto|qto)\b", text):  # "e quanto isso rendeu": how much, no other word
-        intent.aggregate = "sum"
 
 
 def _note(intent: Intent, meanings: list[Meaning]) -> None:

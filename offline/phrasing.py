@@ -1,7 +1,8 @@
 """Readings of people's own phrasing on top of the parser's words: which group wins ("o mês
 com mais pedidos", "which carrier had the most delays"), ranked by an attribute of a related
 table ("top 3 categorias de produto") and in which direction ("fewest"); the newest or oldest
-rows; the columns asked of one row; several measures at once; distinct counts.
+rows; the columns asked of one row; distinct counts (several measures at once:
+offline/clauses.py).
 
 Each reading works on the catalog's vocabulary (the lexicon's matches) and the languages'
 own words only, so it holds for any deployment described the same way.
@@ -10,17 +11,15 @@ own words only, so it holds for any deployment described the same way.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import stem, words
-from orquestra.offline.intent import Clause, Group, Intent
+from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     FUNCTION_WORDS,
     Meaning,
     display_column,
-    is_measure,
     is_numeric,
 )
 
@@ -263,130 +262,6 @@ def _group_for(meanings: list[Meaning], base: str, catalog: Catalog) -> Group | 
         if meaning.kind == "table" and meaning.table != base:
             return Group(meaning.table, display_column(catalog.table(meaning.table)).name)
     return None
-
-
-CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+")
-"""Where a question may ask a second thing: "quantos … e qual o valor total"."""
-
-
-def several_measures(
-    intent: Intent, text: str, read: Callable[[str], Intent], catalog: Catalog
-) -> None:
-    """ "quantos pedidos e qual o valor total", "OTIF e lead time por modal": each clause's
-    own measure, over the same rows (the whole question's tables, filters, groups and
-    period). `read` parses one clause; a clause that names an amount ("qual o valor") asks
-    for its total."""
-    if intent.entity is not None or intent.apart:  # the clauses' conditions already read
-        return
-    for found in CONJUNCTION.finditer(text):
-        first, second = read(text[: found.start()]), read(text[found.end() :])
-        for part in (first, second):
-            amounts = [(t, c) for t, c in part.columns if is_measure(catalog.table(t), c)]
-            if not (part.metric or part.measure or part.aggregate) and amounts:
-                part.measure, part.aggregate = amounts[0], "sum"
-        if not all(part.metric or part.measure or part.aggregate for part in (first, second)):
-            continue
-        alone = not (first.metric or first.measure or first.tables or first.filters)
-        if alone and (second.metric or second.measure):
-            # "o total e a média do valor": the first aggregate is of the second's subject
-            first.metric, first.measure = second.metric, second.measure
-            if first.measure and first.aggregate in (None, "count", "total"):
-                first.aggregate = "sum"
-        if _measure_of(first) == _measure_of(second):
-            if _states_apart(intent, first, second):
-                return
-            continue
-        if _a_condition(first, second):
-            continue
-        intent.metric, intent.measure = first.metric, first.measure
-        intent.aggregate, intent.measured_in = first.aggregate, first.question
-        intent.also.append(second)
-        _listed_before(intent, first.question, read, catalog)
-        return
-
-
-LISTED = re.compile(r",\s+(?=(?:quant[oa]s?|qual|quais|how|what|which)\b)")
-"""Where a list of questions goes on before its last "e"/"and": "how many loads, what …"."""
-
-
-def _listed_before(
-    intent: Intent, said: str, read: Callable[[str], Intent], catalog: Catalog
-) -> None:
-    """ "how many loads did we dispatch, what did we spend on freight and how many kilos":
-    the measures listed before the last clause, each its own (what leads the first, "in Q1,",
-    belongs to it)."""
-    pieces = LISTED.split(said)
-    if len(pieces) < 2:
-        return
-    parts = [read(piece) for piece in pieces]
-    for part in parts:
-        _an_amount_is_its_total(part, catalog)
-    if not _measured(parts[0]):
-        parts = [read(f"{pieces[0]}, {pieces[1]}"), *parts[2:]]
-    if len(parts) < 2 or not all(_measured(part) for part in parts):
-        return
-    head = parts[0]
-    intent.metric, intent.measure = head.metric, head.measure
-    intent.aggregate, intent.measured_in = head.aggregate, head.question
-    intent.also[:0] = parts[1:]
-
-
-def _an_amount_is_its_total(part: Intent, catalog: Catalog) -> None:
-    amounts = [(t, c) for t, c in part.columns if is_measure(catalog.table(t), c)]
-    if not _measured(part) and amounts:
-        part.measure, part.aggregate = amounts[0], "sum"
-
-
-def _measured(part: Intent) -> bool:
-    return bool(part.metric or part.measure or part.aggregate)
-
-
-def _states_apart(intent: Intent, first: Intent, second: Intent) -> bool:
-    """ "quantas bloqueadas e quantas canceladas": one measure, counted under each
-    clause's own states. The whole question's reading says which column each state is of
-    (a clause alone may not name its table); a state both clauses say is shared."""
-    said = [{v for values in part.filters.values() for v in values} for part in (first, second)]
-    own = [said[0] - said[1], said[1] - said[0]]
-    if not any(own):
-        return False
-    parts = [
-        {
-            key: [v for v in values if any(_same_state(v, m) for m in mine)]
-            for key, values in intent.filters.items()
-        }
-        for mine in own
-    ]
-    intent.apart = [
-        Clause(filters={key: values for key, values in part.items() if values}) for part in parts
-    ]
-    mine = {v for part in intent.apart for values in part.filters.values() for v in values}
-    for key in list(intent.filters):
-        intent.filters[key] = [v for v in intent.filters[key] if v not in mine]
-        if not intent.filters[key]:
-            del intent.filters[key]
-    intent.metric, intent.measure = first.metric, first.measure
-    intent.aggregate = first.aggregate
-    return True
-
-
-def _same_state(value: str, said: str) -> bool:
-    """The same state, though a clause alone read it of another table, where its word has
-    the other grammatical gender ("cancelled": CANCELADO of orders, CANCELADA of notes)."""
-    return value == said or (
-        len(value) > 4 and value[:-1] == said[:-1] and {value[-1], said[-1]} <= {"A", "O"}
-    )
-
-
-def _a_condition(first: Intent, second: Intent) -> bool:
-    """ "quantas tarefas saíram em maio e chegaram atrasadas": a count, then a metric that
-    counts rows, is one count of the rows the metric's filter keeps, not two measures."""
-    rule = second.metric.metric if second.metric else None
-    counts_rows = rule is not None and rule.expression.replace(" ", "").upper() == "COUNT(*)"
-    return counts_rows and first.aggregate == "count" and not (first.metric or first.measure)
-
-
-def _measure_of(part: Intent) -> tuple[object, ...]:
-    return (part.metric.term if part.metric else None, part.measure, part.aggregate)
 
 
 DISTINCT = re.compile(r"\b(distint[oa]s|diferentes|distinct|different|unique|unic[oa]s)\b")

@@ -12,15 +12,14 @@ from dataclasses import replace
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import words
+from orquestra.offline.dating import SIMPLE_STATE, rows_date, time_column
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.joins import Joins, Unmappable, join_path, looks_like_series, qualify
 from orquestra.offline.lexicon import (
-    DATE_TYPES,
     date_column,
     display_column,
     is_measure,
     key_column,
-    shares_root,
 )
 from orquestra.offline.measures import (
     compared,
@@ -135,7 +134,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
         intent.groups = [g for g in intent.groups if g.table != base or g.column not in itself]
     for group in intent.groups:
         if group.grain:
-            dated = _dated(intent, catalog, joins, base)
+            dated = rows_date(intent, catalog, joins, base)
             if dated is None:
                 raise Unmappable(f"{base} has no date to group by")
             selects.append(f"date_trunc('{group.grain}', {dated}) AS {GRAIN_NAMES[group.grain]}")
@@ -151,7 +150,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     measure, measure_name = measure_sql(intent, catalog, alias, joins)
     if measure is None and not groups:
         return _listing(intent, catalog, joins, where)
-    dated = _dated(intent, catalog, joins, base) if apart_periods else None
+    dated = rows_date(intent, catalog, joins, base) if apart_periods else None
     if dated is not None:  # "o 1º tri de 2026 com o de 2025": a column for each period
         for number, period in enumerate(intent.periods, 1):
             within = f"{dated} >= DATE '{period.start}' AND {dated} < DATE '{period.end}'"
@@ -247,7 +246,7 @@ def _filters(
     if metric and "{today}" in (metric.filter or ""):
         # "tarefas atrasadas hoje": a state already measured as of today, not rows made today
         periods = [p for p in periods if p.start.isoformat() != today or (p.end - p.start).days > 1]
-    dated = _dated(intent, catalog, joins, base) if periods else None
+    dated = rows_date(intent, catalog, joins, base) if periods else None
     if dated is not None:
         ranges = [f"({dated} >= DATE '{p.start}' AND {dated} < DATE '{p.end}')" for p in periods]
         where.append(ranges[0] if len(ranges) == 1 else f"({' OR '.join(ranges)})")
@@ -262,84 +261,6 @@ def _referred(catalog: Catalog, base: str) -> set[str]:
     """The tables the base's rows refer to (one row each: joining them repeats nothing)."""
     table = catalog.table(base)
     return {j.to for j in table.meta.joins if set(j.on) != {table.tenant_column}}
-
-
-def _dated(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
-    """The qualified column that places the base's rows in time: its own, else the date of
-    a row it refers to (an order's items are placed by their order's date)."""
-    stated = _state_dated(intent, catalog)
-    if stated is not None:  # "tarefas devolvidas no ano passado": when they were returned
-        return f"{joins.alias(stated[0])}.{stated[1]}"
-    name = time_column(intent, catalog, base)
-    if name is not None:
-        return f"{joins.alias(base)}.{name}"
-    table = catalog.table(base)
-    for join in table.meta.joins:
-        if set(join.on) == {table.tenant_column}:
-            continue
-        referred = date_column(catalog.table(join.to))
-        if referred is not None:
-            return f"{joins.alias(join.to)}.{referred.name}"
-    return None
-
-
-SIMPLE_STATE = re.compile(r"^\s*(\w+)\s*=\s*'([^']+)'\s*$")
-
-
-def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
-    """A state the question names that is exactly a glossary metric's condition ("status =
-    'X'") is placed in time as that metric places it, on the table of the state."""
-    if intent.metric is not None:
-        return None
-    for term in catalog.glossary:
-        rule = term.metric
-        found = SIMPLE_STATE.match(rule.filter or "") if rule and rule.date_column else None
-        if found and intent.filters.get((rule.table, found.group(1))) == [found.group(2)]:
-            return rule.table, rule.date_column
-    return None
-
-
-def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
-    """The column that places the question's rows in time: the metric's own; a date column
-    the question names; the one whose verb the question or a chosen state uses ("tarefas
-    concluídas" → `data_conclusao`, "cadastramos" → `cadastrado_em`); else the first."""
-    if _metric_date(intent):
-        return _metric_date(intent)
-    if intent.date_column and intent.date_column in catalog.table(base).column_names:
-        return intent.date_column
-    table = catalog.table(base)
-    dated = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES)]
-    named = [c for t, c in intent.columns if t == base and c in {d.name for d in dated}]
-    if named:
-        return named[0]
-    states = [
-        word
-        for (owner, _column), values in intent.filters.items()
-        if owner == base
-        for value in values
-        for word in words(value.replace("_", " "))
-    ]
-    said = [*states, *words(intent.question)]
-    named = [
-        column
-        for column in dated
-        if any(
-            shares_root(
-                word, words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
-            )
-            for word in said
-        )
-    ]
-    # of the dates a verb names, the one that records it happening (it may be empty)
-    named.sort(key=lambda column: column.not_null)
-    if named:
-        return named[0].name
-    return dated[0].name if dated else None
-
-
-def _metric_date(intent: Intent) -> str | None:
-    metric = intent.metric.metric if intent.metric else None
-    return metric.date_column if metric else None
 
 
 def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -> str:

@@ -1,0 +1,84 @@
+"""What kind of answer a question asks by its words: an aggregate ("quantos", "média",
+"how much"), and a ranking's size ("top 5", "os cinco maiores", "the three cities").
+
+Only the languages' own words live here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.offline.intent import Intent
+
+AGGREGATES = {
+    "total": ("total de", "total of"),
+    "count": (
+        "quantos",
+        "quantas",
+        *("quantidade", "qtd", "qtde"),
+        "numero de",
+        "how many",
+        "count",
+        "number of",
+        "contagem",
+    ),
+    "sum": (
+        *("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
+        *("add up", "added up", "adds up", "somaram", "somam", "somou", "somando"),
+    ),
+    "avg": ("media", "medio", "average", "avg", "mean"),
+    "max": ("maximo", "max", "highest", "maior valor"),
+    "min": ("minimo", "min", "lowest", "menor valor"),
+}
+
+COUNT_WORDS = ("quantos", "quantas", "quanto", "quanta")
+
+NUMBER_WORDS = {
+    **{"dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7},
+    **{"oito": 8, "nove": 9, "dez": 10, "two": 2, "three": 3, "four": 4, "five": 5},
+    **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10},
+}
+"""Small numbers said in words ("os cinco clientes", "the three cities"): a ranking's size."""
+
+TOP = re.compile(
+    r"\b(?:top|os|as|the)\s+(\d+)\b|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores"
+    r"|biggest|largest|top)\b"
+)
+
+
+def top_asked(intent: Intent, text: str) -> None:
+    text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
+    found = TOP.search(text)
+    if found:
+        intent.top = int(found.group(1) or found.group(2))
+    elif re.search(r"\b(maiores|principais|ranking|biggest|largest|piores|melhores)\b", text):
+        intent.top = 10
+    elif re.search(r"\b(maior|largest|biggest|highest|pior|melhor|worst|best|cheapest)\b", text):
+        intent.top = 1  # "qual foi a maior venda": the single largest
+    elif re.search(r"\b(most|mais|fewest|least|menos)\b", text) and not re.search(
+        r"\b(pelo menos|at least)\b", text
+    ):
+        intent.top = (
+            1
+            if re.match(r"(qual|which|quem|who|what|em que|em qual|in which|on which)\b", text)
+            else 10
+        )
+
+
+def aggregate_asked(
+    intent: Intent, text: str, numeric_phrases: set[str], amounts: set[str]
+) -> None:
+    """The aggregate word; one that is also the name of a numeric column ("quantidade em
+    estoque"), or a count word before an amount ("quantos quilos"), means that column's
+    total, not a count of rows."""
+    amounts_said = "|".join(re.escape(p) for p in amounts)
+    for name, phrases in AGGREGATES.items():
+        for phrase in phrases:
+            if re.search(rf"\b{phrase}\b", text):
+                # "quantos quilos", "how many hours": the count word asks for that amount
+                counted = amounts_said and re.search(rf"\b{phrase} ({amounts_said})\b", text)
+                total = phrase in numeric_phrases or (name == "count" and counted)
+                intent.aggregate = "total" if total else name
+                return
+    if re.search(r"\b(quanto|qto)\b", text):  # "e quanto isso rendeu": how much, no other word
+        intent.aggregate = "sum"

@@ -1,0 +1,93 @@
+"""Which date places a question's rows in time: its metric's; a date the question names; the
+one whose verb the question or a chosen state uses ("tarefas concluídas" → the conclusion
+date); the date a state's own glossary metric places it by; else the rows' first date, or
+that of a row they refer to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import words
+from orquestra.offline.intent import Intent
+from orquestra.offline.joins import Joins
+from orquestra.offline.lexicon import DATE_TYPES, date_column, shares_root
+
+
+def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
+    """The qualified column that places the base's rows in time: its own, else the date of
+    a row it refers to (an order's items are placed by their order's date)."""
+    stated = _state_dated(intent, catalog)
+    if stated is not None:  # "tarefas devolvidas no ano passado": when they were returned
+        return f"{joins.alias(stated[0])}.{stated[1]}"
+    name = time_column(intent, catalog, base)
+    if name is not None:
+        return f"{joins.alias(base)}.{name}"
+    table = catalog.table(base)
+    for join in table.meta.joins:
+        if set(join.on) == {table.tenant_column}:
+            continue
+        referred = date_column(catalog.table(join.to))
+        if referred is not None:
+            return f"{joins.alias(join.to)}.{referred.name}"
+    return None
+
+
+SIMPLE_STATE = re.compile(r"^\s*(\w+)\s*=\s*'([^']+)'\s*$")
+
+
+def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
+    """A state the question names that is exactly a glossary metric's condition ("status =
+    'X'") is placed in time as that metric places it, on the table of the state."""
+    if intent.metric is not None:
+        return None
+    for term in catalog.glossary:
+        rule = term.metric
+        found = SIMPLE_STATE.match(rule.filter or "") if rule and rule.date_column else None
+        if found and intent.filters.get((rule.table, found.group(1))) == [found.group(2)]:
+            return rule.table, rule.date_column
+    return None
+
+
+def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
+    """The column that places the question's rows in time: the metric's own; a date column
+    the question names; the one whose verb the question or a chosen state uses ("tarefas
+    concluídas" → `data_conclusao`, "cadastramos" → `cadastrado_em`); else the first."""
+    if _metric_date(intent):
+        return _metric_date(intent)
+    if intent.date_column and intent.date_column in catalog.table(base).column_names:
+        return intent.date_column
+    table = catalog.table(base)
+    dated = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES)]
+    named = [c for t, c in intent.columns if t == base and c in {d.name for d in dated}]
+    if named:
+        return named[0]
+    states = [
+        word
+        for (owner, _column), values in intent.filters.items()
+        if owner == base
+        for value in values
+        for word in words(value.replace("_", " "))
+    ]
+    said = [*states, *words(intent.question)]
+    named = [
+        column
+        for column in dated
+        if any(
+            shares_root(
+                word, words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+            )
+            for word in said
+        )
+    ]
+    # of the dates a verb names, the one that records it happening (it may be empty)
+    named.sort(key=lambda column: column.not_null)
+    if named:
+        return named[0].name
+    return dated[0].name if dated else None
+
+
+def _metric_date(intent: Intent) -> str | None:
+    metric = intent.metric.metric if intent.metric else None
+    return metric.date_column if metric else None
