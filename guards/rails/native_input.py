@@ -208,13 +208,13 @@ class OutOfScope:
 
     def _abbreviates(self, short: str) -> bool:
         """A catalog word this abbreviation shortens: its letters in order, the first
-        one first ("qtd" quantidade, "vlr" valor, "fat." faturamento)."""
+        one first ("qtd" quantidade, "vlr" valor, "dept." department)."""
         pattern = re.compile(".*?".join(map(re.escape, short)))
         return any(w[0] == short[0] and pattern.match(w) for w in self.long_words)
 
 
 def abbreviations(text: str) -> list[str]:
-    """Words written as business abbreviations: one with a dot inside a sentence ("fat. do
+    """Words written as business abbreviations: one with a dot inside a sentence ("dept. do
     trimestre") or one with no vowel at all ("qtd", "vlr"), which no ordinary word of
     either language is, but for the chat shorthands people type for everyday words."""
     dotted = re.findall(r"\b([a-z]{3,})\.(?=[ \t]+\S)", text)
