@@ -17,7 +17,7 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, present
-from orquestra.nodes.units import identifier_columns
+from orquestra.nodes.units import additive_columns, identifier_columns
 from orquestra.sandbox.analysis import jsonable_rows
 from orquestra.sandbox.pool import AnalysisError
 
@@ -36,6 +36,10 @@ async def _run(
         except AnalysisError:
             pass  # any failure falls back to the built-in analysis
     return await pool.run(job)
+
+
+def _sorted_or_none(names: set[str] | None) -> list[str] | None:
+    return None if names is None else sorted(names)
 
 
 def _summary(update: dict[str, Any]) -> str:
@@ -62,6 +66,8 @@ async def analyzer(
         "question": state.get("question", ""),
         # Keys of the catalog name rows: they are never summed, averaged or ranked.
         "identifiers": sorted(identifier_columns(result["columns"], resources.catalog)),
+        # Only these have a total to give shares of (an average per group has none).
+        "additive": _sorted_or_none(additive_columns(state.get("sql"))),
     }
     try:
         analysis = await _run(resources, job, state, runtime.context.analysis_code_mode)

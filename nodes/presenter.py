@@ -78,7 +78,7 @@ def cards_for(
             if kinds[name] == "number"
         ]
     top = (analysis or {}).get("top")
-    if top:
+    if top and top.get("total") is not None:  # no "total" of averages or ratios
         return [
             {
                 "label": f"total {top['measure']}",

@@ -188,6 +188,58 @@ def _name_key(name: str) -> str:
     return "_".join(fold(name).split())
 
 
+ADDS_UP = {"sum", "count"}
+"""Aggregates whose values, one per group, add up to the whole (not averages, extremes,
+ratios or distinct counts)."""
+KEEPS_SUM = {"round", "trunc", "coalesce", "ceil", "ceiling", "floor"}
+"""Functions that leave a sum a sum (of their first argument)."""
+
+
+def additive_columns(sql: str | None) -> set[str] | None:
+    """The result columns whose values add up to a real total: a SUM or a COUNT (not of
+    DISTINCT), a sum or difference of those, or a column listed row by row; never an
+    average, an extreme, a ratio or a percentage, whose "share of the total" means nothing.
+    None when the query cannot be read.
+
+    >>> sorted(additive_columns("SELECT canal, SUM(v) AS total, AVG(v) AS media, "
+    ...        "SUM(v) / COUNT(*) AS ticket FROM t GROUP BY canal"))
+    ['canal', 'total']
+    """
+    targets = _targets(sql)
+    if not targets:
+        return None
+    named: dict[str, bool] = {}
+    for target in targets + targets:  # inner queries first, then again for late ones
+        name = _output_name(target)
+        if name is not None:
+            named[name] = _adds_up(target.val, named)
+    return {name for name, adds in named.items() if adds}
+
+
+def _adds_up(node: object, named: Mapping[str, bool]) -> bool:
+    if isinstance(node, ast.ColumnRef):  # a listed column, or one an inner query computed
+        last = _last(node.fields)
+        return named.get(str(last.sval), True) if isinstance(last, ast.String) else False
+    if isinstance(node, ast.TypeCast):
+        return _adds_up(node.arg, named)
+    if isinstance(node, ast.A_Const):
+        return True
+    if isinstance(node, ast.FuncCall):
+        function = _last(node.funcname)
+        name = str(function.sval).lower() if isinstance(function, ast.String) else ""
+        if name in ADDS_UP:
+            return not node.agg_distinct and node.over is None
+        return name in KEEPS_SUM and bool(node.args) and _adds_up(node.args[0], named)
+    if isinstance(node, ast.CoalesceExpr):
+        return all(_adds_up(arg, named) for arg in node.args or ())
+    if isinstance(node, ast.A_Expr) and node.kind == enums.A_Expr_Kind.AEXPR_OP:
+        last = _last(node.name)
+        operator = str(last.sval) if isinstance(last, ast.String) else ""
+        parts = [p for p in (node.lexpr, node.rexpr) if isinstance(p, ast.Node)]
+        return operator in ("+", "-") and all(_adds_up(p, named) for p in parts)
+    return False
+
+
 def truncated_periods(sql: str | None) -> dict[str, str]:
     """Result column → the period `date_trunc` cut it to (`month`, `quarter`…), from the query:
 

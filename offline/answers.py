@@ -195,7 +195,8 @@ def _findings(text: str, lang: str) -> list[str]:
             else f"In {last}, {trend['measure']} {word} {size}% from the previous period."
         )
     top = analysis.get("top") or {}
-    if top.get("items") and top["items"][0].get("share_pct") is not None:
+    leads = top.get("items") and top["items"][0].get("label") is not None  # not a blank group
+    if leads and top["items"][0].get("share_pct") is not None:
         leader = top["items"][0]
         share = _format("pct", leader["share_pct"], lang)
         listed = top.get("listed") if top.get("share_of") == "listed" else None

@@ -48,7 +48,8 @@ class Analysis(TypedDict, total=False):
     columns: list[dict[str, Any]]
     """Each column's name, kind (time, number, category) and null count."""
     measures: dict[str, dict[str, float | None]]
-    """Sum, min, max and mean of each measure."""
+    """Sum (None for averages, ratios and other measures that do not add up), min, max and
+    mean of each measure."""
     trend: Trend
     top: dict[str, Any]
     """The leading categories with their value and share of the total (`share_of: listed`:
@@ -96,14 +97,17 @@ def column_kinds(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:
 
 
 def analyze(job: dict[str, Any]) -> Analysis:
-    """The analysis of `job` = {columns, rows, row_count, truncated, question, identifiers}
-    (`identifiers`: the catalog's key columns among them, never measured)."""
+    """The analysis of `job` = {columns, rows, row_count, truncated, question, identifiers,
+    additive} (`identifiers`: the catalog's key columns among them, never measured;
+    `additive`: the columns whose values add up to a real total, None if not known)."""
     columns, rows = job["columns"], job["rows"]
     kinds = column_kinds(columns, rows)
     identifiers = set(job.get("identifiers") or ())
     numbers = [
         c for c in columns if kinds[c] == "number" and c not in identifiers and not is_code_name(c)
     ]
+    additive = job.get("additive")
+    adds_up = {c: additive is None or c in additive for c in numbers}
     out: Analysis = {
         "row_count": job.get("row_count", len(rows)),
         "rows_analyzed": len(rows),
@@ -111,7 +115,7 @@ def analyze(job: dict[str, Any]) -> Analysis:
         "columns": [
             {"name": c, "kind": kinds[c], "nulls": _nulls(rows, i)} for i, c in enumerate(columns)
         ],
-        "measures": {c: _measure(_values(rows, columns.index(c))) for c in numbers},
+        "measures": {c: _measure(_values(rows, columns.index(c)), adds_up[c]) for c in numbers},
         "notes": [],
     }
     time = next((c for c in columns if kinds[c] == "time"), None)
@@ -127,7 +131,9 @@ def analyze(job: dict[str, Any]) -> Analysis:
             bool(COMPARISON.search(job.get("question", ""))),
         )
     if category and main and not time:
-        out["top"] = _top(rows, columns.index(category), columns.index(main), category, main)
+        out["top"] = _top(
+            rows, columns.index(category), columns.index(main), category, main, adds_up[main]
+        )
         if out["truncated"]:
             out = share_scope(out, len(rows))
     if main:
@@ -158,11 +164,12 @@ def _nulls(rows: list[list[Any]], index: int) -> int:
     return sum(row[index] is None for row in rows)
 
 
-def _measure(values: list[float]) -> dict[str, float | None]:
+def _measure(values: list[float], adds_up: bool = True) -> dict[str, float | None]:
+    """Sum (only of values that add up: never of averages or ratios), min, max and mean."""
     if not values:
         return {"sum": None, "min": None, "max": None, "mean": None}
     return {
-        "sum": round(sum(values), 2),
+        "sum": round(sum(values), 2) if adds_up else None,
         "min": round(min(values), 2),
         "max": round(max(values), 2),
         "mean": round(statistics.fmean(values), 2),
@@ -204,18 +211,21 @@ def _trend(rows, time_index, value_index, time, value, compare: bool) -> Trend:
     return trend
 
 
-def _top(rows, label_index, value_index, label, value) -> dict[str, Any]:
+def _top(rows, label_index, value_index, label, value, adds_up: bool = True) -> dict[str, Any]:
+    """The leading categories; their shares and the total only for a measure that adds up."""
     pairs = [
         (row[label_index], float(row[value_index]))
         for row in rows
         if isinstance(row[value_index], int | float)
     ]
-    total = sum(v for _, v in pairs)
+    # A share needs a whole of several parts that add up to it.
+    whole = adds_up and len(pairs) > 1
+    total = sum(v for _, v in pairs) if whole else 0.0
     ranked = sorted(pairs, key=lambda pair: -pair[1])[:TOP]
     return {
         "label": label,
         "measure": value,
-        "total": round(total, 2),
+        "total": round(total, 2) if whole else None,
         "items": [
             {
                 "label": k,

@@ -120,3 +120,48 @@ def test_a_time_series_per_category_draws_a_line_per_category() -> None:
     spec = chart_for("total por mês e por canal", result)
     assert spec["mark"]["type"] == "line"
     assert spec["encoding"]["color"]["field"] == "canal"
+
+
+AVERAGES = {"columns": ["canal", "ticket_medio"], "rows": [["EDI", 50.0], ["API", 30.0]]}
+
+
+@pytest.mark.parametrize(
+    ("sql", "shared"),
+    [
+        ("SELECT canal, SUM(v) AS ticket_medio FROM t GROUP BY 1", True),
+        ("SELECT canal, COUNT(*) AS ticket_medio FROM t GROUP BY 1", True),
+        ("SELECT canal, ROUND(SUM(v), 2) AS ticket_medio FROM t GROUP BY 1", True),
+        (
+            "SELECT canal, ticket_medio FROM (SELECT canal, SUM(v) AS ticket_medio FROM t "
+            "GROUP BY 1) AS x",
+            True,
+        ),
+        ("SELECT canal, AVG(v) AS ticket_medio FROM t GROUP BY 1", False),
+        ("SELECT canal, SUM(v) / COUNT(*) AS ticket_medio FROM t GROUP BY 1", False),
+        ("SELECT canal, SUM(f) / NULLIF(SUM(kg), 0) AS ticket_medio FROM t GROUP BY 1", False),
+        ("SELECT canal, MAX(v) AS ticket_medio FROM t GROUP BY 1", False),
+        ("SELECT canal, COUNT(DISTINCT c) AS ticket_medio FROM t GROUP BY 1", False),
+        (
+            "WITH x AS (SELECT canal, AVG(v) AS ticket_medio FROM t GROUP BY 1) "
+            "SELECT canal, ticket_medio FROM x",
+            False,
+        ),
+    ],
+)
+def test_shares_and_totals_only_of_measures_that_add_up(sql: str, shared: bool) -> None:
+    """ "X responde por 62% do total" of averages or ratios was said of a sum that means
+    nothing; a measure has shares and a total card only when the query sums or counts it."""
+    from orquestra.nodes.units import additive_columns
+
+    analysis = analyze({**AVERAGES, "additive": sorted(additive_columns(sql) or ())})
+    top = analysis["top"]
+    assert (top["items"][0]["share_pct"] is not None) is shared
+    assert (top["total"] is not None) is shared
+    assert (analysis["measures"]["ticket_medio"]["sum"] is not None) is shared
+    cards = cards_for({**AVERAGES, "row_count": 2, "truncated": False}, analysis)
+    assert bool(cards) is shared
+
+
+def test_one_group_has_no_share_of_itself() -> None:
+    top = analyze({"columns": ["motivo", "n"], "rows": [[None, 160]]})["top"]
+    assert top["items"][0]["share_pct"] is None and top["total"] is None

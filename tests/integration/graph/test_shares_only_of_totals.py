@@ -1,0 +1,48 @@
+"""A share of the total is only said of a real total, through the real graph offline.
+
+Probing the demo found "Rápido Paulista responde por 17,30% do total" under average delays
+per carrier, and a "total" card summing averages: the analysis took any number column as
+parts of a whole. Now only a measure the query sums or counts has shares and a total."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from orquestra.graph.context import ROLES
+from tests.integration.graph.conftest import Harness
+from tests.integration.graph.test_offline_model import ask_offline
+
+QUESTIONS = {
+    "logistics": {
+        "average": "ticket médio por canal em 2026",
+        "ratio": "frete por kg por transportadora em 2026",
+        "sum": "faturamento por canal em 2026",
+    },
+    "clinics": {
+        "average": "tempo de laudo por modalidade em 2026",
+        "ratio": "taxa de absenteísmo por convênio em 2026",
+        "sum": "receita por modalidade em 2026",
+    },
+}
+SHARE = ("responde por", "accounts for")
+
+
+@pytest.fixture
+def offline_answers(harness: Harness) -> Harness:
+    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
+    harness.script_path = None
+    return harness
+
+
+async def test_shares_and_total_cards_only_for_sums_and_counts(offline_answers: Harness) -> None:
+    asked = QUESTIONS[offline_answers.deployment.name]
+    for kind, question in asked.items():
+        turn = await ask_offline(offline_answers, question, kind)
+        result = turn.result
+        assert len(result["rows"]) > 1, (question, result.get("sql"))
+        said = any(word in result["answer"] for word in SHARE)
+        assert said is (kind == "sum"), (question, result["answer"][:120])
+        totals = [c for c in result.get("cards") or [] if c.get("value") is not None]
+        assert bool(totals) is (kind == "sum"), (question, result.get("cards"))
