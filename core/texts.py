@@ -164,6 +164,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "terms.",
     },
     "offline.try": {"pt": " Experimente: {examples}.", "en": " Try: {examples}."},
+    "offline.none_matched": {
+        "pt": "Nenhum registro atende a essa pergunta, então não há {what} a mostrar.",
+        "en": "No records match this question, so there is no {what} to show.",
+    },
 }
 
 

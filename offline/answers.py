@@ -152,7 +152,11 @@ def answer(sections: dict[str, str], lang: str) -> str:
     parts += _findings(sections.get("analysis", ""), lang)
     total = re.search(r"of (\S+) rows", header)
     truncated = "truncated" in header
-    if len(rows) == 1 and len(rows[0]) == 1:
+    if len(rows) == 1 and rows[0] and all(v is None for v in rows[0].values()):
+        # A sum or an average over no rows is null, not a figure to print as "—".
+        what = ", ".join(_label(name).lower() for name in rows[0])
+        parts.append(say("offline.none_matched", lang, what=what))
+    elif len(rows) == 1 and len(rows[0]) == 1:
         name, value = next(iter(rows[0].items()))
         parts.append(f"{_label(name)}: {_format(name, value, lang, units)}.")
     elif len(rows) == 1:
