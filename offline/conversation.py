@@ -245,7 +245,7 @@ def _is_state(column) -> bool:
     return bool(column.meta.values) and bool(said & {"status", "situacao", "state"})
 
 
-VALUE_ASKED = re.compile(r"^(what|which) (is|was|are|were) (the|my|our) ")
+VALUE_ASKED = re.compile(r"^(what|which)(?: is| was| are| were|'s|’s) (the|my|our) ")
 ABOUT_THE_CONCEPT = re.compile(
     r"\b(difference|meaning|definition|formula|mean|means|diferenca|significa|significado"
     r"|definicao|formula|conceito)\b"

@@ -41,6 +41,7 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
+from orquestra.offline.lifecycle import not_yet
 from orquestra.offline.names import find_name
 from orquestra.offline.periods import find_periods
 from orquestra.offline.phrasing import (
@@ -83,7 +84,8 @@ COPULA = re.compile(
 """Verbs that only link a noun to its state: "tarefas estão atrasadas" names the same thing as
 "tarefas atrasadas", so phrases are matched without them. (Unaccented "esta" stays: it is
 also "this", as in "esta semana".)"""
-NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
+NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "didn")
+NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
 
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
@@ -173,6 +175,7 @@ def parse(
     entity_columns(intent, tokens, matches, used, catalog)
     who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
+    not_yet(intent, text, catalog)
     date_comparison(intent, tokens, matches, catalog)
     deadline_readings(intent, tokens, text, catalog)
     _measure(intent, matches, catalog)

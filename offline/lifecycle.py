@@ -1,0 +1,58 @@
+"""A state said not to have been reached yet ("pedidos ainda não faturados", "orders we
+haven't invoiced yet"): the states listed before it in the catalog's enumeration of the
+column (a lifecycle, in its order), not every other state (a cancelled row never reaches
+it either, and is not waiting for it).
+
+Only the languages' own words live here; the states and their order come from the catalog.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import fold, words
+from orquestra.offline.intent import Intent
+
+YET = re.compile(r"\b(?:ainda|yet|still)\b")
+SHARED = 5
+"""Letters of a state's word compared with the word a meaning negates ("entreg")."""
+
+
+def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
+    """Each excluded single state, said with "ainda"/"yet", becomes the states before it."""
+    if not YET.search(text):
+        return
+    rule = intent.metric.metric if intent.metric else None
+    for (table, column), values in list(intent.excluded.items()):
+        meanings = catalog.table(table).column(column).meta.values
+        listed = list(meanings)
+        stated = (table, column) in intent.filters or (
+            rule is not None and rule.table == table and column in words(rule.filter or "")
+        )
+        if len(values) != 1 or values[0] not in listed or stated:
+            continue  # the question, or its metric, already says which state
+        at = listed.index(values[0])
+        before = listed[:at] + [v for v in listed[at + 1 :] if _not_yet(meanings[v], values[0])]
+        if not listed[:at]:
+            continue
+        del intent.excluded[table, column]
+        states = intent.filters.setdefault((table, column), [])
+        states.extend(v for v in before if v not in states)
+
+
+NOT = re.compile(r"\b(?:nao|not|never|nunca|sem|without)\s+(\w+)(?:\s+(\w+))?")
+
+
+def _not_yet(meaning: str, state: str) -> bool:
+    """A later state whose meaning says the rows are still not in `state` ("ATRASADA: ainda
+    não entregue"): waiting for it too.
+
+    >>> _not_yet("Ainda não entregue e com a previsão vencida.", "ENTREGUE")
+    True
+    >>> _not_yet("Cancelada; não conta como atrasada.", "ENTREGUE")
+    False
+    """
+    root = fold(state).split("_")[0][:SHARED]
+    said = [w for pair in NOT.findall(fold(meaning or "")) for w in pair]
+    return any(w.startswith(root) for w in said)
