@@ -17,7 +17,7 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, present
-from orquestra.nodes.units import additive_columns, identifier_columns
+from orquestra.nodes.units import additive_columns, aggregated_query, identifier_columns
 from orquestra.sandbox.analysis import jsonable_rows
 from orquestra.sandbox.pool import AnalysisError
 
@@ -68,6 +68,8 @@ async def analyzer(
         "identifiers": sorted(identifier_columns(result["columns"], resources.catalog)),
         # Only these have a total to give shares of (an average per group has none).
         "additive": _sorted_or_none(additive_columns(state.get("sql"))),
+        # Rows listed one by one are no series: a "trend" between two exams means nothing.
+        "aggregated": aggregated_query(state.get("sql")),
     }
     try:
         analysis = await _run(resources, job, state, runtime.context.analysis_code_mode)

@@ -23,7 +23,7 @@ from pglast.parser import ParseError
 
 from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import fold, is_code_name
-from orquestra.guards.tree import iter_nodes
+from orquestra.guards.tree import children, iter_nodes
 
 KEEPS_UNIT = {
     "sum",
@@ -229,7 +229,8 @@ def _adds_up(node: object, named: Mapping[str, bool]) -> bool:
         name = str(function.sval).lower() if isinstance(function, ast.String) else ""
         if name in ADDS_UP:
             return not node.agg_distinct and node.over is None
-        return name in KEEPS_SUM and bool(node.args) and _adds_up(node.args[0], named)
+        first = (node.args or (None,))[0]
+        return name in KEEPS_SUM and first is not None and _adds_up(first, named)
     if isinstance(node, ast.CoalesceExpr):
         return all(_adds_up(arg, named) for arg in node.args or ())
     if isinstance(node, ast.A_Expr) and node.kind == enums.A_Expr_Kind.AEXPR_OP:
@@ -237,6 +238,65 @@ def _adds_up(node: object, named: Mapping[str, bool]) -> bool:
         operator = str(last.sval) if isinstance(last, ast.String) else ""
         parts = [p for p in (node.lexpr, node.rexpr) if isinstance(p, ast.Node)]
         return operator in ("+", "-") and all(_adds_up(p, named) for p in parts)
+    return False
+
+
+AGGREGATES = {
+    *ADDS_UP,
+    "avg",
+    "min",
+    "max",
+    "stddev",
+    "stddev_samp",
+    "stddev_pop",
+    "variance",
+    "var_samp",
+    "var_pop",
+    "percentile_cont",
+    "percentile_disc",
+    "mode",
+    "bool_and",
+    "bool_or",
+    "every",
+}
+
+
+def aggregated_query(sql: str | None) -> bool | None:
+    """Whether the outermost query groups or aggregates its rows (a series over periods, a
+    figure per group) rather than listing them one by one; None when it cannot be read.
+
+    >>> aggregated_query("SELECT date_trunc('month', d) AS mes, SUM(v) FROM t GROUP BY 1")
+    True
+    >>> aggregated_query("SELECT id, d, v FROM t ORDER BY d DESC")
+    False
+    """
+    if not sql:
+        return None
+    try:
+        statements = parse_sql(sql)
+    except ParseError:
+        return None
+    statement = statements[0].stmt if statements else None
+    if not isinstance(statement, ast.SelectStmt) or statement.targetList is None:
+        return None
+    return bool(statement.groupClause) or _aggregates(statement.targetList)
+
+
+def _aggregates(value: object) -> bool:
+    """An aggregate call in `value`, outside subqueries (a scalar subquery's count is not)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.SubLink):
+            continue
+        if isinstance(item, ast.FuncCall) and item.over is None:
+            name = _last(item.funcname)
+            if isinstance(name, ast.String) and str(name.sval).lower() in AGGREGATES:
+                return True
+        if isinstance(item, ast.Node):
+            stack.extend(child for _, child in children(item))
+        elif isinstance(item, tuple | list):
+            stack.extend(item)
     return False
 
 

@@ -98,8 +98,10 @@ def column_kinds(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:
 
 def analyze(job: dict[str, Any]) -> Analysis:
     """The analysis of `job` = {columns, rows, row_count, truncated, question, identifiers,
-    additive} (`identifiers`: the catalog's key columns among them, never measured;
-    `additive`: the columns whose values add up to a real total, None if not known)."""
+    additive, aggregated} (`identifiers`: the catalog's key columns among them, never
+    measured; `additive`: the columns whose values add up to a real total; `aggregated`:
+    whether the query grouped its rows — rows listed one by one have no trend; either None
+    if not known)."""
     columns, rows = job["columns"], job["rows"]
     kinds = column_kinds(columns, rows)
     identifiers = set(job.get("identifiers") or ())
@@ -121,7 +123,7 @@ def analyze(job: dict[str, Any]) -> Analysis:
     time = next((c for c in columns if kinds[c] == "time"), None)
     category = next((c for c in columns if kinds[c] == "category"), None)
     main = numbers[-1] if numbers else None
-    if time and main:
+    if time and main and job.get("aggregated") is not False:  # a series, not a listing
         out["trend"] = _trend(
             rows,
             columns.index(time),

@@ -19,14 +19,17 @@ QUESTIONS = {
         "average": "ticket médio por canal em 2026",
         "ratio": "frete por kg por transportadora em 2026",
         "sum": "faturamento por canal em 2026",
+        "listing": "pedidos cancelados em junho de 2026",
     },
     "clinics": {
         "average": "tempo de laudo por modalidade em 2026",
         "ratio": "taxa de absenteísmo por convênio em 2026",
         "sum": "receita por modalidade em 2026",
+        "listing": "exames cancelados em 2026",
     },
 }
 SHARE = ("responde por", "accounts for")
+TREND = ("subiu", "caiu", "rose", "fell")
 
 
 @pytest.fixture
@@ -39,6 +42,8 @@ def offline_answers(harness: Harness) -> Harness:
 async def test_shares_and_total_cards_only_for_sums_and_counts(offline_answers: Harness) -> None:
     asked = QUESTIONS[offline_answers.deployment.name]
     for kind, question in asked.items():
+        if kind == "listing":
+            continue
         turn = await ask_offline(offline_answers, question, kind)
         result = turn.result
         assert len(result["rows"]) > 1, (question, result.get("sql"))
@@ -46,3 +51,11 @@ async def test_shares_and_total_cards_only_for_sums_and_counts(offline_answers: 
         assert said is (kind == "sum"), (question, result["answer"][:120])
         totals = [c for c in result.get("cards") or [] if c.get("value") is not None]
         assert bool(totals) is (kind == "sum"), (question, result.get("cards"))
+
+
+async def test_rows_listed_one_by_one_have_no_trend(offline_answers: Harness) -> None:
+    """ "Em 27/06/2026 18:00, valor subiu 571,70%" compared two cancelled exams."""
+    question = QUESTIONS[offline_answers.deployment.name]["listing"]
+    result = (await ask_offline(offline_answers, question, "listing")).result
+    assert len(result["rows"]) > 1 and "GROUP BY" not in result["sql"], result["sql"]
+    assert not any(word in result["answer"] for word in TREND), result["answer"][:160]

@@ -165,3 +165,15 @@ def test_shares_and_totals_only_of_measures_that_add_up(sql: str, shared: bool) 
 def test_one_group_has_no_share_of_itself() -> None:
     top = analyze({"columns": ["motivo", "n"], "rows": [[None, 160]]})["top"]
     assert top["items"][0]["share_pct"] is None and top["total"] is None
+
+
+def test_rows_listed_one_by_one_have_no_trend() -> None:
+    """ "Em 27/06/2026 18:00, valor subiu 571,70%" compared two exams of a listing."""
+    from orquestra.nodes.units import aggregated_query
+
+    listing = aggregated_query("SELECT id, d AS mes, v AS faturamento FROM t ORDER BY d")
+    series = aggregated_query("SELECT date_trunc('month', d) AS mes, SUM(v) FROM t GROUP BY 1")
+    assert listing is False and series is True
+    assert "trend" not in analyze({**SERIES, "aggregated": listing})
+    assert analyze({**SERIES, "aggregated": series})["trend"]["last_growth_pct"] == -25.0
+    assert "trend" in analyze(SERIES)  # a query it could not read keeps the trend
