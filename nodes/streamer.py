@@ -29,7 +29,7 @@ from orquestra.graph.rails import AnswerStream, rail_check
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
-from orquestra.nodes.display import column_periods, local, period_label
+from orquestra.nodes.display import column_periods, local, period_label, readable_label
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.units import column_units, row_limit, truncated_periods
@@ -96,6 +96,7 @@ async def _data_answer(
             state.get("lang", "pt"),
         ),
         units=units_text(state, resources.catalog),
+        labels=labels_text(state, resources.catalog),
         previous_answer=state.get("answer") if feedback else "",
         reviewer_feedback=feedback,
     )
@@ -132,6 +133,15 @@ def units_text(state: AgentState, catalog: Catalog) -> str:
     sql = state.get("draft_sql") or state.get("sql")
     units = column_units(sql, present(state.get("result"), "result")["columns"], catalog)
     return "\n".join(f"{column}: {unit}" for column, unit in units.items())
+
+
+def labels_text(state: AgentState, catalog: Catalog) -> str:
+    """`column: label` per result column whose label in the turn's language (the deployment's
+    words, the question's first) differs from its name: what the answer calls it."""
+    columns = present(state.get("result"), "result")["columns"]
+    lang, question = state.get("lang", "pt"), state.get("question", "")
+    labels = {column: readable_label(column, catalog, lang, question) for column in columns}
+    return "\n".join(f"{column}: {label}" for column, label in labels.items() if label != column)
 
 
 @stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")

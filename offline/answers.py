@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -142,6 +143,11 @@ def units_in(text: str) -> dict[str, str]:
 
 def answer(sections: dict[str, str], lang: str) -> str:
     units = units_in(sections.get("units", ""))
+    labels = units_in(sections.get("labels", ""))  # the same `column: text` lines
+
+    def _label(name: str) -> str:
+        return labels.get(name) or _raw_label(name)
+
     lines = sections.get("result", "").splitlines()
     header, rows = (lines[0] if lines else ""), [json.loads(line) for line in lines[1:] if line]
     parts = []
@@ -149,7 +155,7 @@ def answer(sections: dict[str, str], lang: str) -> str:
         parts.append(sections["concept explanation"].strip())
     if sections.get("assumption"):
         parts.append(sections["assumption"].strip())
-    parts += _findings(sections.get("analysis", ""), lang)
+    parts += _findings(sections.get("analysis", ""), lang, _label)
     total = re.search(r"of (\S+) rows", header)
     truncated = "truncated" in header
     if len(rows) == 1 and rows[0] and all(v is None for v in rows[0].values()):
@@ -177,7 +183,7 @@ def answer(sections: dict[str, str], lang: str) -> str:
     return "\n".join(parts)
 
 
-def _findings(text: str, lang: str) -> list[str]:
+def _findings(text: str, lang: str, label: Callable[[str], str] = str) -> list[str]:
     """One line each for the trend and the leader, quoting the analysis' own numbers."""
     if not text:
         return []
@@ -188,15 +194,16 @@ def _findings(text: str, lang: str) -> list[str]:
     if growth is not None and trend.get("periods", 0) > 1:
         last = _format(trend["time"], trend["last"]["period"], lang)
         size = _format("pct", abs(growth), lang)
+        measure = label(trend["measure"]).lower()
         word = (
             ("subiu" if growth >= 0 else "caiu")
             if lang == "pt"
             else ("rose" if growth >= 0 else "fell")
         )
         out.append(
-            f"Em {last}, {trend['measure']} {word} {size}% em relação ao período anterior."
+            f"Em {last}, {measure} {word} {size}% em relação ao período anterior."
             if lang == "pt"
-            else f"In {last}, {trend['measure']} {word} {size}% from the previous period."
+            else f"In {last}, {measure} {word} {size}% from the previous period."
         )
     top = analysis.get("top") or {}
     leads = top.get("items") and top["items"][0].get("label") is not None  # not a blank group
@@ -222,7 +229,7 @@ def _localised(text: str, lang: str) -> str:
     return text.replace(",", "X").replace(".", ",").replace("X", ".") if lang == "pt" else text
 
 
-def _label(name: str) -> str:
+def _raw_label(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 

@@ -1,0 +1,56 @@
+"""The offline answer calls columns by their labels in the question's language.
+
+Probing the demo: "where is invoice 40908?" was answered "Num nota: 40908; Status: ENTREGUE;
+Cidade: São Paulo; Uf: SP." and "how many returns last month?" with "Devolucao: 4." — the
+table and the cards were in English, the answer text was the columns' raw names. The writer
+now gets a "Labels" section (the deployment's words in the turn's language, the question's
+first), as the hosted model does."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from orquestra.graph.context import ROLES
+from orquestra.nodes.display import readable_label
+from orquestra.offline.answers import answer
+from tests.integration.graph.conftest import Harness
+from tests.integration.graph.test_offline_model import ask_offline
+
+QUESTIONS = {
+    "logistics": ("where is invoice 40908?", "revenue by month in 2026"),
+    "clinics": ("what is the status of report 5012?", "revenue by month in 2026"),
+}
+
+
+@pytest.fixture
+def offline_writer(harness: Harness) -> Harness:
+    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
+    harness.script_path = None
+    return harness
+
+
+async def test_english_answers_use_english_labels(offline_writer: Harness) -> None:
+    catalog = offline_writer.deployment.catalog
+    one_row, series = QUESTIONS[offline_writer.deployment.name]
+    result = (await ask_offline(offline_writer, one_row, "row")).result
+    text = result["answer"]
+    shown = [c for c in result["columns"] if readable_label(c, catalog, "en", one_row) != c]
+    assert shown, result["columns"]
+    for column in shown:  # "Invoice: 40908", not "Num nota: 40908"
+        label = readable_label(column, catalog, "en", one_row)
+        assert f"{label}:" in text, (column, label, text[:160])
+        raw = column.replace("_", " ").capitalize()
+        assert raw == label or f"{raw}:" not in text, (column, text[:160])
+    result = (await ask_offline(offline_writer, series, "series")).result
+    measure = result["columns"][-1]  # the trend sentence names the measure as asked
+    label = readable_label(measure, catalog, "en", series).lower()
+    assert f", {label} " in result["answer"] and label != measure, result["answer"][:160]
+
+
+def test_the_writer_falls_back_to_the_column_name_without_labels() -> None:
+    result = '1 of 1 rows\n{"num_nota": 40908, "status": "ENTREGUE"}'
+    assert answer({"result": result}, "en").startswith("Num nota: 40908")
+    labelled = answer({"result": result, "labels": "num_nota: Invoice"}, "en")
+    assert labelled.startswith("Invoice: 40908; Status: ENTREGUE")
