@@ -137,7 +137,8 @@ DATA_NOUNS = re.compile(
 # ("quanto vendemos no mês passado?"); one alone does not ("what is the weather today").
 QUANTITY = re.compile(
     r"\b(quant[oa]s?|how (many|much)|total\w*|soma|sum|media|average|mediana|median|maior\w*|"
-    r"menor\w*|top|ranking|lista\w*|list|mostr\w*|show|compar\w*)\b"
+    r"menor\w*|top|ranking|lista\w*|list|mostr\w*|show|compar\w*|melhor\w*|pior\w*|best|"
+    r"worst|highest|lowest|biggest|smallest|most|least)\b"
 )
 PERIOD = re.compile(
     r"\b(por (mes|ano|semana|dia|trimestre)|per (month|year|week|day|quarter)|mensal|monthly|"

@@ -1168,10 +1168,14 @@ def test_naming_your_own_company_adds_no_note(
     assert not re.search(negation, named["answer"].lower()), named["answer"]
 
 
-@pytest.mark.parametrize("question", ["nf 40908 ja saiu? ta em que pé?", "fat. do 1º tri/2026"])
-def test_an_operators_abbreviations_are_answered_not_refused(server: Server, question: str) -> None:
-    """Found by a second author's development set: the out-of-scope rail refused "nf …" and
-    "fat. …" (abbreviations of catalog words) as off topic."""
+@pytest.mark.parametrize(
+    "question",
+    ["nf 40908 ja saiu? ta em que pé?", "fat. do 1º tri/2026", "what was our best month in 2025?"],
+)
+def test_questions_the_scope_rail_refused_are_answered(server: Server, question: str) -> None:
+    """Found by a second author's development set and by probing: the out-of-scope rail
+    refused "nf …" and "fat. …" (abbreviations of catalog words) and "best month" (which
+    group wins, asked for a period) as off topic."""
     asked = turn(server.url, question, token("101", someone()))
     assert asked.first("result"), asked.kinds
     result = asked.first("result")["data"]

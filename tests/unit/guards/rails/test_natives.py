@@ -225,6 +225,8 @@ async def test_oos_blocks_off_topic_messages_without_history(text: str, toolkit:
         "how are my deliveries doing?",  # an inflection of delivery
         "quanto vendemos no mês passado?",  # a measure asked for a period
         "how much did we sell last month?",
+        "what was our best month in 2025?",  # which group wins, asked for a period
+        "qual foi o pior mês do ano passado?",
     ],
 )
 async def test_oos_allows_catalog_and_glossary_questions(text: str, toolkit: Toolkit) -> None:
