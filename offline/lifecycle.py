@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.ddl_catalog.text import fold, words
+from orquestra.ddl_catalog.text import fold
 from orquestra.offline.intent import Intent
 
 YET = re.compile(r"\b(?:ainda|yet|still)\b")
@@ -28,7 +28,7 @@ def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
         meanings = catalog.table(table).column(column).meta.values
         listed = list(meanings)
         stated = (table, column) in intent.filters or (
-            rule is not None and rule.table == table and column in words(rule.filter or "")
+            rule is not None and rule.table == table and _fixes(rule.filter or "", column)
         )
         if len(values) != 1 or values[0] not in listed or stated:
             continue  # the question, or its metric, already says which state
@@ -39,6 +39,15 @@ def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
         del intent.excluded[table, column]
         states = intent.filters.setdefault((table, column), [])
         states.extend(v for v in before if v not in states)
+
+
+def _fixes(condition: str, column: str) -> bool:
+    """The condition says which states the column is in (not only which it is not).
+
+    >>> _fixes("status = 'VENCIDO'", "status"), _fixes("status <> 'CANCELADO'", "status")
+    (True, False)
+    """
+    return bool(re.search(rf"\b{column}\s*(=|in\b)", condition, re.IGNORECASE))
 
 
 NOT = re.compile(r"\b(?:nao|not|never|nunca|sem|without)\s+(\w+)(?:\s+(\w+))?")

@@ -107,7 +107,16 @@ def entity_columns(
         if any(m.table == table.name for m in meanings)
         for i in range(start, end)
     }
-    said = [(i, t) for i, t in enumerate(tokens) if i not in used and i not in own]
+    # "o valor do exame do laudo 7": a phrase naming another table's column is that column
+    theirs = {
+        i
+        for start, end, meanings in matches
+        if end - start > 1
+        and any(m.kind == "column" for m in meanings)
+        and all(m.table != table.name for m in meanings if m.kind == "column")
+        for i in range(start, end)
+    }
+    said = [(i, t) for i, t in enumerate(tokens) if i not in used | own | theirs]
     if WHY.search(" ".join(tokens)):  # "why is it blocked?": the row's reason, if it has one
         said += [(-1, word) for word in REASON_WORDS]
     for _index, token in said:

@@ -21,6 +21,11 @@ from tests.unit.graph.offline.offline_sql import route_of, sql_for
         ("logistics", "quantos pedidos ainda não foram faturados?", "WHERE p.status = 'ABERTO'"),
         (
             "logistics",
+            "what's the value of orders we haven't invoiced yet?",  # its metric excludes one
+            "AND p.status = 'ABERTO'",
+        ),
+        (
+            "logistics",
             "quantas cargas ainda não foram entregues?",
             "c.status IN ('PLANEJADA', 'EM_TRANSITO', 'ATRASADA')",  # late: still not delivered
         ),
@@ -52,4 +57,52 @@ def test_the_metric_already_says_the_state() -> None:
 )
 def test_whats_the_value_is_asked_as_what_is(deployment: str, question: str, route: str) -> None:
     """ "what's the …" reads as "what is the …": a value asked, not a term's meaning."""
+    assert route_of(deployment, question) == route
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragment"),
+    [
+        (
+            "clinics",
+            "qual o convênio e o valor do exame do laudo 11046?",
+            "SELECT DISTINCT l.num_laudo, e.convenio, e.valor FROM laudos AS l JOIN exames AS e",
+        ),
+        (
+            "logistics",
+            "qual o nome e a cidade do cliente do pedido 120298?",
+            "c.nome, c.cidade FROM pedidos AS p JOIN clientes AS c",
+        ),
+        (
+            "logistics",
+            "qual o valor e a data do pedido 120298?",
+            "SELECT p.num_pedido, p.data_pedido, p.valor_total FROM pedidos AS p",
+        ),
+    ],
+)
+def test_a_related_rows_columns_asked_of_one_row(
+    deployment: str, question: str, fragment: str
+) -> None:
+    """ "o valor do exame do laudo 7": a phrase naming a related table's column asks that
+    column, not the row's own reference spelled like the related table."""
+    assert fragment in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "route"),
+    [
+        ("clinics", "qual o convênio e o valor do exame do laudo 11046?", "ANALYTICS"),
+        ("logistics", "qual foi o primeiro pedido do cliente 2003?", "ANALYTICS"),
+        ("logistics", "when did customer 1700 last order from us?", "ANALYTICS"),
+        ("clinics", "qual foi o último exame que o paciente 105521 fez?", "ANALYTICS"),
+        ("logistics", "a nota 40908 da série 1 já foi entregue?", "TRACKING"),
+        ("clinics", "o laudo 8192 já foi assinado?", "TRACKING"),
+    ],
+)
+def test_a_related_rows_columns_or_ranked_rows_are_a_report(
+    deployment: str, question: str, route: str
+) -> None:
+    """Attributes of a row the one named refers to count as attributes asked; a related row
+    found by ranking dates is a ranking (analytics), as the newest row of a table is; a row's
+    own state stays tracking."""
     assert route_of(deployment, question) == route
