@@ -201,8 +201,8 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     aggregated = summarised or intent.aggregate or (intent.period and not intent.listing)
     # "a tarefa mais recente" is a row found by ranking dates: analytics, as other rankings
     current_state = (intent.listing or intent.current) and not summarised and not intent.recency
-    # "o primeiro pedido do cliente 7": a related row found by ranking dates, as above
-    # (not its events: "o último status da nota 7" is the row's state)
+    # "a primeira tarefa do projeto 7": a related row found by ranking dates, as above
+    # (not its events: "o último status da tarefa 7" is the row's state)
     owner = intent.entity[0] if intent.entity else None
     series = series_for(catalog, owner) if owner else None
     others = [t for t in intent.tables if t != owner and (series is None or t != series.name)]
@@ -225,8 +225,8 @@ def _several_attributes(intent: Intent, catalog: Catalog) -> bool:
         return False
     owner = intent.entity[0]
     series = series_for(catalog, owner)
-    # the tables named, and those it refers to whose columns are asked ("o valor do exame do
-    # laudo 7")
+    # the tables named, and those it refers to whose columns are asked ("o valor do projeto
+    # da tarefa 7")
     referred = {j.to for j in catalog.table(owner).meta.joins}
     tables = [*intent.tables, *(t for t, _c in intent.columns if t in referred)]
     related = [

@@ -1,5 +1,5 @@
-"""A state said not to have been reached yet ("pedidos ainda não faturados", "orders we
-haven't invoiced yet"): the states listed before it in the catalog's enumeration of the
+"""A state said not to have been reached yet ("tarefas ainda não aprovadas", "tasks we
+haven't approved yet"): the states listed before it in the catalog's enumeration of the
 column (a lifecycle, in its order), not every other state (a cancelled row never reaches
 it either, and is not waiting for it).
 

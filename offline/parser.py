@@ -65,7 +65,7 @@ STATUS_WORDS = (
     "andamento",
     "posicao",
     "localizacao",
-    *("cade", "anda", "chegou", "chegaram", "arrived", "going"),
+    *("cade", "anda", "chegou", "chegaram", "arrived", "going", "em que pe"),
 )
 LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
 CURRENT = re.compile(
@@ -78,7 +78,7 @@ DATA_ASK = re.compile(
 )
 COPULA = re.compile(
     r"\b(está|estão|estao|estava|estavam|estiver|estiverem|são|sao|foi|foram|era|eram|ficou"
-    r"|ficaram|is|are|was|were|been|being)\b",
+    r"|ficaram|tá|tão|tava|tavam|is|are|was|were|been|being)\b",
     re.IGNORECASE,
 )
 """Verbs that only link a noun to its state: "tarefas estão atrasadas" names the same thing as

@@ -107,7 +107,7 @@ def entity_columns(
         if any(m.table == table.name for m in meanings)
         for i in range(start, end)
     }
-    # "o valor do exame do laudo 7": a phrase naming another table's column is that column
+    # "o valor do projeto da tarefa 7": a phrase naming another table's column is that column
     theirs = {
         i
         for start, end, meanings in matches

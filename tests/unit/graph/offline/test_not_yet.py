@@ -106,3 +106,17 @@ def test_a_related_rows_columns_or_ranked_rows_are_a_report(
     found by ranking dates is a ranking (analytics), as the newest row of a table is; a row's
     own state stays tracking."""
     assert route_of(deployment, question) == route
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "fragment"),
+    [
+        ("logistics", "quantas notas tão retidas?", "WHERE nf.status = 'BLOQUEADA'"),
+        ("logistics", "nf 44936 ja saiu? ta em que pé?", "SELECT DISTINCT ON (serie, num_nota)"),
+        ("clinics", "o laudo 8192 tá em que pé?", "l.status FROM laudos"),
+        ("clinics", "exame 727172 tá marcado pra quando?", "e.data_agendada FROM exames"),
+    ],
+)
+def test_spoken_portuguese(deployment: str, question: str, fragment: str) -> None:
+    """ "tá", "tão" link a noun to its state as "está", "estão" do; "em que pé" asks a state."""
+    assert fragment in sql_for(deployment, question)
