@@ -101,3 +101,20 @@ async def harness(
     tmp_path: Path, deployment: DeploymentUnderTest, open_resources: OpenResources
 ) -> Harness:
     return Harness(tmp_path, deployment, await open_resources.of(deployment.settings))
+
+
+@pytest.fixture
+def offline(harness: Harness) -> Harness:
+    """The harness with the embedded offline model in every role (what a user without a key
+    meets), not a script."""
+    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
+    harness.script_path = None
+    return harness
+
+
+async def ask_offline(harness: Harness, message: str, thread: str = "t1") -> Turn:
+    """One turn with the harness's own context (the offline model, once `offline` set it)."""
+    turn = Turn()
+    async for event in run_turn(harness.graph, message, thread_id=thread, context=harness.base):
+        turn.events.append(event)
+    return turn

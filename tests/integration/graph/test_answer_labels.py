@@ -8,15 +8,9 @@ first), as the hosted model does."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import pytest
-
-from orquestra.graph.context import ROLES
 from orquestra.nodes.display import readable_label
 from orquestra.offline.answers import answer
-from tests.integration.graph.conftest import Harness
-from tests.integration.graph.test_offline_model import ask_offline
+from tests.integration.graph.conftest import Harness, ask_offline
 
 QUESTIONS = {
     "logistics": ("where is invoice 40908?", "revenue by month in 2026"),
@@ -24,17 +18,10 @@ QUESTIONS = {
 }
 
 
-@pytest.fixture
-def offline_writer(harness: Harness) -> Harness:
-    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
-    harness.script_path = None
-    return harness
-
-
-async def test_english_answers_use_english_labels(offline_writer: Harness) -> None:
-    catalog = offline_writer.deployment.catalog
-    one_row, series = QUESTIONS[offline_writer.deployment.name]
-    result = (await ask_offline(offline_writer, one_row, "row")).result
+async def test_english_answers_use_english_labels(offline: Harness) -> None:
+    catalog = offline.deployment.catalog
+    one_row, series = QUESTIONS[offline.deployment.name]
+    result = (await ask_offline(offline, one_row, "row")).result
     text = result["answer"]
     shown = [c for c in result["columns"] if readable_label(c, catalog, "en", one_row) != c]
     assert shown, result["columns"]
@@ -43,7 +30,7 @@ async def test_english_answers_use_english_labels(offline_writer: Harness) -> No
         assert f"{label}:" in text, (column, label, text[:160])
         raw = column.replace("_", " ").capitalize()
         assert raw == label or f"{raw}:" not in text, (column, text[:160])
-    result = (await ask_offline(offline_writer, series, "series")).result
+    result = (await ask_offline(offline, series, "series")).result
     measure = result["columns"][-1]  # the trend sentence names the measure as asked
     label = readable_label(measure, catalog, "en", series).lower()
     assert f", {label} " in result["answer"] and label != measure, result["answer"][:160]

@@ -15,8 +15,6 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 
-import pytest
-
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.event_types import EVENTS, KINDS, ErrorEvent, TurnEvent
 from orquestra.graph.events import result_payload, run_turn
@@ -82,12 +80,6 @@ async def checked_turn(
             asked = [i.value for task in paused.tasks for i in task.interrupts]
             assert event.payload() == {"question": asked[0].get("question", "")}
     return events
-
-
-@pytest.fixture
-def offline(harness: Harness) -> Harness:
-    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
-    return harness
 
 
 def seen(events: list[TurnEvent]) -> dict[str, list[dict[str, Any]]]:

@@ -9,28 +9,15 @@ English definition, on each deployment, through the real graph with the default 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import pytest
-
 from orquestra.ddl_catalog.language import detect_language, language_words
 from orquestra.ddl_catalog.text import words
-from orquestra.graph.context import ROLES
-from tests.integration.graph.conftest import Harness
-from tests.integration.graph.test_offline_model import ask_offline
-
-
-@pytest.fixture
-def offline_librarian(harness: Harness) -> Harness:
-    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
-    harness.script_path = None
-    return harness
+from tests.integration.graph.conftest import Harness, ask_offline
 
 
 async def test_every_english_name_of_a_concept_is_answered_first_time(
-    offline_librarian: Harness,
+    offline: Harness,
 ) -> None:
-    catalog = offline_librarian.deployment.catalog
+    catalog = offline.deployment.catalog
     vocabulary = language_words(catalog)
     english = {  # each term's first English name
         term.term: (term, name)
@@ -44,8 +31,8 @@ async def test_every_english_name_of_a_concept_is_answered_first_time(
     wrong = []
     for number, (term, name) in enumerate(asked):
         thread = f"k{number}"
-        turn = await ask_offline(offline_librarian, f"what does {name} mean?", thread)
-        state = await offline_librarian.state(thread)
+        turn = await ask_offline(offline, f"what does {name} mean?", thread)
+        state = await offline.state(thread)
         answer = turn.result.get("answer") or ""
         if not (  # a name that is also a measure ("total freight") adds its value: a hybrid
             turn.result["route"] in ("KNOWLEDGE", "ANALYTICS")

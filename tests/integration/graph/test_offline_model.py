@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -14,7 +13,6 @@ import asyncpg
 import pytest
 
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
-from orquestra.graph.context import ROLES
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
 from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
 from orquestra.offline.answers import answer
@@ -22,7 +20,7 @@ from orquestra.offline.fixer import repair
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
 from orquestra.offline.sql import build_sql
-from tests.integration.graph.conftest import Harness
+from tests.integration.graph.conftest import Harness, ask_offline
 
 FOLLOW_UPS = {
     "logistics": ("e o valor dela?", "valor_nota", "faturamento de 2026"),
@@ -153,24 +151,6 @@ async def test_a_new_catalog_system_is_understood(
             assert rows == expected, (question, sql)
     finally:
         await conn.close()
-
-
-@pytest.fixture
-def offline(harness: Harness) -> Harness:
-    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
-    harness.script_path = None
-    return harness
-
-
-async def ask_offline(harness: Harness, message: str, thread: str = "t1"):
-    from orquestra.graph.events import run_turn
-    from tests.integration.graph.conftest import Turn
-
-    turn = Turn()
-    context = harness.base
-    async for event in run_turn(harness.graph, message, thread_id=thread, context=context):
-        turn.events.append(event)
-    return turn
 
 
 async def test_every_route_offline(offline: Harness) -> None:

@@ -6,13 +6,7 @@ parts of a whole. Now only a measure the query sums or counts has shares and a t
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-import pytest
-
-from orquestra.graph.context import ROLES
-from tests.integration.graph.conftest import Harness
-from tests.integration.graph.test_offline_model import ask_offline
+from tests.integration.graph.conftest import Harness, ask_offline
 
 QUESTIONS = {
     "logistics": {
@@ -32,19 +26,12 @@ SHARE = ("responde por", "accounts for")
 TREND = ("subiu", "caiu", "rose", "fell")
 
 
-@pytest.fixture
-def offline_answers(harness: Harness) -> Harness:
-    harness.base = replace(harness.base, models={role: "offline" for role in ROLES})
-    harness.script_path = None
-    return harness
-
-
-async def test_shares_and_total_cards_only_for_sums_and_counts(offline_answers: Harness) -> None:
-    asked = QUESTIONS[offline_answers.deployment.name]
+async def test_shares_and_total_cards_only_for_sums_and_counts(offline: Harness) -> None:
+    asked = QUESTIONS[offline.deployment.name]
     for kind, question in asked.items():
         if kind == "listing":
             continue
-        turn = await ask_offline(offline_answers, question, kind)
+        turn = await ask_offline(offline, question, kind)
         result = turn.result
         assert len(result["rows"]) > 1, (question, result.get("sql"))
         said = any(word in result["answer"] for word in SHARE)
@@ -53,9 +40,9 @@ async def test_shares_and_total_cards_only_for_sums_and_counts(offline_answers: 
         assert bool(totals) is (kind == "sum"), (question, result.get("cards"))
 
 
-async def test_rows_listed_one_by_one_have_no_trend(offline_answers: Harness) -> None:
+async def test_rows_listed_one_by_one_have_no_trend(offline: Harness) -> None:
     """ "Em 27/06/2026 18:00, valor subiu 571,70%" compared two cancelled exams."""
-    question = QUESTIONS[offline_answers.deployment.name]["listing"]
-    result = (await ask_offline(offline_answers, question, "listing")).result
+    question = QUESTIONS[offline.deployment.name]["listing"]
+    result = (await ask_offline(offline, question, "listing")).result
     assert len(result["rows"]) > 1 and "GROUP BY" not in result["sql"], result["sql"]
     assert not any(word in result["answer"] for word in TREND), result["answer"][:160]
