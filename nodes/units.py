@@ -270,16 +270,21 @@ def aggregated_query(sql: str | None) -> bool | None:
     >>> aggregated_query("SELECT id, d, v FROM t ORDER BY d DESC")
     False
     """
+    statement = _outermost(sql)
+    if not isinstance(statement, ast.SelectStmt) or statement.targetList is None:
+        return None
+    return bool(statement.groupClause) or _aggregates(statement.targetList)
+
+
+def _outermost(sql: str | None) -> ast.Node | None:
+    """The query's first statement, or None when there is none or it cannot be read."""
     if not sql:
         return None
     try:
         statements = parse_sql(sql)
     except ParseError:
         return None
-    statement = statements[0].stmt if statements else None
-    if not isinstance(statement, ast.SelectStmt) or statement.targetList is None:
-        return None
-    return bool(statement.groupClause) or _aggregates(statement.targetList)
+    return statements[0].stmt if statements else None
 
 
 def _aggregates(value: object) -> bool:
@@ -326,14 +331,7 @@ def truncated_periods(sql: str | None) -> dict[str, str]:
 
 def row_limit(sql: str | None) -> int | None:
     """The outermost query's constant `LIMIT n` (a top-N list), or None."""
-    if not sql:
-        return None
-    try:
-        statements = parse_sql(sql)
-    except ParseError:
-        return None
-    statement = statements[0].stmt if statements else None
-    count = getattr(statement, "limitCount", None)
+    count = getattr(_outermost(sql), "limitCount", None)
     if isinstance(count, ast.A_Const) and isinstance(count.val, ast.Integer):
         return int(count.val.ival or 0)
     return None
