@@ -188,7 +188,7 @@ def _clarifying(catalog: Catalog, lang: str) -> str:
 
 def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dict[str, Any]:
     intent = parse(question, catalog, lexicon, today)
-    text = fold(question)
+    text = fold(intent.question)  # abbreviations spelled out
     data_ask = intent.understood and (intent.asks_data or _shaped_as_data(intent, text))
     if intent.is_concept and not data_ask:
         return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "concept"}

@@ -52,6 +52,7 @@ from orquestra.offline.phrasing import (
 )
 from orquestra.offline.ranking import most_sold, worst_and_best
 from orquestra.offline.shares import share_asked
+from orquestra.offline.shorthand import spelled_out
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
 from orquestra.offline.verbs import metric_by_verb, states_that_are_the_rows_verb, tables_by_verb
 
@@ -98,6 +99,7 @@ def parse(
     question: str, catalog: Catalog, lexicon: Lexicon, today: date, clauses: bool = True
 ) -> Intent:
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
+    question = spelled_out(question, lexicon)  # "vlr", "fat.", "qtd de pedidos"
     text = fold(question).strip()
     # "do Empório São Jorge ME": a row's own name is read as a name, not as the catalog's words
     named = find_name(question, lexicon, {*KNOWN, *QUESTION_WORDS})

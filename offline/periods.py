@@ -315,8 +315,19 @@ def find_period(question: str, today: date) -> Period | None:
     relative = _relative(text, today)
     if relative:
         return relative
-    found = re.search(r"\b(?:em|in|de|of|no ano de|during)?\s*\b(20\d{2})\b", text)
+    said = [
+        YEAR_AFTER_PREPOSITION.search(text),
+        re.search(r"\b(?:em|in|de|of|no ano de|during)?\s*\b(20\d{2})\b", text),
+    ]
+    found = min((f for f in said if f), key=lambda f: f.start(1), default=None)
     if found:
         year = int(found.group(1))
         return Period(date(year, 1, 1), date(year + 1, 1, 1), found.group(0).strip())
     return None
+
+
+YEAR_AFTER_PREPOSITION = re.compile(
+    r"\b(?:em|in|de|of|no ano de|in the year|during|durante)\s+(19\d{2}|20\d{2})\b(?!\s*[/-]\d)"
+)
+"""A year after a preposition, from 1900 on ("vendas de 1990", "revenue in 1995"); a bare
+19xx number elsewhere is what it is (a row's key, a quantity)."""

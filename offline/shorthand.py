@@ -1,0 +1,117 @@
+"""Abbreviations people type, spelled out before a question is read.
+
+Operators write "vlr", "qtd de pedidos", "cli 1498", "fat. do mês retrasado". Which catalog
+word an abbreviation shortens is found the way the out-of-scope rail finds it: a dotted word,
+or one with no vowel, whose letters appear in order in a catalog or glossary word, the first
+letter first ("vlr" → "valor"). A short word the catalog does not know, before a number or a
+"de"/"of", that starts a catalog word is one too ("cli 1498"). Metric words are preferred,
+then table names, then column names. Chat shorthand for everyday words ("pq", "tb", "qto")
+is a small fixed list: it abbreviates no catalog word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog, per_catalog
+from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon
+from orquestra.offline.periods import MONTHS, NUMBER_WORDS, ORDINALS, SPANS, UNITS
+
+CHAT_SHORTHAND = {
+    **{"pq": "por que", "pqe": "porque", "tb": "também", "tbm": "também", "vc": "você"},
+    **{"vcs": "vocês", "hj": "hoje", "qto": "quanto", "qta": "quanta", "qtos": "quantos"},
+    **{"qtas": "quantas", "qdo": "quando", "qnd": "quando", "msm": "mesmo", "ngm": "ninguém"},
+    **{"thx": "thanks", "pls": "please", "plz": "please"},
+}
+"""Shorthand for everyday words of either language."""
+TIME_WORDS = {*MONTHS, *NUMBER_WORDS, *ORDINALS, *SPANS, *UNITS, "ano", "year", "hora", "hour"}
+"""Words the period reader knows: never an abbreviation ("tri", "mês")."""
+HOW_MANY = re.compile(r"\b(qtde?|qty)\.?\s+(?:de|of)\s+", re.IGNORECASE)
+"""A quantity word before "de"/"of" and a thing counted: "how many"."""
+VOWELLESS = re.compile(r"[b-df-hj-np-tv-xz]{3,5}")
+KEPT = {"vs", "ytd", "mtd", "qty", "kg", "km", "hrs", "pct", "cnpj", "cpf", "www", "http", "pdf"}
+"""Vowelless words that are words already (units, "vs", "ytd")."""
+TOKEN = re.compile(r"[a-zà-ÿ]+\.?", re.IGNORECASE)
+SHORTENED = re.compile(r"[a-z]{3,4}")
+"""A short word read as the start of a catalog word ("cli"), when placed as a noun is."""
+
+
+def spelled_out(question: str, lexicon: Lexicon) -> str:
+    """`question` with its abbreviations replaced by the words they shorten."""
+    longer = _long_words(lexicon.catalog)
+    text = _how_many(question, lexicon)
+    pieces: list[str] = []
+    last = 0
+    for found in TOKEN.finditer(text):
+        at_start = not text[: found.start()].strip()
+        word = _expanded(found.group(0), text[found.end() :], at_start, lexicon, longer)
+        if word is not None:
+            pieces += [text[last : found.start()], word]
+            last = found.end()
+    return "".join([*pieces, text[last:]]) if pieces else text
+
+
+def _placed_as_a_noun(after: str, at_start: bool) -> bool:
+    """Before a number ("cli 1498"), or opening the question before "de"/"of" ("fat do mês
+    passado"): where a thing is named, not where an ordinary short word would be."""
+    return bool(re.match(r"\s*\d", after) or (at_start and re.match(r"\s*(de|do|da|of)\b", after)))
+
+
+def _expanded(
+    token: str, after: str, at_start: bool, lexicon: Lexicon, longer: list[str]
+) -> str | None:
+    dotted = token.endswith(".") and bool(re.match(r"[ \t]+\S", after))
+    short = fold(token.rstrip("."))
+    if token.rstrip(".").isupper() or short in KEPT:
+        return None  # "SP", "RJ": a code written as one, not an abbreviation
+    if short in CHAT_SHORTHAND:
+        return CHAT_SHORTHAND[short]
+    if short in FUNCTION_WORDS or short in TIME_WORDS or stem(short) in lexicon.vocabulary:
+        return None
+    if VOWELLESS.fullmatch(short):
+        pattern = re.compile(".*?".join(map(re.escape, short)))
+        found = [w for w in longer if w[0] == short[0] and pattern.match(w)]
+    elif dotted or (SHORTENED.fullmatch(short) and _placed_as_a_noun(after, at_start)):
+        found = [w for w in longer if w.startswith(short) and len(w) > len(short)]
+    else:
+        return None
+    if not found:
+        return None
+    # the singular, when both are spelled ("clientes", "cliente")
+    return found[0][:-1] if found[0][-1] == "s" and found[0][:-1] in found else found[0]
+
+
+def _how_many(question: str, lexicon: Lexicon) -> str:
+    """ "qtd de pedidos": how many orders, unless the catalog's own quantity column answers
+    it (the rows that carry a column called "qtd" are counted in units)."""
+    own = {m.table for m in lexicon.phrases.get(("qtd",), []) if m.kind == "column"}
+
+    def replace(found: re.Match[str]) -> str:
+        after = words(question[found.end() :])[:3]
+        stems = [stem(w) for w in after]
+        for size in range(len(stems), 0, -1):
+            meanings = lexicon.phrases.get(tuple(stems[:size]), [])
+            tables = [m.table for m in meanings if m.kind == "table"]
+            if tables:
+                return found.group(0) if own & set(tables) else "quantos "
+        return found.group(0)
+
+    return HOW_MANY.sub(replace, question)
+
+
+@per_catalog
+def _long_words(catalog: Catalog) -> list[str]:
+    """The catalog's and glossary's words longer than an abbreviation, metric words first,
+    then table names, then column names (each in the catalog's order)."""
+    metric = [p for t in catalog.glossary if t.metric for p in [t.term, *t.synonyms]]
+    glossary = [p for t in catalog.glossary for p in [t.term, *t.synonyms]]
+    tables = [s for t in catalog.tables.values() for s in t.meta.synonyms.all()]
+    columns = [
+        s
+        for t in catalog.tables.values()
+        for c in t.columns
+        for s in [c.name.replace("_", " "), *c.meta.synonyms.all()]
+    ]
+    found = [w for phrase in [*metric, *tables, *glossary, *columns] for w in words(phrase)]
+    return [w for w in dict.fromkeys(found) if len(w) > 3 and w.isalpha()]
