@@ -53,7 +53,9 @@ def top_asked(intent: Intent, text: str) -> None:
         intent.top = int(found.group(1) or found.group(2))
     elif re.search(r"\b(maiores|principais|ranking|biggest|largest|piores|melhores)\b", text):
         intent.top = 10
-    elif re.search(r"\b(maior|largest|biggest|highest|pior|melhor|worst|best|cheapest)\b", text):
+    elif re.search(
+        r"\b(maior|largest|biggest|highest|pior|melhor|worst|best|cheapest|busiest)\b", text
+    ):
         intent.top = 1  # "qual foi a maior venda": the single largest
     elif re.search(r"\b(most|mais|fewest|least|menos)\b", text) and not re.search(
         r"\b(pelo menos|at least)\b", text

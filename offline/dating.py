@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.ddl_catalog.text import words
+from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins
 from orquestra.offline.lexicon import DATE_TYPES, date_column, shares_root
@@ -85,7 +85,21 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     named.sort(key=lambda column: column.not_null)
     if named:
         return named[0].name
+    if NEW.search(fold(intent.question)):  # "clientes novos em junho": registered then
+        created = [c for c in dated if _records_creation(c)]
+        if created:
+            return created[0].name
     return dated[0].name if dated else None
+
+
+NEW = re.compile(r"\b(nov[oa]s?|new)\b")
+CREATION_ROOTS = ("cri", "cadastr", "creat", "regist", "insert", "signup", "joined")
+"""How a date column that records a row's creation is spelled, in either language."""
+
+
+def _records_creation(column) -> bool:
+    said = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+    return any(w.startswith(CREATION_ROOTS) for w in said)
 
 
 def _metric_date(intent: Intent) -> str | None:

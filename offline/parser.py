@@ -15,6 +15,7 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
 from orquestra.offline.asking import NUMBER_WORDS, aggregate_asked, top_asked
+from orquestra.offline.buyers import rows_that_acted
 from orquestra.offline.clauses import several_measures
 from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
@@ -50,7 +51,7 @@ from orquestra.offline.phrasing import (
     rank_subject,
     recency,
 )
-from orquestra.offline.ranking import most_sold, worst_and_best
+from orquestra.offline.ranking import most_sold, time_ranked_alone, worst_and_best
 from orquestra.offline.shares import share_asked
 from orquestra.offline.shorthand import spelled_out
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
@@ -188,7 +189,9 @@ def parse(
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
     share_asked(intent, text)
+    rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
     most_sold(intent, catalog)
+    time_ranked_alone(intent, tokens, GRAINS, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     ranked_group(intent, matches, catalog)
     worst_and_best(intent, text)

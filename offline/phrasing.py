@@ -27,7 +27,7 @@ LEAD_WORDS = {
     *("qual", "quais", "which", "what", "quem", "who", "em", "in", "que", "o", "a", "os"),
     *("as", "the", "top", "ranking", "de", "of", "mais", "most", "menos", "least", "fewest"),
     *("maior", "maiores", "menor", "menores", "pior", "piores", "melhor", "melhores"),
-    *("worst", "best", "biggest", "largest", "highest", "lowest", "principais"),
+    *("worst", "best", "biggest", "largest", "highest", "lowest", "principais", "busiest"),
     *("our", "my", "your", "nosso", "nossa", "meu", "minha", "seu", "sua", "foi", "was"),
 }
 """Words that open a ranking question before its subject ("qual foi o", "in which", "top 3")."""

@@ -16,8 +16,9 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import fold, words
-from orquestra.offline.intent import Intent
+from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import is_measure
+from orquestra.offline.phrasing import LEAD_WORDS
 
 HIGHER_IS_BETTER = re.compile(
     r"quanto (mais|maior)[^.]*melhor|(higher|closer to 1|more|bigger|larger)[^.]*the better"
@@ -30,6 +31,8 @@ TIME_UNITS += ("hours", "minute", "minutes")
 AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
 WORST = re.compile(r"\b(pior|piores|worst)\b")
 BEST = re.compile(r"\b(melhor|melhores|best)\b")
+BUSIEST = re.compile(r"\b(busiest|mais movimentad[oa]s?)\b")
+SUMMED = re.compile(r"^\s*sum\s*\(", re.IGNORECASE)
 
 
 def better(term: GlossaryTerm) -> str | None:
@@ -86,3 +89,27 @@ def most_sold(intent: Intent, catalog: Catalog) -> None:
                 return
     if rule.table not in subjects or intent.columns:
         intent.metric = intent.implied.pop(0)  # its filter once, as the metric's
+
+
+def headline(catalog: Catalog) -> GlossaryTerm | None:
+    """The deployment's headline metric: the first glossary metric that sums an amount and
+    is better higher (what "our best month" is best at); else the first better higher."""
+    ranked = [t for t in catalog.glossary if t.metric is not None and better(t) == "higher"]
+    summed = [t for t in ranked if t.metric is not None and SUMMED.match(t.metric.expression)]
+    return next(iter(summed or ranked), None)
+
+
+def time_ranked_alone(intent: Intent, tokens: list[str], grains: dict[str, str], catalog) -> None:
+    """ "what was our best month in 2025?": a period ranked with no measure named is ranked
+    by the headline metric; "the busiest month for orders": by the rows named, counted."""
+    if not intent.top or intent.metric or intent.measure or intent.groups or intent.entity:
+        return
+    subject = next((t for t in tokens if t not in LEAD_WORDS and not t.isdigit()), None)
+    if subject not in grains:
+        return
+    text = " ".join(tokens)
+    if BUSIEST.search(text) and intent.tables:
+        intent.groups.append(Group("", "", grains[subject]))
+        intent.aggregate, intent.ascending = "count", False
+    elif (BEST.search(text) or WORST.search(text)) and not intent.tables:
+        intent.metric = headline(catalog)

@@ -1,0 +1,75 @@
+"""Rows named by what they did in other rows: "quantos clientes compraram em maio", "the
+five customers who bought the most in 2025".
+
+A verb shares its root with a synonym of a reference column of another table ("comprou" and
+the order's customer column, called "comprador"; "bought" and "buyer"): the rows of that
+other table are the acts, and the rows named are those the acts refer to. Counted, each
+one that acted in the period counts once; ranked, by the acts' headline amount (the first
+glossary metric over them that sums and is better higher).
+
+Only the languages' own verb forms live here; the words come from the catalog.
+"""
+
+from __future__ import annotations
+
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.text import stem, words
+from orquestra.offline.intent import Group, Intent
+from orquestra.offline.lexicon import display_column, verb_roots
+from orquestra.offline.ranking import SUMMED, better
+
+IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "paid": "pay"}
+"""English verb forms whose root starts their agent noun ("buyer", "payer")."""
+
+
+def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]) -> None:
+    """The rows named, read as those that did what the verb says in another table's rows
+    (a word of the catalog's own, `known`, is no such verb)."""
+    if intent.entity or intent.metric or intent.measure or intent.groups or not intent.tables:
+        return
+    for token in (t for t in tokens if stem(t) not in known):
+        roots = [IRREGULAR_AGENTS[token]] if token in IRREGULAR_AGENTS else verb_roots(token)
+        acts = _acts(roots, intent.tables, catalog) if roots else None
+        if acts is None:
+            continue
+        table, named = acts
+        if intent.top:
+            metric = _amount(table, catalog)
+            if metric is None:
+                return
+            intent.metric, intent.tables = metric, [named]
+            shown = display_column(catalog.table(named))
+            intent.groups.append(Group(named, shown.name))
+            intent.ascending = False
+        elif intent.aggregate == "count":
+            intent.tables = [table, named]
+            intent.distinct_table = named
+        return
+
+
+def _acts(roots: list[str], named: list[str], catalog: Catalog) -> tuple[str, str] | None:
+    """(the acting table, the table named) when a reference column's synonym is the verb's."""
+    for table in catalog.tables.values():
+        for join in table.meta.joins:
+            if join.to not in named or join.to == table.name:
+                continue
+            for column in join.on:
+                spelled = words(" ".join(table.column(column).meta.synonyms.all()))
+                if any(w.startswith(root) for root in roots for w in spelled):
+                    return table.name, join.to
+    return None
+
+
+def _amount(table: str, catalog: Catalog) -> GlossaryTerm | None:
+    """The first glossary metric over `table` that sums an amount and is better higher."""
+    return next(
+        (
+            t
+            for t in catalog.glossary
+            if t.metric is not None
+            and t.metric.table == table
+            and SUMMED.match(t.metric.expression)
+            and better(t) != "lower"
+        ),
+        None,
+    )
