@@ -51,7 +51,13 @@ from orquestra.offline.phrasing import (
     rank_subject,
     recency,
 )
-from orquestra.offline.ranking import most_sold, time_ranked_alone, worst_and_best
+from orquestra.offline.ranking import (
+    SPEED_WORDS,
+    most_sold,
+    speed_ranked,
+    time_ranked_alone,
+    worst_and_best,
+)
 from orquestra.offline.shares import share_asked
 from orquestra.offline.shorthand import spelled_out
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
@@ -93,6 +99,7 @@ NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the 
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
 YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
+KNOWN |= SPEED_WORDS
 """The parser's own words: never unknown to the catalog, never a row's name."""
 
 
@@ -191,6 +198,7 @@ def parse(
     share_asked(intent, text)
     rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
     most_sold(intent, catalog)
+    speed_ranked(intent, tokens, catalog)
     time_ranked_alone(intent, tokens, GRAINS, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     ranked_group(intent, matches, catalog)

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
-from orquestra.ddl_catalog.text import fold, words
+from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import is_measure
+from orquestra.offline.lexicon import FUNCTION_WORDS, is_measure
 from orquestra.offline.phrasing import LEAD_WORDS
 
 HIGHER_IS_BETTER = re.compile(
@@ -51,8 +51,12 @@ def better(term: GlossaryTerm) -> str | None:
 
 
 def worst_and_best(intent: Intent, text: str) -> None:
-    """ "a transportadora com pior OTIF": the groups ranked from the metric's worse end."""
+    """ "a transportadora com pior OTIF": the groups ranked from the metric's worse end;
+    "qual modal entrega mais rápido": a duration's shortest first ("slowest": longest)."""
     if not intent.top or not intent.groups or intent.metric is None:
+        return
+    if _is_duration(intent.metric) and (FAST.search(text) or SLOW.search(text)):
+        intent.ascending = bool(FAST.search(text))
         return
     direction = better(intent.metric)
     if direction is None:
@@ -113,3 +117,39 @@ def time_ranked_alone(intent: Intent, tokens: list[str], grains: dict[str, str],
         intent.aggregate, intent.ascending = "count", False
     elif (BEST.search(text) or WORST.search(text)) and not intent.tables:
         intent.metric = headline(catalog)
+
+
+FAST = re.compile(r"\b(rapid[oa]s?|rapidamente|fastest|quickest|faster|quicker|fast|quickly)\b")
+SLOW = re.compile(r"\b(lent[oa]s?|slowest|slower|slow|demorad[oa]s?)\b")
+SPEED_WORDS = {"rapido", "rapida", "rapidos", "rapidas", "rapidamente", "fastest", "quickest"}
+SPEED_WORDS |= {"faster", "quicker", "fast", "quickly", "lento", "lenta", "lentos", "lentas"}
+SPEED_WORDS |= {"slowest", "slower", "slow", "demorado", "demorada", "demorados", "demoradas"}
+"""The languages' words for a duration's short and long ends."""
+
+
+def _is_duration(term: GlossaryTerm) -> bool:
+    """An average time taken (its unit is days or hours) whose lower values are better."""
+    metric = term.metric
+    return (
+        metric is not None
+        and bool(AVERAGE.match(metric.expression))
+        and fold(metric.unit or "") in TIME_UNITS
+        and better(term) == "lower"
+    )
+
+
+def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+    """ "qual transportadora entrega mais rápido?", "our slowest doctor": ranked by the
+    glossary's duration that shares most words with the question (else its first one)."""
+    text = " ".join(tokens)
+    if intent.metric or intent.measure or not (FAST.search(text) or SLOW.search(text)):
+        return
+    durations = [t for t in catalog.glossary if _is_duration(t)]
+    said = {stem(w) for w in tokens} - FUNCTION_WORDS
+
+    def shared(term: GlossaryTerm) -> int:
+        return len(said & {stem(w) for p in [term.term, *term.synonyms] for w in words(p)})
+
+    chosen = max(durations, key=shared, default=None)  # the first of equals
+    if chosen is not None:
+        intent.metric, intent.top = chosen, intent.top or 1

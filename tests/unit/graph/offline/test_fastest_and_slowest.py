@@ -1,0 +1,34 @@
+"""Fifth round of the offline model: "mais rápido"/"fastest" and "mais lento"/"slowest" rank
+groups by the glossary's duration (an average time, lower is better) that shares most words
+with the question — shortest first for fast, longest first for slow — on both sample
+deployments."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.graph.offline.offline_sql import route_of, sql_for
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "qual transportadora entrega mais rápido?", "ORDER BY lead_time ASC LIMIT 1"),
+        (
+            "logistics",
+            "qual modal entrega mais rapido, em media?",
+            "ORDER BY lead_time ASC LIMIT 1",
+        ),
+        ("logistics", "which carrier delivers fastest?", "ORDER BY lead_time ASC LIMIT 1"),
+        ("logistics", "qual transportadora é a mais lenta?", "ORDER BY lead_time DESC LIMIT 1"),
+        (
+            "clinics",
+            "qual médico laudou mais rápido em 2025?",
+            "ORDER BY tempo_de_laudo ASC LIMIT 1",
+        ),
+    ],
+)
+def test_speed_ranks_by_a_duration(deployment: str, question: str, wanted: str) -> None:
+    assert route_of(deployment, question) == "ANALYTICS"
+    sql = sql_for(deployment, question)
+    assert wanted in sql and "avg(" in sql, sql
