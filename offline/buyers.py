@@ -73,3 +73,26 @@ def _amount(table: str, catalog: Catalog) -> GlossaryTerm | None:
         ),
         None,
     )
+
+
+HAVE = {"tem", "possuem", "possui", "com", "have", "has", "with"}
+"""The languages' words for rows having others ("clientes com títulos vencidos")."""
+
+
+def owners_listed(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+    """ "quais clientes têm títulos vencidos", "which customers have overdue bills": the
+    rows of the table named first that the rows asked about refer to, listed."""
+    if not intent.listing or intent.entity or intent.groups or intent.top or not intent.tables:
+        return
+    if not HAVE & set(tokens):
+        return
+    named = intent.tables[0]
+    filtered = [t for t, _c in intent.filters if t != named]
+    measured = intent.metric.metric.table if intent.metric and intent.metric.metric else None
+    acts = measured or next(iter(filtered), None)
+    if acts is None or acts == named:
+        return
+    if not any(j.to == named for j in catalog.table(acts).meta.joins):
+        return
+    intent.owners, intent.aggregate = named, None
+    intent.tables = [acts, *(t for t in intent.tables if t != acts)]

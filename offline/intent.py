@@ -79,6 +79,9 @@ class Intent:
     vendidos"): their filters and dates apply."""
     distinct_table: str | None = None
     """ "quantas tarefas distintas": this table's rows, each counted once (by its whole key)."""
+    owners: str | None = None
+    """ "quais clientes têm títulos vencidos": this table's rows that the rows asked about
+    refer to, listed once each."""
     named: str | None = None
     """A row's own name said in the question ("Empório São Jorge ME"): its display column."""
     unknown: list[str] = field(default_factory=list)

@@ -87,6 +87,8 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
         raise Unmappable("no table, column, value or business term of the catalog was recognised")
     if intent.unmapped:
         raise Unmappable(f"unknown to the catalog: {', '.join(intent.unmapped)}")
+    if intent.owners:
+        return _owners(intent, catalog, today)
     if intent.lists_metric_rows:
         joins = Joins(catalog, _base(intent))
         return _listing(intent, catalog, joins, _filters(intent, catalog, joins, today))
@@ -285,6 +287,24 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     if dated is not None:
         sql += f" ORDER BY {alias}.{dated.name} DESC"
     return sql + f" LIMIT {intent.top or LIST_LIMIT}"
+
+
+def _owners(intent: Intent, catalog: Catalog, today: str) -> str:
+    """ "which customers have overdue bills": the rows the filtered rows refer to, each once,
+    by key and name."""
+    joins = Joins(catalog, _base(intent))
+    where = _filters(intent, catalog, joins, today)
+    metric = intent.metric.metric if intent.metric else None
+    share = share_condition(metric) if metric else None
+    if share:  # "which patients have no-shows": the rows the share counts
+        where.append(f"({qualify(share, joins.alias(_base(intent)))})")
+    owner = catalog.table(intent.owners or "")
+    alias = joins.alias(owner.name)
+    key = key_column(owner, catalog)
+    shown = list(dict.fromkeys([*([key.name] if key else []), display_column(owner).name]))
+    sql = f"SELECT DISTINCT {', '.join(f'{alias}.{c}' for c in shown)} FROM {joins.sql()}"
+    sql += f" WHERE {' AND '.join(where)}" if where else ""
+    return sql + f" ORDER BY {alias}.{shown[-1]} LIMIT {LIST_LIMIT}"
 
 
 def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:

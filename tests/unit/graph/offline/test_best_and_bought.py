@@ -74,3 +74,29 @@ def test_new_rows_are_placed_by_their_registration(
     deployment: str, question: str, column: str
 ) -> None:
     assert column in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "which customers have overdue receivables?",
+            "SELECT DISTINCT c.cod_cliente, c.nome FROM titulos AS t JOIN clientes AS c",
+        ),
+        (
+            "logistics",
+            "quais clientes têm títulos vencidos?",
+            "SELECT DISTINCT c.cod_cliente, c.nome FROM titulos AS t JOIN clientes AS c",
+        ),
+        (
+            "clinics",
+            "quais pacientes têm exames cancelados?",
+            "SELECT DISTINCT p.cod_paciente, p.nome FROM exames AS e JOIN pacientes AS p",
+        ),
+        ("clinics", "which patients have no-shows in 2025?", "(e.status = 'FALTOU')"),
+    ],
+)
+def test_rows_that_have_others_are_listed_once(deployment: str, question: str, wanted: str) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and "sum(" not in sql, sql
