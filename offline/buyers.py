@@ -12,6 +12,8 @@ Only the languages' own verb forms live here; the words come from the catalog.
 
 from __future__ import annotations
 
+import re
+
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
@@ -96,3 +98,25 @@ def owners_listed(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
         return
     intent.owners, intent.aggregate = named, None
     intent.tables = [acts, *(t for t in intent.tables if t != acts)]
+
+
+EITHER = re.compile(r"\b(ou|or)\b")
+WHICH_MORE = re.compile(r"\b(quem|qual|who|which)\b.*\b(mais|more|most|menos|less|fewer)\b")
+
+
+def either_ranked(intent: Intent, text: str, catalog: Catalog) -> None:
+    """ "Unimed ou Bradesco, quem pagou mais em 2025?": two values of one column named with
+    "ou"/"or" and compared are the groups, side by side, ranked by the rows' amount (the
+    first glossary metric over their table that sums), else counted."""
+    if intent.groups or intent.entity or not (EITHER.search(text) and WHICH_MORE.search(text)):
+        return
+    compared = [(t, c) for (t, c), values in intent.filters.items() if len(values) >= 2]
+    if len(compared) != 1:
+        return
+    table, column = compared[0]
+    if intent.metric is None and intent.measure is None:
+        intent.metric = _amount(table, catalog)
+        intent.aggregate = None if intent.metric else "count"
+    intent.groups.append(Group(table, column))
+    intent.top = len(intent.filters[table, column])
+    intent.ascending = bool(re.search(r"\b(menos|less|fewer)\b", text))

@@ -15,7 +15,7 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
 from orquestra.offline.asking import NUMBER_WORDS, aggregate_asked, top_asked
-from orquestra.offline.buyers import owners_listed, rows_that_acted
+from orquestra.offline.buyers import either_ranked, owners_listed, rows_that_acted
 from orquestra.offline.clauses import several_measures
 from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
@@ -198,6 +198,7 @@ def parse(
     share_asked(intent, text)
     rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
     owners_listed(intent, tokens, catalog)
+    either_ranked(intent, text, catalog)
     most_sold(intent, catalog)
     speed_ranked(intent, tokens, catalog)
     time_ranked_alone(intent, tokens, GRAINS, catalog)

@@ -100,3 +100,20 @@ def test_new_rows_are_placed_by_their_registration(
 def test_rows_that_have_others_are_listed_once(deployment: str, question: str, wanted: str) -> None:
     sql = sql_for(deployment, question)
     assert wanted in sql and "sum(" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "Unimed ou Bradesco, quem pagou mais em 2025?",
+            "GROUP BY 1 ORDER BY receita DESC",
+        ),
+        ("clinics", "Unimed or Bradesco - who paid more in 2025?", "e.convenio IN ('UNIMED'"),
+        ("logistics", "EDI ou portal, qual canal vendeu mais em 2025?", "p.canal AS canal"),
+    ],
+)
+def test_two_values_compared_are_the_groups(deployment: str, question: str, wanted: str) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and "LIMIT 2" in sql, sql
