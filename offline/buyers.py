@@ -1,13 +1,15 @@
-"""Rows named by what they did in other rows: "quantos clientes compraram em maio", "the
-five customers who bought the most in 2025".
+"""Rows named by what they did or have in other rows: "quantos clientes compraram em maio",
+"the five customers who bought the most in 2025", "quais clientes têm títulos vencidos";
+and two values of one column compared ("Unimed ou Bradesco, quem pagou mais?").
 
 A verb shares its root with a synonym of a reference column of another table ("comprou" and
 the order's customer column, called "comprador"; "bought" and "buyer"): the rows of that
 other table are the acts, and the rows named are those the acts refer to. Counted, each
 one that acted in the period counts once; ranked, by the acts' headline amount (the first
-glossary metric over them that sums and is better higher).
+glossary metric over them that sums and is better higher). Rows that "have" filtered rows
+of a table referring to them are listed once each.
 
-Only the languages' own verb forms live here; the words come from the catalog.
+Only the languages' own words live here; the rest comes from the catalog.
 """
 
 from __future__ import annotations
