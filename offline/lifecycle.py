@@ -65,3 +65,29 @@ def _not_yet(meaning: str, state: str) -> bool:
     root = fold(state).split("_")[0][:SHARED]
     said = [w for pair in NOT.findall(fold(meaning or "")) for w in pair]
     return any(w.startswith(root) for w in said)
+
+
+DID = re.compile(r"\b(fez|fizeram|fizemos|fazem|did|performed)\b")
+"""The languages' verb for doing a thing, asked of the rows done ("as tarefas que ele fez")."""
+DONE = re.compile(r"^[^;.]*\b(feit[oa]s?|done|performed|carried out)\b")
+"""A state whose meaning says the row was done ("Tarefa feita; ...")."""
+
+
+def done_state(intent: Intent, text: str, catalog: Catalog) -> None:
+    """ "qual técnico fez menos tarefas": the rows in the state whose meaning says they were
+    done, when exactly one state of the rows named says so and none is asked already."""
+    if not DID.search(text) or intent.metric or intent.measure:
+        return
+    for table in intent.tables:
+        if any(t == table for t, _c in [*intent.filters, *intent.excluded]):
+            continue
+        done = [
+            (column.name, value)
+            for column in catalog.table(table).columns
+            for value, meaning in column.meta.values.items()
+            if DONE.search(fold(meaning))
+        ]
+        if len(done) == 1:
+            column, value = done[0]
+            intent.filters[table, column] = [value]
+            return

@@ -42,7 +42,7 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
-from orquestra.offline.lifecycle import not_yet
+from orquestra.offline.lifecycle import done_state, not_yet
 from orquestra.offline.names import find_name
 from orquestra.offline.periods import find_periods
 from orquestra.offline.phrasing import (
@@ -186,6 +186,7 @@ def parse(
     who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
     not_yet(intent, text, catalog)
+    done_state(intent, text, catalog)
     date_comparison(intent, tokens, matches, catalog)
     deadline_readings(intent, tokens, text, catalog)
     _measure(intent, matches, catalog)
