@@ -145,6 +145,9 @@ class AgentState(InputState, OutputState, total=False):
     """Judge-driven refinements in this turn (concept and data answers)."""
     judge_feedback: str | None
     """What the judges asked the writer to fix, while a refinement is due."""
+    sent_back: str | None
+    """The answer the judges last sent back: a rewrite that returns it unchanged ends the
+    refinement (the writer cannot do better, and asking again costs calls, not quality)."""
     judge_pending: bool
     """A data answer was streamed and awaits the judges."""
     judgements: list[dict[str, Any]]

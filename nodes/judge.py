@@ -78,6 +78,8 @@ async def run_judges(
         timezone=context.limits.timezone,
         model=model_access(meter, resources, context),
     )
+    if state.get("refine_rounds", 0) and case.answer.strip() == (state.get("sent_back") or ""):
+        return {**done, **_unchanged(state)}  # the same answer again: no new verdict to ask for
     results = await resources.guardrails.judge(case)
     update = {**done, **meter.update(), "judgements": [_verdict(r) for r in results]}
     failed = [r for r in results if not r.passed]
@@ -87,7 +89,12 @@ async def run_judges(
     rounds = state.get("refine_rounds", 0)
     if fixable and rounds < context.caps.max_refine_rounds:
         feedback = " ".join(r.feedback for r in fixable)
-        return {**update, "judge_feedback": feedback, "refine_rounds": rounds + 1}
+        return {
+            **update,
+            "judge_feedback": feedback,
+            "refine_rounds": rounds + 1,
+            "sent_back": case.answer.strip(),
+        }
     caps = list(state.get("caps_hit") or [])
     if fixable:
         CAP_HITS.labels(cap="MAX_REFINE_ROUNDS").inc()
@@ -96,6 +103,14 @@ async def run_judges(
     names = ", ".join(r.name for r in failed)
     note = say(f"unverified.{kind}", state.get("lang", "pt"), names=names)
     return {**update, "caps_hit": caps, "verification_note": note}
+
+
+def _unchanged(state: AgentState) -> dict[str, Any]:
+    """The refinement ends on a rewrite identical to the answer sent back: it goes out with
+    the note of the judges that failed it, as at the cap, without asking them again."""
+    failed = [v["name"] for v in state.get("judgements") or [] if not v.get("passed")]
+    note = say("unverified.fail", state.get("lang", "pt"), names=", ".join(failed))
+    return {"verification_note": note}
 
 
 def _verdict(result: JudgeResult) -> dict[str, Any]:

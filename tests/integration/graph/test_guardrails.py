@@ -140,16 +140,35 @@ async def test_an_ungrounded_number_sends_the_streamed_answer_back(harness: Harn
 
 
 async def test_the_refine_cap_lets_the_best_answer_out_with_a_note(harness: Harness) -> None:
+    rewrites = ["Foram R$ 123,45.", "Foram R$ 123,46.", "Foram R$ 123,47."]
     harness.use(
-        {**data_turn(harness.sql.measure, harness.sql.monthly), "answer": ["Foram R$ 123,45."]},
-        repeat=("answer", "judge"),
+        {**data_turn(harness.sql.measure, harness.sql.monthly), "answer": rewrites},
+        repeat=("judge",),
     )
     turn = await harness.ask(harness.sql.measure, max_refine_rounds=2)
     assert sum(1 for t in turn.of("token") if t.get("reset")) == 2
-    assert turn.result["answer"].startswith("Foram R$ 123,45.\n\nAtenção: não consegui confirmar")
+    assert turn.result["answer"].startswith("Foram R$ 123,47.\n\nAtenção: não consegui confirmar")
     assert "(groundedness)" in turn.result["answer"]
     state = await harness.state()
     assert state["caps_hit"] == ["MAX_REFINE_ROUNDS"] and state["refine_rounds"] == 2
+
+
+async def test_a_rewrite_identical_to_the_answer_sent_back_ends_the_refinement(
+    harness: Harness,
+) -> None:
+    """A writer that returns the same answer cannot do better: asking the judges and the
+    writer again until the cap cost the offline model ten calls for one concept answer."""
+    current = harness.use(
+        {**data_turn(harness.sql.measure, harness.sql.monthly), "answer": ["Foram R$ 123,45."]},
+        repeat=("answer", "judge"),
+    )
+    turn = await harness.ask(harness.sql.measure, max_refine_rounds=3)
+    assert sum(1 for t in turn.of("token") if t.get("reset")) == 1  # one rewrite, not three
+    assert turn.result["answer"].startswith("Foram R$ 123,45.\n\nAtenção: não consegui confirmar")
+    assert "(groundedness)" in turn.result["answer"]
+    state = await harness.state()
+    assert state["refine_rounds"] == 1 and not state["caps_hit"]
+    assert [role for role, _ in current.seen].count("answer") == 2
 
 
 async def test_a_judge_that_cannot_decide_fails_closed_without_rewrites(
