@@ -199,16 +199,20 @@ async def test_refine_cap_delivers_the_best_answer(harness: Harness) -> None:
         {
             "augmenter": [augmented(f"o que é {concept}?", is_data_question=False)],
             "router": [routed("KNOWLEDGE")],
-            "librarian": [{"answer": f"{concept} é um termo.", "terms": [concept]}],
+            # Each rewrite differs (an identical one would end the refinement at once).
+            "librarian": [
+                {"answer": f"{concept} é um termo{'.' * (n + 1)}", "terms": [concept]}
+                for n in range(4)
+            ],
             "judge": [{"addresses_question": False, "feedback": "explique melhor"}],
         },
-        repeat=("librarian", "judge"),
+        repeat=("judge",),
     )
     turn = await harness.ask(f"o que é {concept}?")
     roles = [r for r, _ in current.seen]
     assert roles.count("librarian") == 4 and roles.count("judge") == 4  # 1 + 3 refinements
     # The best answer goes out, saying honestly that the judges did not approve it.
-    assert turn.result["answer"].startswith(f"{concept} é um termo.\n\nAtenção:")
+    assert turn.result["answer"].startswith(f"{concept} é um termo....\n\nAtenção:")
     assert "(relevance)" in turn.result["answer"]
     assert (await harness.state())["caps_hit"] == ["MAX_REFINE_ROUNDS"]
 
