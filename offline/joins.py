@@ -60,6 +60,14 @@ class Joins:
         return " ".join(self.clauses)
 
 
+def in_values(column: str, values: list[str] | tuple[str, ...], negated: bool = False) -> str:
+    """`column = 'V'` or `column IN ('V', 'W')` (with `negated`: `<>`, `NOT IN`)."""
+    quoted = ", ".join(f"'{v}'" for v in values)
+    if len(values) == 1:
+        return f"{column} {'<>' if negated else '='} {quoted}"
+    return f"{column} {'NOT IN' if negated else 'IN'} ({quoted})"
+
+
 @lru_cache(maxsize=1024)
 def qualify(expression: str, alias: str) -> str:
     """`expression` with every bare column prefixed by `alias` (parsed, not pattern-matched;

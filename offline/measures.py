@@ -12,7 +12,7 @@ from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import COUNT_WORDS
 from orquestra.offline.intent import Intent
-from orquestra.offline.joins import Joins, qualify
+from orquestra.offline.joins import Joins, in_values, qualify
 from orquestra.offline.lexicon import amount_column, is_measure
 
 
@@ -171,9 +171,7 @@ def per_clause(
     for clause in intent.apart:
         conditions = []
         for (table, column), values in clause.filters.items():
-            quoted = ", ".join(f"'{v}'" for v in values)
-            operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
-            conditions.append(f"{joins.alias(table)}.{column} {operator}")
+            conditions.append(in_values(f"{joins.alias(table)}.{column}", values))
         for table, left, operator, right in clause.comparisons:
             owner = catalog.table(table)
             conditions.append(compared(owner, joins.alias(table), left, operator, right))

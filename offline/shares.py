@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from orquestra.offline.intent import Intent
-from orquestra.offline.joins import Joins
+from orquestra.offline.joins import Joins, in_values
 
 PERCENT = re.compile(
     r"%|\b(?:percentual|porcentagem|percentagem|proporcao|participacao|fatia|parcela"
@@ -39,17 +39,20 @@ def of_all(intent: Intent) -> Intent:
     return replace(intent, filters={}, entity=None, share=False)
 
 
+def named_conditions(intent: Intent, joins: Joins) -> list[str]:
+    """The question's states (`column = 'V'` or `IN (…)`) and the row it names, as SQL."""
+    conditions = []
+    for (table, column), values in intent.filters.items():
+        conditions.append(in_values(f"{joins.alias(table)}.{column}", values))
+    if intent.entity:
+        table, column, number = intent.entity
+        conditions.append(f"{joins.alias(table)}.{column} = {number}")
+    return conditions
+
+
 def share_select(intent: Intent, measure: str, joins: Joins) -> str:
     """ "100.0 * measure FILTER (WHERE the part's conditions) / measure": one percentage.
 
     The part's conditions are the question's states and the row it names."""
-    conditions = []
-    for (table, column), values in intent.filters.items():
-        quoted = ", ".join(f"'{v}'" for v in values)
-        operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
-        conditions.append(f"{joins.alias(table)}.{column} {operator}")
-    if intent.entity:
-        table, column, number = intent.entity
-        conditions.append(f"{joins.alias(table)}.{column} = {number}")
-    part = f"{measure} FILTER (WHERE {' AND '.join(conditions)})"
+    part = f"{measure} FILTER (WHERE {' AND '.join(named_conditions(intent, joins))})"
     return f"100.0 * {part} / NULLIF({measure}, 0) AS percentual"

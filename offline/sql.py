@@ -14,7 +14,14 @@ from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import words
 from orquestra.offline.dating import SIMPLE_STATE, rows_date, time_column
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.joins import Joins, Unmappable, join_path, looks_like_series, qualify
+from orquestra.offline.joins import (
+    Joins,
+    Unmappable,
+    in_values,
+    join_path,
+    looks_like_series,
+    qualify,
+)
 from orquestra.offline.lexicon import (
     date_column,
     display_column,
@@ -43,7 +50,7 @@ from orquestra.offline.rows import (
     series_for,
     visible_columns,
 )
-from orquestra.offline.shares import of_all, share_select
+from orquestra.offline.shares import named_conditions, of_all, share_select
 
 _series_for = series_for  # its name before the row lookups had a module of their own
 
@@ -212,17 +219,9 @@ def _filters(
     share = share_condition(metric) if intent.aggregate == "count" else None
     if share and not counted_in_unit(intent):  # "how many no-shows": where the share holds
         where.append(f"({qualify(share, alias)})")
-    for (table, column), values in intent.filters.items():
-        quoted = ", ".join(f"'{v}'" for v in values)
-        operator = f"= {quoted}" if len(values) == 1 else f"IN ({quoted})"
-        where.append(f"{joins.alias(table)}.{column} {operator}")
-    if intent.entity:
-        table, column, number = intent.entity
-        where.append(f"{joins.alias(table)}.{column} = {number}")
+    where += named_conditions(intent, joins)
     for (table, column), values in intent.excluded.items():
-        quoted = ", ".join(f"'{v}'" for v in values)
-        operator = f"<> {quoted}" if len(values) == 1 else f"NOT IN ({quoted})"
-        where.append(f"{joins.alias(table)}.{column} {operator}")
+        where.append(in_values(f"{joins.alias(table)}.{column}", values, negated=True))
     for table, column in intent.unset:
         where.append(f"{joins.alias(table)}.{column} IS NULL")
     for term in intent.implied:  # "os produtos mais vendidos": the sold rows only
