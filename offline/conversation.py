@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any
 
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.ddl_catalog.text import fold, words
+from orquestra.ddl_catalog.text import fold
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.parser import Intent, parse
@@ -207,55 +207,15 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     series = series_for(catalog, owner) if owner else None
     others = [t for t in intent.tables if t != owner and (series is None or t != series.name)]
     ranked_rows = intent.recency and others
+    # the router's TRACKING: "the state or details of one specific entity identified by its
+    # number or code" — one column of it or several, its own or a related row's
     looked_up = intent.entity and not (aggregated or ranked_rows)
-    looked_up = looked_up and not _several_attributes(intent, catalog)
     kind = "TRACKING" if looked_up or current_state else "ANALYTICS"
     return {
         "route": kind,
         "wants_knowledge": bool(intent.is_concept and intent.asks_data and intent.understood),
         "reason": "data",
     }
-
-
-def _several_attributes(intent: Intent, catalog: Catalog) -> bool:
-    """ "o valor e a data da tarefa 12", "who owns task 7 and what city are they in":
-    several attributes of one row (or of a row tied to it) are a lookup report, not the
-    row's state; its events and its states (and why it is in one) stay tracking."""
-    if intent.wants_status or intent.history or intent.entity is None:
-        return False
-    owner = intent.entity[0]
-    series = series_for(catalog, owner)
-    # the tables named, and those it refers to whose columns are asked ("o valor do projeto
-    # da tarefa 7")
-    referred = {j.to for j in catalog.table(owner).meta.joins}
-    tables = [*intent.tables, *(t for t, _c in intent.columns if t in referred)]
-    related = [
-        t for t in dict.fromkeys(tables) if t != owner and (series is None or t != series.name)
-    ]
-    references = {c for j in catalog.table(owner).meta.joins if j.to in related for c in j.on}
-    asked = {
-        (t, c)
-        for t, c in intent.columns
-        if (t == owner or t in related)
-        and not _is_state(catalog.table(t).column(c))
-        and c not in catalog.table(t).primary_key
-        and c not in references  # "o cliente do pedido": the customer, named once
-    }
-    # a person asked, too ("quem assinou … e quando"), unless the row named is that person
-    who = bool(re.search(r"\b(quem|who)\b", fold(intent.question)))
-    # a row named is asked for by its name when none of its columns is ("which carrier"),
-    # or when "who" asks it ("quem é o cliente … e de que cidade")
-    named = {t for t in related if who or not any(t == owner for owner, _c in asked)}
-    own_refs = {c for j in catalog.table(owner).meta.joins for c in j.on}
-    # "who" beside another attribute is one more, unless a row or a reference answers it
-    person = who and not related and not any(c in own_refs for _t, c in intent.columns)
-    return len(asked) + len(named) + person >= 2
-
-
-def _is_state(column) -> bool:
-    """The row's state column ("status", "situação"): asked when its state is."""
-    said = {w for s in [column.name, *column.meta.synonyms.all()] for w in words(s)}
-    return bool(column.meta.values) and bool(said & {"status", "situacao", "state"})
 
 
 VALUE_ASKED = re.compile(r"^(what|which)(?: is| was| are| were|'s|’s) (the|my|our) ")

@@ -91,7 +91,7 @@ def test_a_related_rows_columns_asked_of_one_row(
 @pytest.mark.parametrize(
     ("deployment", "question", "route"),
     [
-        ("clinics", "qual o convênio e o valor do exame do laudo 11046?", "ANALYTICS"),
+        ("clinics", "qual o convênio e o valor do exame do laudo 11046?", "TRACKING"),
         ("logistics", "qual foi o primeiro pedido do cliente 2003?", "ANALYTICS"),
         ("logistics", "when did customer 1700 last order from us?", "ANALYTICS"),
         ("clinics", "qual foi o último exame que o paciente 105521 fez?", "ANALYTICS"),
@@ -99,12 +99,12 @@ def test_a_related_rows_columns_asked_of_one_row(
         ("clinics", "o laudo 8192 já foi assinado?", "TRACKING"),
     ],
 )
-def test_a_related_rows_columns_or_ranked_rows_are_a_report(
+def test_a_related_rows_columns_are_details_ranked_rows_a_report(
     deployment: str, question: str, route: str
 ) -> None:
-    """Attributes of a row the one named refers to count as attributes asked; a related row
-    found by ranking dates is a ranking (analytics), as the newest row of a table is; a row's
-    own state stays tracking."""
+    """Attributes of a row the one named refers to are its details (tracking, as the router
+    defines it); a related row found by ranking dates is a ranking (analytics), as the newest
+    row of a table is; a row's own state stays tracking."""
     assert route_of(deployment, question) == route
 
 
