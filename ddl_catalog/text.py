@@ -42,6 +42,13 @@ def phrase_key(phrase: str) -> tuple[str, ...]:
     return tuple(stem(w) for w in words(phrase.replace("_", " ")))
 
 
+def abbreviated_by(short: str, long_words: list[str]) -> list[str]:
+    """The words of `long_words` that `short` abbreviates: its letters in order, the first
+    one first ("qtd" quantidade, "vlr" valor, "dept" department), in their order."""
+    pattern = re.compile(".*?".join(map(re.escape, short)))
+    return [w for w in long_words if w[:1] == short[:1] and pattern.match(w)]
+
+
 CODE_PREFIXES = ("num_", "cod_", "id_")
 CODE_SUFFIXES = ("_id", "_code", "_no")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog, per_catalog
-from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.ddl_catalog.text import abbreviated_by, fold, stem, words
 from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon
 from orquestra.offline.periods import MONTHS, NUMBER_WORDS, ORDINALS, SPANS, UNITS
 
@@ -70,8 +70,7 @@ def _expanded(
     if short in FUNCTION_WORDS or short in TIME_WORDS or stem(short) in lexicon.vocabulary:
         return None
     if VOWELLESS.fullmatch(short):
-        pattern = re.compile(".*?".join(map(re.escape, short)))
-        found = [w for w in longer if w[0] == short[0] and pattern.match(w)]
+        found = abbreviated_by(short, longer)
     elif dotted or (SHORTENED.fullmatch(short) and _placed_as_a_noun(after, at_start)):
         found = [w for w in longer if w.startswith(short) and len(w) > len(short)]
     else:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from orquestra.core.deployment import Profile
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.ddl_catalog.text import fold, phrase_key, stem, words
+from orquestra.ddl_catalog.text import abbreviated_by, fold, phrase_key, stem, words
 from orquestra.guards.rails.config import Entry
 from orquestra.guards.rails.contracts import RailCheck, RailResult
 
@@ -208,10 +208,8 @@ class OutOfScope:
         return False
 
     def _abbreviates(self, short: str) -> bool:
-        """A catalog word this abbreviation shortens: its letters in order, the first
-        one first ("qtd" quantidade, "vlr" valor, "dept." department)."""
-        pattern = re.compile(".*?".join(map(re.escape, short)))
-        return any(w[0] == short[0] and pattern.match(w) for w in self.long_words)
+        """A catalog word this abbreviation shortens ("qtd" quantidade, "dept." department)."""
+        return bool(abbreviated_by(short, self.long_words))
 
 
 def abbreviations(text: str) -> list[str]:
