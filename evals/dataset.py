@@ -34,6 +34,9 @@ class Case(BaseModel):
     lang: Literal["pt", "en"] = "pt"
     blocked_by: str | None = None
     """The input rail expected to stop the message (`PINJ`, `OOS`, …)."""
+    source: str | None = None
+    """The id of the case (in another set) this one rewords with the same gold: a reading
+    that answers one wording and not the other is brittle."""
 
     @model_validator(mode="after")
     def _one_question(self) -> Case:

@@ -71,6 +71,24 @@ def test_dataset_errors_name_the_line(tmp_path: Path) -> None:
     assert "bad.jsonl:2" in caught.value.message
 
 
+def test_every_dataset_loads_and_a_rewording_keeps_its_sources_gold() -> None:
+    """The shipped sets all load; a case that rewords another (`source`) keeps its tenant and
+    gold, so that its result measures the wording alone."""
+    datasets = sorted((Path(__file__).resolve().parents[3] / "evals" / "datasets").glob("*.jsonl"))
+    cases = {c.id: c for path in datasets for c in load_dataset(path)}
+    rewordings = [c for c in cases.values() if c.source]
+    assert rewordings
+    for case in rewordings:
+        source = cases[case.source]
+        assert (case.tenant, case.gold_sql, case.route) == (
+            source.tenant,
+            source.gold_sql,
+            source.route,
+        ), case.id
+        assert case.answer_contains == source.answer_contains, case.id
+        assert case.question != source.question, case.id
+
+
 def test_a_blocked_case_names_its_rail(tmp_path: Path) -> None:
     path = tmp_path / "blocked.jsonl"
     path.write_text('{"id": "a", "question": "x", "tenant": "101", "route": "blocked"}\n')
