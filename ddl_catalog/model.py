@@ -322,6 +322,9 @@ class GlossaryTerm(_Strict):
 
     term: str
     synonyms: list[str] = []
+    term_en: str = ""
+    """The term's name in English (labels and headings of English answers); empty when the
+    term reads the same in both languages or the deployment speaks one."""
     definition: str
     definition_en: str = ""
     tables: list[str] = []

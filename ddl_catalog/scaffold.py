@@ -29,6 +29,7 @@ GLOSSARY_DRAFT = """\
 # terms:
 #   - term: late return
 #     synonyms: [overdue]
+#     term_en: late return          # optional: its name in English answers and labels
 #     definition: A rental returned after its due date.
 #     definition_en: A rental returned after its due date.
 #     tables: [rental]

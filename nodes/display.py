@@ -20,7 +20,13 @@ from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, words
 from orquestra.graph.resources import Resources
 from orquestra.graph.state import AgentState, QueryResultState
-from orquestra.nodes.units import column_units, identifier_columns, is_money, truncated_periods
+from orquestra.nodes.units import (
+    column_sources,
+    column_units,
+    identifier_columns,
+    is_money,
+    truncated_periods,
+)
 
 ROWS_READ = 500
 """Rows read for periods and kinds (the chart's own cap)."""
@@ -40,6 +46,30 @@ FUNCTION_LABELS = {
     "en": {"count": "Count", "sum": "Sum", "avg": "Average", "min": "Minimum", "max": "Maximum"},
 }
 """The name PostgreSQL gives an unaliased aggregate, as a person would say it."""
+AGGREGATE_WORDS = {
+    **dict.fromkeys(("avg", "average", "media", "medio", "mean"), "avg"),
+    **dict.fromkeys(("sum", "soma", "total"), "sum"),
+    **dict.fromkeys(("count", "qtd", "quantidade", "qtde", "num", "number", "n"), "count"),
+    **dict.fromkeys(("min", "minimo", "minimum", "menor"), "min"),
+    **dict.fromkeys(("max", "maximo", "maximum", "maior"), "max"),
+}
+"""Words an alias names its aggregate by, before or after the words it aggregates."""
+AGGREGATE_LABELS = {
+    "pt": {
+        "avg": "Média de {}",
+        "sum": "Total de {}",
+        "count": "Quantidade de {}",
+        "min": "Mínimo de {}",
+        "max": "Máximo de {}",
+    },
+    "en": {
+        "avg": "Average {}",
+        "sum": "Total {}",
+        "count": "Number of {}",
+        "min": "Minimum {}",
+        "max": "Maximum {}",
+    },
+}
 TOTAL_LABELS = {
     "pt": ("{label} (total)", "{label} (soma dos {count} listados)"),
     "en": ("{label} (total)", "{label} (sum of the {count} listed)"),
@@ -122,45 +152,136 @@ def column_periods(
     return periods
 
 
-def readable_label(column: str, catalog: Catalog, lang: str, question: str = "") -> str:
-    """A column's label in the deployment's words, preferring those the question used."""
-    lang, key = _lang(lang), phrase_key(column)
-    asked = " ".join(phrase_key(question))
-    glossary, columns = _words_of(catalog)
-    if key in glossary:  # the words the column is named by, unless the question's
-        named, phrases = glossary[key]
-        return _capital(_preferred(phrases, asked, named))
-    synonyms = columns.get(column, {}).get(lang)
-    if synonyms:
-        return _capital(_preferred(synonyms, asked, None))
-    if fold(column) in FUNCTION_LABELS[lang]:
-        return FUNCTION_LABELS[lang][fold(column)]
+def readable_label(
+    column: str,
+    catalog: Catalog,
+    lang: str,
+    question: str = "",
+    source: tuple[str, str] | None = None,
+) -> str:
+    """A column's label in the deployment's words, preferring those the question used; an
+    aggregate's alias reads as the aggregate of those words ("media_custo_de_frete" →
+    "Average freight cost" in English). `source` (table, column), when the query selects
+    the column as it is, picks that table's words ("nome" of a carrier is not a customer's)."""
+    lang = _lang(lang)
+    own = _source_synonyms(source, column, catalog, lang)
+    if own:
+        return _capital(_preferred(own, " ".join(phrase_key(question)), None))
     parts = column.replace("_", " ").split()
     kept = [p for i, p in enumerate(parts) if i == 0 or fold(p) != fold(parts[i - 1])]
-    return _capital(" ".join(kept) or column)
+    # a column whose table is known is not named by another table's words
+    found = _deployment_label(" ".join(kept), catalog, lang, question, rows=own is not None)
+    if found:
+        return _capital(found)
+    if fold(column) in FUNCTION_LABELS[lang]:
+        return FUNCTION_LABELS[lang][fold(column)]
+    aggregated = _aggregate_label(kept, catalog, lang, question)
+    return _capital(aggregated or " ".join(kept) or column)
 
 
-Glossary = dict[tuple[str, ...], tuple[str, tuple[str, ...]]]
-"""Phrase key → (the phrase, every phrase of its term)."""
+def _source_synonyms(
+    source: tuple[str, str] | None, column: str, catalog: Catalog, lang: str
+) -> list[str] | None:
+    """The synonyms of the table column `column` is, when it kept its name (None when that
+    is not known)."""
+    if source is None or source[1] != column or source[0] not in catalog.tables:
+        return None
+    found = next((c for c in catalog.tables[source[0]].columns if c.name == source[1]), None)
+    return list(getattr(found.meta.synonyms, lang)) if found else None
+
+
+def _deployment_label(
+    name: str,
+    catalog: Catalog,
+    lang: str,
+    question: str,
+    measures_only: bool = False,
+    rows: bool = False,
+) -> str | None:
+    """A glossary phrase, a column's or a table's synonym that `name` is, in `lang`; with
+    `measures_only`, a glossary phrase only when its term is a metric; with `rows`, only a
+    table's synonym (what a count counts)."""
+    key = phrase_key(name)
+    asked = " ".join(phrase_key(question))
+    words_of = _words_of(catalog)
+    named = words_of.glossary.get(key)
+    if named and not rows and (named.metric or not measures_only):
+        default = named.english if lang == "en" and named.english else named.phrase
+        return _preferred(named.phrases, asked, default)
+    if named:
+        return None
+    column = None if rows else words_of.columns.get(name.replace(" ", "_"), {}).get(lang)
+    synonyms = column or words_of.tables.get(key, {}).get(lang)
+    return _preferred(synonyms, asked, None) if synonyms else None
+
+
+def _aggregate_label(parts: list[str], catalog: Catalog, lang: str, question: str) -> str | None:
+    """ "avg_freight_cost", "custo_medio", "qtd_pedidos": an aggregate word before or after
+    words the deployment names, as a person would say it ("Média de custo de frete")."""
+    for function, rest in ((parts[:1], parts[1:]), (parts[-1:], parts[:-1])):
+        kind = AGGREGATE_WORDS.get(fold(function[0])) if function and rest else None
+        if kind is None:
+            continue
+        # a count is of rows ("qtd_pedidos"), never of a measure or of a condition a glossary
+        # term names ("quantidade_fora_do_prazo" stays as it is)
+        named = _deployment_label(
+            " ".join(rest), catalog, lang, question, measures_only=True, rows=kind == "count"
+        )
+        if named is None:
+            continue
+        if fold(function[0]) in words(named) or (kind == "sum" and "total" in words(named)):
+            return named  # "total_peso_total": the words say it already
+        if kind == "count":  # rows are counted: "Number of orders", in the table's plural
+            table = _words_of(catalog).tables.get(phrase_key(" ".join(rest)), {}).get(lang, [])
+            named = next((p for p in table if p.endswith("s")), named)
+        said = named if named.isupper() else named[:1].lower() + named[1:]
+        return AGGREGATE_LABELS[lang][kind].format(said)
+    return None
+
+
+class Named(NamedTuple):
+    """A glossary phrase, as a label reads it."""
+
+    phrase: str
+    phrases: tuple[str, ...]
+    """Every phrase of its term, the question's own preferred."""
+    english: str
+    metric: bool
+
+
+class Words(NamedTuple):
+    """The deployment's words for labels, by what a column may be named after."""
+
+    glossary: dict[tuple[str, ...], Named]
+    """Phrase key → the glossary phrase."""
+    columns: dict[str, dict[str, list[str]]]
+    """Column name → language → its synonyms (the first table's that has any)."""
+    tables: dict[tuple[str, ...], dict[str, list[str]]]
+    """A table name's phrase key → language → its synonyms."""
 
 
 @per_catalog
-def _words_of(catalog: Catalog) -> tuple[Glossary, dict[str, dict[str, list[str]]]]:
-    """The glossary's phrases by key, and each column name's synonyms per language (the first
-    table's that has any). Built once per catalog object: a label is asked for per column."""
-    glossary: Glossary = {}
+def _words_of(catalog: Catalog) -> Words:
+    """Built once per catalog object: a label is asked for per column."""
+    glossary: dict[tuple[str, ...], Named] = {}
     for term in catalog.glossary:
-        phrases = (term.term, *term.synonyms)
+        phrases = (term.term, *term.synonyms, *([term.term_en] if term.term_en else []))
         for phrase in phrases:
-            glossary.setdefault(phrase_key(phrase), (phrase, phrases))
+            named = Named(phrase, phrases, term.term_en, term.metric is not None)
+            glossary.setdefault(phrase_key(phrase), named)
     columns: dict[str, dict[str, list[str]]] = {}
+    tables: dict[tuple[str, ...], dict[str, list[str]]] = {}
     for table in catalog.tables.values():
+        for lang in ("pt", "en"):
+            said = list(getattr(table.meta.synonyms, lang))
+            if said:
+                tables.setdefault(phrase_key(table.name), {}).setdefault(lang, said)
         for found in table.columns:
             for lang in ("pt", "en"):
                 synonyms = list(getattr(found.meta.synonyms, lang))
                 if synonyms:
                     columns.setdefault(found.name, {}).setdefault(lang, synonyms)
-    return glossary, columns
+    return Words(glossary, columns, tables)
 
 
 def _preferred(phrases: Sequence[str], asked: str, default: str | None) -> str:
@@ -238,14 +359,14 @@ def read_result(
     columns, lang = result["columns"], state.get("lang", "pt")
     sql = state.get("draft_sql") or state.get("sql")
     rows = [[local(v, zone) for v in row] for row in result["rows"][:ROWS_READ]]
-    truncated = truncated_periods(sql)
+    truncated, sources = truncated_periods(sql), column_sources(sql)
     periods = column_periods(columns, rows, truncated)
     grouped = {c: p for c, p in periods.items() if p != "day" or c in truncated}
     question, names = state.get("question", ""), PERIOD_NAMES["en" if lang == "en" else "pt"]
     labels = {
         c: names[grouped[c]]
         if c in grouped
-        else readable_label(c, resources.catalog, lang, question)
+        else readable_label(c, resources.catalog, lang, question, sources.get(c))
         for c in columns
     }
     units = column_units(sql, columns, resources.catalog)

@@ -32,7 +32,7 @@ from orquestra.graph.state import AgentState, QueryResultState, present
 from orquestra.nodes.display import column_periods, local, period_label, readable_label
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
-from orquestra.nodes.units import column_units, row_limit, truncated_periods
+from orquestra.nodes.units import column_sources, column_units, row_limit, truncated_periods
 from orquestra.sandbox.analysis import Analysis, share_scope
 
 PREVIEW_ROWS = 20
@@ -140,7 +140,8 @@ def labels_text(state: AgentState, catalog: Catalog) -> str:
     words, the question's first) differs from its name: what the answer calls it."""
     columns = present(state.get("result"), "result")["columns"]
     lang, question = state.get("lang", "pt"), state.get("question", "")
-    labels = {column: readable_label(column, catalog, lang, question) for column in columns}
+    sources = column_sources(state.get("draft_sql") or state.get("sql"))
+    labels = {c: readable_label(c, catalog, lang, question, sources.get(c)) for c in columns}
     return "\n".join(f"{column}: {label}" for column, label in labels.items() if label != column)
 
 

@@ -276,6 +276,42 @@ def aggregated_query(sql: str | None) -> bool | None:
     return bool(statement.groupClause) or _aggregates(statement.targetList)
 
 
+def column_sources(sql: str | None) -> dict[str, tuple[str, str]]:
+    """Each output column of the outermost query that is a table's column as it is, with
+    that table and column: "SELECT t.nome AS carrier FROM carriers AS t" → carrier →
+    (carriers, nome). A column of a subquery or a CTE, or of an unqualified name over a
+    join, has no source (it could be any of them).
+
+    >>> column_sources("SELECT t.nome, c.valor AS v FROM c1 AS c JOIN t1 AS t ON c.k = t.k")
+    {'nome': ('t1', 'nome'), 'v': ('c1', 'valor')}
+    """
+    statement = _outermost(sql)
+    if not isinstance(statement, ast.SelectStmt) or not statement.targetList:
+        return {}
+    with_clause = statement.withClause
+    ctes = {c.ctename for c in with_clause.ctes or ()} if with_clause else set()
+    tables: dict[str, str] = {}
+    stack = list(statement.fromClause or ())
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.JoinExpr):
+            stack += [item.larg, item.rarg]
+        elif isinstance(item, ast.RangeVar) and item.relname not in ctes:
+            relname = str(item.relname)
+            tables[str(item.alias.aliasname) if item.alias else relname] = relname
+    sources = {}
+    for target in statement.targetList:
+        value, name = target.val, _output_name(target)
+        if not isinstance(value, ast.ColumnRef) or name is None:
+            continue
+        parts = [str(f.sval) for f in value.fields or () if isinstance(f, ast.String)]
+        if len(parts) == 2 and parts[0] in tables:
+            sources[name] = (tables[parts[0]], parts[1])
+        elif len(parts) == 1 and len(tables) == 1:
+            sources[name] = (next(iter(tables.values())), parts[0])
+    return sources
+
+
 def _outermost(sql: str | None) -> ast.Node | None:
     """The query's first statement, or None when there is none or it cannot be read."""
     if not sql:

@@ -172,6 +172,11 @@ def test_an_english_question_to_the_offline_model(page: Page, demo_server: Serve
     note = bot.locator(".model").inner_text()
     assert note.startswith("Answered by: offline model") and "counts" in note
 
+    # an average's alias and a related table's name column, in English words
+    bot = ask(page, "average freight cost by carrier in 2026")
+    headers = bot.locator("table thead th").all_text_contents()
+    assert headers == ["Carrier", "Average freight cost"], headers  # the question's words
+
 
 def test_english_periods_and_a_top_five(page: Page, scripted_server: Server) -> None:
     enter(page, scripted_server)

@@ -23,7 +23,7 @@ from orquestra.nodes.display import (
     total_label,
 )
 from orquestra.nodes.presenter import Shape, chart_for, spec_of
-from orquestra.nodes.units import row_limit, truncated_periods
+from orquestra.nodes.units import column_sources, row_limit, truncated_periods
 from orquestra.offline.answers import answer
 from orquestra.sandbox.analysis import analyze, share_scope
 
@@ -74,7 +74,10 @@ def test_labels_are_the_deployments_words(catalog) -> None:
     assert readable_label("faturamento", catalog, "en", "revenue by month") == "Revenue"
     assert readable_label("valor_nota", catalog, "en") == "Invoice value"
     assert readable_label("count", catalog, "pt") == "Quantidade"
-    assert readable_label("total_total_valor", catalog, "pt") == "Total valor"  # no echo
+    assert readable_label("total_total_valor", catalog, "pt") == "Total de valor"  # no echo
+    # an English turn reads the glossary term's English name, unless it asked in other words
+    assert readable_label("faturamento", catalog, "en") == "Revenue"
+    assert readable_label("faturamento", catalog, "en", "how much billing in may?") == "Billing"
     assert total_label("Valor vencido", "pt", 5) == "Valor vencido (soma dos 5 listados)"
     assert total_label("Revenue", "en", None) == "Revenue (total)"
 
@@ -153,3 +156,58 @@ def test_plain_dates_keep_a_time_axis_and_their_own_label(catalog) -> None:
     assert spec is not None and spec["encoding"]["x"]["type"] == "temporal"
     # Local midnight, which Vega reads as local time (a bare date it reads as UTC midnight).
     assert spec["data"]["values"][0]["vencimento"] == "2026-06-03T00:00:00"
+
+
+@pytest.mark.parametrize(
+    ("column", "pt", "en"),
+    [
+        # an aggregate word before or after a measure the deployment names
+        ("media_custo_de_frete", "Média de custo de frete", "Average freight cost"),
+        ("lead_time_medio", "Média de lead time", "Average lead time"),
+        ("total_faturamento", "Total de faturamento", "Total revenue"),
+        ("media_valor_nota", "Média de valor da nota", "Average invoice value"),
+        # a count counts rows: a table's words, plural
+        ("qtd_pedidos", "Quantidade de pedidos", "Number of orders"),
+        # the words say it already
+        ("total_peso_total_kg", "Peso total", "Total weight"),
+        # a condition counted is not "the number of late": its name as it is
+        ("quantidade_fora_do_prazo", "Quantidade fora do prazo", "Quantidade fora do prazo"),
+    ],
+)
+def test_an_aggregates_alias_reads_as_the_aggregate_of_the_deployments_words(
+    catalog, column: str, pt: str, en: str
+) -> None:
+    assert readable_label(column, catalog, "pt") == pt
+    assert readable_label(column, catalog, "en") == en
+
+
+def test_a_column_selected_as_it_is_reads_as_its_own_tables_words(catalog) -> None:
+    sql = (
+        "SELECT t.nome, avg(c.valor_frete) AS media_custo_de_frete FROM cargas AS c "
+        "JOIN transportadoras AS t ON c.cod_transportadora = t.cod_transportadora GROUP BY 1"
+    )
+    sources = column_sources(sql)
+    assert sources == {"nome": ("transportadoras", "nome")}  # the average is computed
+    # a carrier's name, not the first table's "nome" (a customer's)
+    assert readable_label("nome", catalog, "en", "", sources["nome"]) == "Carrier name"
+    assert readable_label("nome", catalog, "pt", "", sources["nome"]) == "Nome da transportadora"
+    assert readable_label("nome", catalog, "pt", "", ("clientes", "nome")) == "Nome do cliente"
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        (
+            "SELECT nome, cidade FROM clientes",
+            {"nome": ("clientes", "nome"), "cidade": ("clientes", "cidade")},
+        ),
+        ("SELECT c.nome AS cliente FROM clientes AS c", {"cliente": ("clientes", "nome")}),
+        # an unqualified column over a join, a CTE's column, a subquery's: not known
+        ("SELECT nome FROM a JOIN b ON a.k = b.k", {}),
+        ("WITH s AS (SELECT nome FROM clientes) SELECT nome FROM s", {}),
+        ("SELECT x.nome FROM (SELECT nome FROM clientes) AS x", {}),
+        ("not sql", {}),
+    ],
+)
+def test_column_sources_only_where_the_table_is_certain(sql: str, expected: dict) -> None:
+    assert column_sources(sql) == expected
