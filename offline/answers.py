@@ -238,11 +238,12 @@ def _format(name: str, value: Any, lang: str, units: dict[str, str] | None = Non
         return "—"
     if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}", value):
         moment = datetime.fromisoformat(value) if len(value) > 10 else date.fromisoformat(value)
+        english = lang == "en"  # as the table and chart write them ("Jun 2026")
         if re.fullmatch(r"(mes|month)", name):
-            return moment.strftime("%m/%Y")
+            return moment.strftime("%b %Y" if english else "%m/%Y")
         if isinstance(moment, datetime) and (moment.hour or moment.minute):
-            return moment.strftime("%d/%m/%Y %H:%M")
-        return moment.strftime("%d/%m/%Y")
+            return moment.strftime("%b %d, %Y %H:%M" if english else "%d/%m/%Y %H:%M")
+        return moment.strftime("%b %d, %Y" if english else "%d/%m/%Y")
     if isinstance(value, int | float) or (
         isinstance(value, str) and re.fullmatch(r"-?\d+\.\d+", value)
     ):

@@ -34,6 +34,8 @@ async def test_english_answers_use_english_labels(offline: Harness) -> None:
     measure = result["columns"][-1]  # the trend sentence names the measure as asked
     label = readable_label(measure, catalog, "en", series).lower()
     assert f", {label} " in result["answer"] and label != measure, result["answer"][:160]
+    # the trend's period as the English table writes it, not "In 06/2026"
+    assert result["answer"].startswith("In Jun 2026, "), result["answer"][:160]
 
 
 def test_the_writer_falls_back_to_the_column_name_without_labels() -> None:
