@@ -30,6 +30,10 @@ PORTUGUESE = (
     r"^(por que|porque|por qual motivo|o que acontece|como faco|devo|devemos)\b",
     r"^(posso|podemos)\b(?! (ver|saber|consultar|listar|obter|ter|conferir)\b)",
     r"\bsignifica(do)?\b",
+    r"\b(quer|querem) dizer\b",  # "OTIF quer dizer o quê?"
+    # "CFOP — o que é esse código?": a thing just named, asked what it is
+    r"\bo que (e|sao) (isso|isto|esse|essa|esses|essas|este|esta|aquilo|aquele|aquela)\b",
+    r"\bquando (voces?|a empresa|o sistema) (considera|consideram|conta|contam|classifica)\b",
     r"\b(pra|para) (que|o que) (serve|servem)\b",
 )
 ENGLISH = (
@@ -39,6 +43,11 @@ ENGLISH = (
     r"\bwhat (is|are) meant by\b",
     r"\bwhat (counts|qualifies|is considered|are considered|is regarded) as\b",
     r"\b(is|are) (considered|regarded|classed|classified|counted) (as|a|an)\b",
+    r"\b(get|gets|be|become|becomes) (considered|classed|classified|counted) as\b",
+    # "when do you consider a load late?", "when is an order considered late?"
+    r"\bwhen (do|does) (you|we|one|the system|the company) (consider|count|call|class|classify)\b",
+    r"\bwhen (is|are) .+ (considered|regarded|classed|classified|counted)\b",
+    r"\bwhat (is|are) (that|this|these|those)\b",  # "CFOP — what is that code?"
     r"\bhow (do|does) (you|we|one|it|the system) (define|calculate|compute|measure|count|work)\b",
     r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined)\b",
     r"\b(difference|differences) between\b",

@@ -1,0 +1,41 @@
+"""More of the ways people ask what a term means (found by rewording development questions):
+the term before "quer dizer", a thing just named asked "what is that", and when the business
+considers or classes something as a term — knowledge in both languages, on both deployments,
+while the same words about one numbered row or over a period stay data."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.graph.offline.offline_sql import route_of
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "OTIF quer dizer o quê, na prática?"),
+        ("logistics", "CFOP - o que é esse código na nota?"),
+        ("logistics", "quando vocês consideram uma carga atrasada?"),
+        ("logistics", "When do you consider a load to be late?"),
+        ("logistics", "CFOP - what is that code on the invoice?"),
+        ("logistics", "in your system, when does a delivery get classed as a return?"),
+        ("clinics", "TAT quer dizer o quê?"),
+        ("clinics", "when is a report considered late?"),
+        ("clinics", "sobreaviso - o que é isso?"),
+    ],
+)
+def test_what_a_term_means_in_other_wordings_is_knowledge(deployment: str, question: str) -> None:
+    assert route_of(deployment, question) == "KNOWLEDGE"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "expected"),
+    [
+        ("logistics", "when is invoice 40908 expected?", "TRACKING"),
+        ("logistics", "what is that invoice 40908 status?", "TRACKING"),
+        ("logistics", "quantas cargas atrasadas em 2026?", "ANALYTICS"),
+        ("clinics", "how many reports were considered late in 2026?", "ANALYTICS"),
+    ],
+)
+def test_the_same_words_about_data_stay_data(deployment: str, question: str, expected: str) -> None:
+    assert route_of(deployment, question) == expected
