@@ -92,3 +92,45 @@ def ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
         if table:
             intent.groups.append(Group(table, display_column(catalog.table(table)).name))
             return
+
+
+def groups_of_other_rows(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+    """ "tarefas canceladas por motivo": a column after "por"/"by" found only on a table
+    whose rows refer to the rows asked (many of them per row, none for most) does not
+    group those rows. The same word's column on the rows asked or on a row they refer to
+    groups instead; else the word is one the rows asked do not have (`intent.elsewhere`),
+    which is said rather than answered with another table's column."""
+    base = _rows_asked(intent)
+    if base is None:
+        return
+    starts = {start: meanings for start, _end, meanings in matches}
+    for index, token in enumerate(tokens[:-1]):
+        meanings = starts.get(index + 1, []) if token in GROUP_MARKERS else []
+        for group in [g for g in intent.groups if g.grain is None and g.table != base]:
+            said = [m for m in meanings if m.kind == "column"]
+            if (group.table, group.column) not in {(m.table, m.column) for m in said}:
+                continue
+            if group.table in intent.tables or not _refers_to(catalog, group.table, base):
+                continue
+            reached = {base, *(j.to for j in catalog.table(base).meta.joins)}
+            instead = [m for m in said if m.table in reached and m.column]
+            position = intent.groups.index(group)
+            if instead:
+                intent.groups[position] = Group(instead[0].table, instead[0].column)
+            else:
+                del intent.groups[position]
+                intent.elsewhere.append((tokens[index + 1], group.table, group.column))
+
+
+def _rows_asked(intent: Intent) -> str | None:
+    """The table whose rows the question counts or measures."""
+    if intent.metric and intent.metric.metric:
+        return intent.metric.metric.table
+    if intent.measure:
+        return intent.measure[0]
+    return intent.tables[0] if intent.tables else None
+
+
+def _refers_to(catalog: Catalog, table: str, other: str) -> bool:
+    """`table`'s rows point at `other`'s rows (a join from it to `other`)."""
+    return any(j.to == other for j in catalog.table(table).meta.joins)

@@ -86,6 +86,9 @@ class Intent:
     """A row's own name said in the question ("Empório São Jorge ME"): its display column."""
     unknown: list[str] = field(default_factory=list)
     """Content words of the question the catalog does not know."""
+    elsewhere: list[tuple[str, str, str]] = field(default_factory=list)
+    """(word, table, column): a grouping word only another table's column answers, whose
+    rows refer to the rows asked ("tarefas por motivo", the reason being a review's)."""
     unmapped: list[str] = field(default_factory=list)
     """Unknown words that leave the question unanswered ("por cor"): say so, answer nothing."""
     recency: str | None = None

@@ -1,7 +1,7 @@
 """A state said not to have been reached yet ("tarefas ainda não aprovadas", "tasks we
 haven't approved yet"): the states listed before it in the catalog's enumeration of the
 column (a lifecycle, in its order), not every other state (a cancelled row never reaches
-it either, and is not waiting for it).
+it either, and is not waiting for it). A state said to hold today is the rows in it now.
 
 Only the languages' own words live here; the states and their order come from the catalog.
 """
@@ -9,10 +9,12 @@ Only the languages' own words live here; the states and their order come from th
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.ddl_catalog.text import fold
+from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
+from orquestra.offline.lexicon import DATE_TYPES, shares_root
 
 YET = re.compile(r"\b(?:ainda|yet|still)\b")
 SHARED = 5
@@ -91,3 +93,35 @@ def done_state(intent: Intent, text: str, catalog: Catalog) -> None:
             column, value = done[0]
             intent.filters[table, column] = [value]
             return
+
+
+PRESENT = re.compile(r"\b(?:esta|estao|ta|tao|fica|ficam|is|are|stands?)\b")
+"""Linking verbs in the present: the rows are in the state now."""
+
+
+def state_today(intent: Intent, text: str, today: date, catalog: Catalog) -> None:
+    """ "quantas tarefas estão bloqueadas hoje?", "how many tasks are on hold today?": a
+    state said to hold today is the rows in it now, not those made today (their date is
+    not today's). Said in the past ("foram bloqueadas hoje") it stays a day, and so does a
+    state that has a date of its own ("scheduled today": the scheduled date is today)."""
+    if not (intent.filters or intent.conditions) or not PRESENT.search(text):
+        return
+    if len(intent.periods) != 1 or _dated_state(intent, catalog):
+        return
+    period = intent.periods[0]
+    if period.start == today and (period.end - period.start).days == 1:
+        intent.periods, intent.period, intent.current = [], None, True
+
+
+def _dated_state(intent: Intent, catalog: Catalog) -> bool:
+    """A state asked whose word a date column of its table shares ("AGENDADO" and the
+    scheduled date)."""
+    for (table, _column), values in intent.filters.items():
+        for column in catalog.table(table).columns:
+            if column.type_sql.startswith(DATE_TYPES):
+                spelled = words(
+                    " ".join([column.name.replace("_", " "), *column.meta.synonyms.all()])
+                )
+                if any(shares_root(fold(value), spelled) for value in values):
+                    return True
+    return False

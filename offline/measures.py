@@ -193,3 +193,30 @@ def compared(table: Table, alias: str, left: str, operator: str, right: str) -> 
         for c in (left, right)
     ]
     return f"{sides[0]} {operator} {sides[1]}"
+
+
+PRODUCT = re.compile(r"\b(\w+)\s*[*×]\s*(\w+)\b")
+"""A product of two columns in a table's description ("quantidade * valor_unitario")."""
+
+
+def item_amount(measure: str | None, catalog: Catalog, joins: Joins, base: str) -> str | None:
+    """ "valor vendido por categoria": the base's amount summed over a grouping
+    reached through rows that refer to it (its items) would count each amount once per
+    item. When such a joined table's description defines its own amount as a product of
+    its columns ("quantidade * valor_unitario"), that product is summed instead."""
+    owner = catalog.table(base)
+    amount = amount_column(owner)
+    if measure is None or amount is None:
+        return None
+    if measure.replace(" ", "").lower() != f"sum({joins.alias(base)}.{amount})":
+        return None
+    for table in list(joins.aliases)[1:]:
+        items = catalog.table(table)
+        if not any(j.to == base for j in items.meta.joins):
+            continue
+        for text in (items.meta.description, items.meta.description_en):
+            for left, right in PRODUCT.findall(text):
+                if {left, right} <= set(items.column_names):
+                    alias = joins.alias(table)
+                    return f"sum({alias}.{left} * {alias}.{right})"
+    return None

@@ -30,7 +30,14 @@ from orquestra.offline.conditions import (
     values_after_their_column,
 )
 from orquestra.offline.deadlines import deadline_readings
-from orquestra.offline.grouping import GRAINS, GROUP_MARKERS, groups, ranked_group
+from orquestra.offline.filler import kinds_unknown, without_pronoun_codes
+from orquestra.offline.grouping import (
+    GRAINS,
+    GROUP_MARKERS,
+    groups,
+    groups_of_other_rows,
+    ranked_group,
+)
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -42,7 +49,7 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
 )
-from orquestra.offline.lifecycle import done_state, not_yet
+from orquestra.offline.lifecycle import done_state, not_yet, state_today
 from orquestra.offline.names import find_name
 from orquestra.offline.periods import find_periods
 from orquestra.offline.phrasing import (
@@ -108,6 +115,7 @@ def parse(
 ) -> Intent:
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
     question = spelled_out(question, lexicon)  # "vlr", "fat.", "qtd de pedidos"
+    question = without_pronoun_codes(question, catalog)  # "paid us", not the type code "US"
     text = fold(question).strip()
     # "do Empório São Jorge ME": a row's own name is read as a name, not as the catalog's words
     named = find_name(question, lexicon, {*KNOWN, *QUESTION_WORDS})
@@ -186,6 +194,7 @@ def parse(
     who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
     not_yet(intent, text, catalog)
+    state_today(intent, text, today, catalog)
     done_state(intent, text, catalog)
     date_comparison(intent, tokens, matches, catalog)
     deadline_readings(intent, tokens, text, catalog)
@@ -206,6 +215,7 @@ def parse(
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     ranked_group(intent, matches, catalog)
     worst_and_best(intent, text)
+    groups_of_other_rows(intent, tokens, matches, catalog)
     known = KNOWN
     intent.named = named
     intent.unknown = [
@@ -214,6 +224,7 @@ def parse(
         if stem(w) not in lexicon.vocabulary
     ]
     intent.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
+    intent.unmapped = intent.unmapped or kinds_unknown(intent, said, catalog, lexicon)
     return intent
 
 
@@ -360,11 +371,19 @@ def _measure(intent: Intent, matches, catalog: Catalog) -> None:
             for c in catalog.table(t).columns
             if c.name.split("_")[0] == head and is_measure(catalog.table(t), c.name)
         ]
+    grouped = {g.table for g in intent.groups if g.table}
+    if len(numeric) > 1 and not preferred and grouped:
+        # "peso por transportadora": the weight of the rows that refer to what groups them
+        preferred = [
+            m for m in numeric if any(j.to in grouped for j in catalog.table(m[0]).meta.joins)
+        ]
     if len(numeric) > 1 and not preferred:
         # "how many kilos did we ship": the kilos of the rows the verb is about
         shipped = tables_by_verb(words(intent.question), catalog)
         preferred = [m for m in numeric if m[0] in shipped]
     wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top
+    # "as unidades pedidas por categoria": an amount named and grouped is summed per group
+    wants_number = wants_number or bool(intent.groups and not intent.aggregate)
     if intent.aggregate in ("sum", "avg", "max", "min") and not numeric:
         numeric = _amount_of_rows_named(intent, matches, catalog)
     if wants_number and numeric:

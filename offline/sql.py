@@ -32,6 +32,7 @@ from orquestra.offline.measures import (
     compared,
     counted_in_unit,
     extra_measure,
+    item_amount,
     measure_sql,
     per_clause,
     share_condition,
@@ -157,6 +158,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
                 apart.append(f"{joins.alias(owner)}.{key.name}")
         groups.append(str(len(selects)))
     measure, measure_name = measure_sql(intent, catalog, alias, joins)
+    measure = item_amount(measure, catalog, joins, base) or measure  # "… por produto"
     if measure is None and not groups:
         return _listing(intent, catalog, joins, where)
     dated = rows_date(intent, catalog, joins, base) if apart_periods else None

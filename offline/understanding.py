@@ -69,8 +69,11 @@ def unknown_words(
 
 
 def unmapped(intent: Intent, tokens: list[str], grouping_words: tuple[str, ...]) -> list[str]:
-    """The unknown words that leave the question unanswered: one right after "por"/"by",
-    or any when all that is left is a bare listing of rows."""
+    """The unknown words that leave the question unanswered: one right after "por"/"by"
+    (or a grouping only another table's rows have), or any when all that is left is a bare
+    listing of rows."""
+    if intent.elsewhere:
+        return [word for word, _table, _column in intent.elsewhere]
     after_group = [
         t
         for i, t in enumerate(tokens)
@@ -107,11 +110,31 @@ def explain(intent: Intent, catalog: Catalog, lang: str, today: date) -> str:
     unknown = ", ".join(f'"{w}"' for w in intent.unmapped)
     asks = suggestions(tables or list(catalog.tables)[:1], catalog, lang, today)
     listed = "; ".join(asks)
+    if intent.elsewhere and named:
+        return _not_theirs(intent, catalog, lang, named, listed)
     if lang == "en":
         subject = f"it is about {named}, but " if named else ""
         return f"I understood that {subject}the data has nothing for {unknown}. Try: {listed}"
     subject = f"é sobre {named}, mas " if named else ""
     return f"entendi que {subject}os dados não têm nada para {unknown}. Experimente: {listed}"
+
+
+def _not_theirs(intent: Intent, catalog: Catalog, lang: str, named: str, listed: str) -> str:
+    """What was understood, and that the rows asked have no such column: only another
+    table's rows do (named with the column's own words, so the asker can ask them)."""
+    word, table, column = intent.elsewhere[0]
+    said = catalog.table(table).column(column).meta.synonyms
+    column_said = ([*(said.en if lang == "en" else said.pt), column.replace("_", " ")])[0]
+    owner = _name(catalog.table(table), lang)
+    if lang == "en":
+        return (
+            f'I understood that it is about {named}, but {named} have no "{word}": only '
+            f"{owner} do ({column_said}). Try: {listed}"
+        )
+    return (
+        f'entendi que é sobre {named}, mas {named} não têm "{word}": só {owner} têm '
+        f"({column_said}). Experimente: {listed}"
+    )
 
 
 def about(intent: Intent) -> list[str]:

@@ -180,7 +180,9 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
 def _tables_named_apart(
     intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
 ) -> set[str]:
-    """The tables the question names by some word other than the verb at `index`."""
+    """The tables the question names by some word other than the verb at `index`, other
+    than as what groups ("how much did we sell per customer": the sales, by customer)."""
+    grouping = {g.table for g in intent.groups if g.grain is None}
     by_verb = {
         m.table
         for start, end, meanings in matches
@@ -188,7 +190,7 @@ def _tables_named_apart(
         for m in meanings
         if m.kind == "table"
     }
-    return {t for t in intent.tables if t not in by_verb}
+    return {t for t in intent.tables if t not in by_verb | grouping}
 
 
 def _drop_things_at(

@@ -1,0 +1,92 @@
+"""Words that look like the catalog's but are the languages' own: a state's code spelled as a
+pronoun ("US" a type code, "us" in "who paid us more") is that state only when typed as
+codes are, in capitals ("tarefas de US"); otherwise it is the pronoun, and says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog, per_catalog
+from orquestra.ddl_catalog.text import fold, words
+from orquestra.offline.dating import NEW
+from orquestra.offline.intent import Intent
+from orquestra.offline.languages import language_of
+from orquestra.offline.lexicon import FUNCTION_WORDS, PARTICIPLE_ENDINGS, VERB_ENDINGS, Lexicon
+from orquestra.offline.understanding import QUESTION_WORDS
+
+
+@per_catalog
+def codes_spelled_as_words(catalog: Catalog) -> frozenset[str]:
+    """The enumerated values whose code is also a word people ask with ("US" and "us"), as
+    written in the catalog (not those spelling a function word, "DO": the lexicon never
+    reads those as codes). Read once per catalog object."""
+    return frozenset(
+        value
+        for table in catalog.tables.values()
+        for column in table.columns
+        for value in column.meta.values
+        if value.isupper() and fold(value) in QUESTION_WORDS - FUNCTION_WORDS
+    )
+
+
+def without_pronoun_codes(question: str, catalog: Catalog) -> str:
+    """`question` with the code-like words that are not typed in capitals left out ("who
+    paid us more" → "who paid   more"; "tarefas de US" stays): the pronoun is filler, and
+    read as the code it would filter the rows by a state nobody asked for.
+
+    A question typed wholly in capitals keeps its words: there case says nothing.
+    """
+    codes = codes_spelled_as_words(catalog)
+    if not codes or question.isupper():
+        return question
+    for code in codes:
+        typed = re.compile(rf"\b{re.escape(code)}\b", re.IGNORECASE)
+        question = typed.sub(lambda said, code=code: code if said[0] == code else " ", question)
+    return question
+
+
+VERB_LIKE = (*VERB_ENDINGS, *PARTICIPLE_ENDINGS, "ndo", "ing", "ly", "mente", "mos", "em")
+"""Endings of verb forms and adverbs: a word ending so beside the rows is how they were
+done or more of the sentence ("pedidos recebidos", "orders placed", "clientes pagarem"),
+not a kind of row."""
+LINKING = ("why", "onto", "into", "upon", "across", "within", "via", "whose", "whom", "than")
+"""English words that may stand right before a noun and never describe it."""
+
+
+def conditions_not_understood(
+    tokens: list[str], matches, lang: str, unknown: list[str], catalog: Catalog
+) -> list[str]:
+    """Unknown words said of the rows as a kind of them ("pedidos urgentes", "fragile
+    orders"): in Portuguese an adjective right after the rows' plural noun, agreeing with
+    it (a plural too); in English one right before the noun. Dropped, they would answer
+    for all the rows: they are said instead. Other unknown words are filler ("obrigado",
+    "exatamente"), and the rest of the question is answered."""
+    systems = {w for system in catalog.systems for w in words(system.name)}
+    found = []
+    for start, end, meanings in matches:
+        if not any(m.kind == "table" for m in meanings):
+            continue
+        beside = end if lang == "pt" else start - 1
+        if not 0 <= beside < len(tokens):
+            continue
+        word = tokens[beside]
+        if word not in unknown or word in systems or word in LINKING or word.endswith(VERB_LIKE):
+            continue
+        if NEW.fullmatch(word):  # "clientes novos": placed by their registration date
+            continue
+        agrees = tokens[end - 1].endswith("s") and word.endswith("s")
+        if lang != "pt" or agrees:
+            found.append(word)
+    return list(dict.fromkeys(found))
+
+
+def kinds_unknown(intent: Intent, said: str, catalog: Catalog, lexicon: Lexicon) -> list[str]:
+    """The unknown words of the question said as a kind of the rows ("tarefas urgentes"),
+    read in the words as typed (a linking verb left in: "why is task 7" has no "why
+    task")."""
+    if not intent.unknown:
+        return []
+    plain = words(said)
+    lang = language_of(said, catalog)
+    return conditions_not_understood(plain, lexicon.match(plain), lang, intent.unknown, catalog)

@@ -1,0 +1,170 @@
+"""Sixth round of the offline model: readings that follow from the catalog rather than from
+a phrasing. A code spelled like a pronoun ("US", "us") is the code only when typed in
+capitals; a grouping only another table's rows have is said, not answered with their
+column; an amount by what its items hold sums the items' own amount; unknown filler is
+ignored, an unknown kind of the rows is said. In both languages, on both deployments."""
+
+from __future__ import annotations
+
+import pytest
+
+from orquestra.offline import _write_sql
+from orquestra.offline.lexicon import lexicon_for
+from tests.unit.graph.offline.offline_sql import CATALOGS, TODAY, sql_for
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Unimed or Bradesco - who paid us more in 2025?",
+        "how much did Unimed pay us in 2025?",
+        "which insurer sent us the most exams this year?",
+    ],
+)
+def test_the_pronoun_us_is_not_the_exam_type(question: str) -> None:
+    assert "'US'" not in sql_for("clinics", question)
+
+
+@pytest.mark.parametrize(
+    "question", ["how many US exams in May?", "quantos exames de US em maio?", "exames US em 2025"]
+)
+def test_the_code_typed_in_capitals_is_the_exam_type(question: str) -> None:
+    assert "te.modalidade = 'US'" in sql_for("clinics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "lang", "said"),
+    [
+        ("pedidos cancelados por motivo", "pt", 'pedidos não têm "motivo"'),
+        ("cancelled orders by reason", "en", 'orders have no "reason"'),
+    ],
+)
+def test_a_grouping_only_other_rows_have_is_said_not_answered(
+    question: str, lang: str, said: str
+) -> None:
+    # The reason is an invoice's (invoices refer to orders): orders are not grouped by it.
+    catalog = CATALOGS["logistics"]
+    written = _write_sql(question, catalog, lexicon_for(catalog), TODAY, {}, lang)
+    assert written["sql"] == "" and said in written["missing_info"], written
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "notas bloqueadas por motivo", "GROUP BY 1"),
+        ("logistics", "pedidos por cidade", "c.cidade"),
+        ("clinics", "exames por convênio", "e.convenio"),
+    ],
+)
+def test_a_grouping_of_the_rows_or_of_what_they_refer_to_stays(
+    deployment: str, question: str, wanted: str
+) -> None:
+    assert wanted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "valor vendido por categoria de produto em 2026",
+        "quanto vendemos por categoria em 2025?",
+        "how much did we sell per product category last year?",
+        "sales value by product in 2025",
+    ],
+)
+def test_an_amount_by_what_its_items_hold_sums_the_items_own_amount(question: str) -> None:
+    # Items refer to their order, and their description defines an item's value as
+    # quantidade * valor_unitario: summing the order's total per item would count it again.
+    sql = sql_for("logistics", question)
+    assert "sum(ip.quantidade * ip.valor_unitario)" in sql and "p.status <> 'CANCELADO'" in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("how much did we sell per customer last year?", "sum(p.valor_total)"),
+        ("how much did we bill per customer in 2025?", "sum(nf.valor_nota)"),
+        ("quanto faturamos por cliente em 2025?", "sum(nf.valor_nota)"),
+    ],
+)
+def test_a_verbs_metric_is_grouped_by_the_table_named_after_per(question: str, wanted: str) -> None:
+    sql = sql_for("logistics", question)
+    assert wanted in sql and "GROUP BY 1, c.cod_cliente" in sql, sql
+
+
+def _said(deployment: str, question: str, lang: str) -> dict:
+    catalog = CATALOGS[deployment]
+    return _write_sql(question, catalog, lexicon_for(catalog), TODAY, {}, lang)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "lang", "word"),
+    [
+        ("logistics", "quantos pedidos urgentes em maio?", "pt", "urgentes"),
+        ("logistics", "how many fragile orders in May?", "en", "fragile"),
+        ("clinics", "quantos exames pediátricos em maio?", "pt", "pediatricos"),
+        ("clinics", "how many outpatient exams last month?", "en", "outpatient"),
+    ],
+)
+def test_an_unknown_kind_of_the_rows_is_said_not_dropped(
+    deployment: str, question: str, lang: str, word: str
+) -> None:
+    # Answering for all the rows would answer another question.
+    written = _said(deployment, question, lang)
+    assert written["sql"] == "" and f'"{word}"' in written["missing_info"], written
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "lang"),
+    [
+        ("logistics", "qual o faturamento de maio, por favor, obrigado", "pt"),
+        ("logistics", "faturamento de maio exatamente, valeu", "pt"),
+        ("logistics", "quantos pedidos recebidos em maio?", "pt"),
+        ("logistics", "why is invoice 41208 on hold?", "en"),
+        ("clinics", "quantos pacientes novos cadastramos em 2026?", "pt"),
+        ("clinics", "revenue in May, thanks a lot", "en"),
+    ],
+)
+def test_filler_words_are_ignored_and_the_rest_answered(
+    deployment: str, question: str, lang: str
+) -> None:
+    assert _said(deployment, question, lang)["sql"], question
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("me mostra as unidades pedidas por categoria de produto em 2026", "sum(ip.quantidade)"),
+        ("units ordered by product category in 2026", "sum(ip.quantidade)"),
+        ("peso por transportadora em 2025", "sum(c.peso_total_kg)"),
+        ("weight by carrier in 2025", "sum(c.peso_total_kg)"),
+    ],
+)
+def test_an_amount_named_and_grouped_is_summed_where_the_rows_refer_to_the_group(
+    question: str, wanted: str
+) -> None:
+    sql = sql_for("logistics", question)
+    assert wanted in sql and ("2026-01-01" in sql or "2025-01-01" in sql), sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "quantas notas tão retidas hoje?"),
+        ("logistics", "how many invoices are on hold today?"),
+        ("clinics", "quantos laudos estão atrasados hoje?"),
+    ],
+)
+def test_a_state_holding_today_is_the_rows_in_it_now(deployment: str, question: str) -> None:
+    assert "2026-06-30' AND" not in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "quantas notas foram emitidas hoje?"),
+        ("clinics", "how many exams are scheduled today?"),
+        ("clinics", "quantos exames estão agendados pra hoje?"),
+    ],
+)
+def test_a_state_done_today_or_dated_today_keeps_the_day(deployment: str, question: str) -> None:
+    assert ">= DATE '2026-06-30'" in sql_for(deployment, question)
