@@ -29,10 +29,21 @@ from orquestra.graph.rails import AnswerStream, rail_check
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
-from orquestra.nodes.display import column_periods, local, period_label, readable_label
+from orquestra.nodes.display import (
+    PERIOD_NAMES,
+    column_periods,
+    local,
+    period_label,
+    readable_label,
+)
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
-from orquestra.nodes.units import column_sources, column_units, row_limit, truncated_periods
+from orquestra.nodes.units import (
+    column_sources,
+    column_units,
+    row_limit,
+    truncated_periods,
+)
 from orquestra.sandbox.analysis import Analysis, share_scope
 
 PREVIEW_ROWS = 20
@@ -140,8 +151,15 @@ def labels_text(state: AgentState, catalog: Catalog) -> str:
     words, the question's first) differs from its name: what the answer calls it."""
     columns = present(state.get("result"), "result")["columns"]
     lang, question = state.get("lang", "pt"), state.get("question", "")
-    sources = column_sources(state.get("draft_sql") or state.get("sql"))
-    labels = {c: readable_label(c, catalog, lang, question, sources.get(c)) for c in columns}
+    sql = state.get("draft_sql") or state.get("sql")
+    sources, periods = column_sources(sql), truncated_periods(sql)
+    names = PERIOD_NAMES["en" if lang == "en" else "pt"]  # "Month", as the table heads it
+    labels = {
+        c: names[periods[c]]
+        if c in periods
+        else readable_label(c, catalog, lang, question, sources.get(c))
+        for c in columns
+    }
     return "\n".join(f"{column}: {label}" for column, label in labels.items() if label != column)
 
 

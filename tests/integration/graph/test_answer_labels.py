@@ -9,6 +9,7 @@ first), as the hosted model does."""
 from __future__ import annotations
 
 from orquestra.nodes.display import readable_label
+from orquestra.nodes.streamer import labels_text
 from orquestra.offline.answers import answer
 from tests.integration.graph.conftest import Harness, ask_offline
 
@@ -43,3 +44,11 @@ def test_the_writer_falls_back_to_the_column_name_without_labels() -> None:
     assert answer({"result": result}, "en").startswith("Num nota: 40908")
     labelled = answer({"result": result, "labels": "num_nota: Invoice"}, "en")
     assert labelled.startswith("Invoice: 40908; Status: ENTREGUE")
+
+
+def test_a_period_column_is_labelled_as_the_table_heads_it(offline: Harness) -> None:
+    """ "Mes: Dec 2025" in an English answer: the period column reads "Month"."""
+    sql = "SELECT date_trunc('month', d) AS mes, sum(v) AS total FROM t GROUP BY 1"
+    state = {"result": {"columns": ["mes", "total"], "rows": []}, "draft_sql": sql}
+    assert "mes: Month" in labels_text({**state, "lang": "en"}, offline.deployment.catalog)
+    assert "mes: Mês" in labels_text({**state, "lang": "pt"}, offline.deployment.catalog)
