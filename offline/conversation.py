@@ -205,17 +205,38 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     # (not its events: "o último status da tarefa 7" is the row's state)
     owner = intent.entity[0] if intent.entity else None
     series = series_for(catalog, owner) if owner else None
-    others = [t for t in intent.tables if t != owner and (series is None or t != series.name)]
+    named = [*intent.tables, *(t for t, _c in intent.columns)]  # "número do pedido": pedidos
+    others = [t for t in named if t != owner and (series is None or t != series.name)]
     ranked_rows = intent.recency and others
-    # the router's TRACKING: "the state or details of one specific entity identified by its
-    # number or code" — one column of it or several, its own or a related row's
+    # the router's TRACKING (nodes/router.md): "the state or details of one specific entity
+    # identified by its number or code (one attribute or several, its own or a related
+    # record's), or which entities are in a state right now" (`current_state` above)
     looked_up = intent.entity and not (aggregated or ranked_rows)
+    # "quanto custou o exame do laudo 7": "how much" of a measure of one row or of the rows it
+    # refers to (one each) is its value, not a sum over many
+    one_row = _referred(catalog, owner) if owner else set()
+    measured = intent.measure is not None and intent.measure[0] in one_row
+    valued = intent.aggregate and measured and all(t in one_row for t in others)
+    valued = valued and not (summarised or intent.periods or ranked_rows)
+    looked_up = looked_up or bool(intent.entity and valued)
     kind = "TRACKING" if looked_up or current_state else "ANALYTICS"
     return {
         "route": kind,
         "wants_knowledge": bool(intent.is_concept and intent.asks_data and intent.understood),
         "reason": "data",
     }
+
+
+def _referred(catalog: Catalog, table: str) -> set[str]:
+    """`table` and the tables its rows refer to, one row each, through any chain of joins
+    (a report's exam, that exam's type)."""
+    found, stack = {table}, [table]
+    while stack:
+        for join in catalog.table(stack.pop()).meta.joins:
+            if join.to not in found:
+                found.add(join.to)
+                stack.append(join.to)
+    return found
 
 
 VALUE_ASKED = re.compile(r"^(what|which)(?: is| was| are| were|'s|’s) (the|my|our) ")

@@ -50,12 +50,22 @@ def test_where_adds_the_columns_that_say_where(question: str) -> None:
         ("logistics", "is invoice 41000 on hold, and if so what's the reason?", "TRACKING"),
         ("logistics", "a nota 41000 está bloqueada? qual o motivo?", "TRACKING"),
         ("clinics", "o laudo 7 já foi assinado?", "TRACKING"),
+        # "how much" of one row's measure, or of a row it refers to, is its value
+        ("logistics", "quanto custou o frete da carga 17110?", "TRACKING"),
+        (
+            "clinics",
+            "O exame que gerou o laudo 11046 foi por qual plano de saúde e quanto custou?",
+            "TRACKING",
+        ),
         # no number: a row found by ranking dates, as other rankings
         ("logistics", "show me the latest blocked invoice", "ANALYTICS"),
+        # a related row found by ranking dates, named by its columns
+        ("logistics", "cliente 2003: número e data do pedido mais antigo", "ANALYTICS"),
         ("clinics", "qual o exame mais recente cancelado?", "ANALYTICS"),
         # a number that names a group of rows: numbers over them
         ("logistics", "quantos pedidos o cliente 1498 fez em 2026?", "ANALYTICS"),
         ("clinics", "how many exams did patient 300 have this year?", "ANALYTICS"),
+        ("logistics", "quanto o cliente 1498 comprou?", "ANALYTICS"),  # a sum of its orders
     ],
 )
 def test_the_details_of_one_numbered_row_are_tracking(
