@@ -31,6 +31,9 @@ PORTUGUESE = (
     r"^(posso|podemos)\b(?! (ver|saber|consultar|listar|obter|ter|conferir)\b)",
     r"\bsignifica(do)?\b",
     r"\b(quer|querem) dizer\b",  # "OTIF quer dizer o quê?"
+    # a rule, asked of any one ("qual o prazo pra liberar um laudo?"); of a numbered one the
+    # question is data (`asks_what_it_means` is only read when no row is named)
+    r"\bqual (e )?(o )?(prazo|tempo maximo|limite) (pra|para) \w+r (um|uma|o|a|os|as)\b",
     # "CFOP — o que é esse código?": a thing just named, asked what it is
     r"\bo que (e|sao) (isso|isto|esse|essa|esses|essas|este|esta|aquilo|aquele|aquela)\b",
     r"\bquando (voces?|a empresa|o sistema) (considera|consideram|conta|contam|classifica)\b",
@@ -48,6 +51,8 @@ ENGLISH = (
     r"\bwhen (do|does) (you|we|one|the system|the company) (consider|count|call|class|classify)\b",
     r"\bwhen (is|are) .+ (considered|regarded|classed|classified|counted)\b",
     r"\bwhat (is|are) (that|this|these|those)\b",  # "CFOP — what is that code?"
+    r"\bhow (does|do) (the |a |an |our )?[\w -]+ work\b",
+    r"\bhow long (do|does) (we|you|i|one|a \w+|the \w+) (have|get) to\b",
     r"\bhow (do|does) (you|we|one|it|the system) (define|calculate|compute|measure|count|work)\b",
     r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined)\b",
     r"\b(difference|differences) between\b",

@@ -1,7 +1,8 @@
 """More of the ways people ask what a term means (found by rewording development questions):
-the term before "quer dizer", a thing just named asked "what is that", and when the business
-considers or classes something as a term — knowledge in both languages, on both deployments,
-while the same words about one numbered row or over a period stay data."""
+the term before "quer dizer", a thing just named asked "what is that", when the business
+considers or classes something as a term, a rule asked of any one, how a process works —
+knowledge in both languages, on both deployments, while the same words about one numbered
+row or over a period stay data."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ from tests.unit.graph.offline.offline_sql import route_of
         ("clinics", "TAT quer dizer o quê?"),
         ("clinics", "when is a report considered late?"),
         ("clinics", "sobreaviso - o que é isso?"),
+        # a rule asked of any one, and how a process works
+        ("clinics", "Qual o prazo pra liberar um laudo de ressonância?"),
+        ("clinics", "How long do we have to sign off an MRI report?"),
+        ("clinics", "How does the second-read quality review of reports work?"),
     ],
 )
 def test_what_a_term_means_in_other_wordings_is_knowledge(deployment: str, question: str) -> None:
@@ -35,6 +40,8 @@ def test_what_a_term_means_in_other_wordings_is_knowledge(deployment: str, quest
         ("logistics", "what is that invoice 40908 status?", "TRACKING"),
         ("logistics", "quantas cargas atrasadas em 2026?", "ANALYTICS"),
         ("clinics", "how many reports were considered late in 2026?", "ANALYTICS"),
+        ("clinics", "qual o prazo para assinar o laudo 5012?", "TRACKING"),
+        ("logistics", "how long does a shipment take to arrive on average in 2026?", "ANALYTICS"),
     ],
 )
 def test_the_same_words_about_data_stay_data(deployment: str, question: str, expected: str) -> None:
