@@ -91,15 +91,31 @@ class Lexicon:
         is unknown to the catalog."""
 
     def terms_in(self, tokens: list[str]) -> list[GlossaryTerm]:
-        """Glossary terms mentioned anywhere in `tokens`."""
+        """Glossary terms mentioned anywhere in `tokens`; first, a term whose name's words
+        are all said apart, when it has more of them than the longest said together ("um
+        laudo ser retificado" is laudo retificado, not laudo; "which findings are classed as
+        critical" is critical finding)."""
         stems = [stem(t) for t in tokens]
         found: list[GlossaryTerm] = []
+        longest = 0
         for size in range(self.longest, 0, -1):
             for start in range(len(stems) - size + 1):
-                term = self.terms.get(tuple(stems[start : start + size]))
+                phrase = tuple(stems[start : start + size])
+                term = self.terms.get(phrase)
                 if term is not None and term not in found:
+                    longest = max(longest, len(_content(phrase)))
                     found.append(term)
-        return found
+        said = set(stems)
+        apart = [
+            (len(content), term)
+            for phrase, term in self.terms.items()
+            if len(content := _content(phrase)) > max(longest, 1) and said.issuperset(content)
+        ]
+        first: list[GlossaryTerm] = []
+        for _size, term in sorted(apart, key=lambda pair: -pair[0]):
+            if term not in first:
+                first.append(term)
+        return [*first, *(t for t in found if t not in first)]
 
     def metrics_in(
         self, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]] = ()
@@ -324,3 +340,8 @@ def shares_root(token: str, spelled: list[str]) -> bool:
 def lexicon_for(catalog: Catalog) -> Lexicon:
     """The lexicon of `catalog`, built once per catalog object."""
     return Lexicon(catalog)
+
+
+def _content(phrase: tuple[str, ...]) -> tuple[str, ...]:
+    """A phrase's words but the languages' function words ("prazo do laudo": prazo, laudo)."""
+    return tuple(w for w in phrase if w not in FUNCTION_WORDS)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.graph.offline.offline_sql import route_of
+from orquestra.ddl_catalog.text import words
+from orquestra.offline.lexicon import lexicon_for
+from tests.unit.graph.offline.offline_sql import CATALOGS, route_of
 
 
 @pytest.mark.parametrize(
@@ -46,3 +48,24 @@ def test_what_a_term_means_in_other_wordings_is_knowledge(deployment: str, quest
 )
 def test_the_same_words_about_data_stay_data(deployment: str, question: str, expected: str) -> None:
     assert route_of(deployment, question) == expected
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "term"),
+    [
+        ("clinics", "o que significa um laudo ser retificado?", "laudo retificado"),
+        ("clinics", "Which findings are classed as critical?", "achado crítico"),
+        ("clinics", "Qual o prazo pra liberar um laudo de ressonância?", "SLA de laudo"),
+        ("logistics", "When do you consider a load to be late?", "carga atrasada"),
+        ("logistics", "o que quer dizer uma nota estar bloqueada?", "nota bloqueada"),
+        # said together, the longest still wins
+        ("logistics", "qual a diferença entre faturamento e valor vendido?", "valor vendido"),
+        ("logistics", "o que é OTIF?", "OTIF"),
+    ],
+)
+def test_the_term_asked_is_found_with_its_words_said_apart(
+    deployment: str, question: str, term: str
+) -> None:
+    """ "um laudo ser retificado" names laudo retificado, not laudo: a term whose words the
+    question says apart, more of them than any name said together, is the one asked."""
+    assert lexicon_for(CATALOGS[deployment]).terms_in(words(question))[0].term == term
