@@ -149,8 +149,11 @@ ENGLISH = {
     "hi",
     "thanks",
     "and",
-    # the everyday words people ask with ("do" is in both lists, so it counts for neither)
+    # the everyday words people ask with ("do", "a" and "as" are in both lists, so they
+    # count for neither: "what counts as a return?" is English)
     "do",
+    "a",
+    "as",
     "does",
     "did",
     "you",

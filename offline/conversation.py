@@ -9,6 +9,7 @@ the stated assumption).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import date
 from typing import Any
 
@@ -205,7 +206,9 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     # (not its events: "o último status da tarefa 7" is the row's state)
     owner = intent.entity[0] if intent.entity else None
     series = series_for(catalog, owner) if owner else None
-    named = [*intent.tables, *(t for t, _c in intent.columns)]  # "número do pedido": pedidos
+    # "número do pedido": pedidos; not a word many tables' columns answer to ("status")
+    spelled = Counter(c for _t, c in intent.columns)
+    named = [*intent.tables, *(t for t, c in intent.columns if spelled[c] == 1)]
     others = [t for t in named if t != owner and (series is None or t != series.name)]
     ranked_rows = intent.recency and others
     # the router's TRACKING (nodes/router.md): "the state or details of one specific entity

@@ -94,6 +94,20 @@ def test_the_catalogs_synonyms_help_detect_the_language(rental: Catalog) -> None
     assert detect_language("patron 7", default="pt") == "pt"
 
 
+@pytest.mark.parametrize(
+    ("question", "lang"),
+    [
+        # "a" and "as" are words of both languages: they tip neither way
+        ("what counts as a return?", "en"),
+        ("is it a late shipment?", "en"),
+        ("a nota 40908 foi entregue?", "pt"),
+        ("as notas de maio", "pt"),
+    ],
+)
+def test_words_of_both_languages_count_for_neither(question: str, lang: str) -> None:
+    assert detect_language(question, default="pt") == lang
+
+
 def test_spoken_lists() -> None:
     assert spoken_list(["a", "b", "c"], "pt") == "a, b e c"
     assert spoken_list(["a"], "en") == "a" and spoken_list([], "en") == ""
