@@ -57,12 +57,17 @@ def librarian(
     glossary = re.findall(r"(?m)^- (.+?)(?: \((.*?)\))?: (.+)$", system.split("Documents:")[0])
     lines = {term: definition for term, _synonyms, definition in glossary}
     asked = " ".join(words(question))
-    for term in named:
-        definition = lines.get(term.term) or (
-            term.definition_en if lang == "en" and term.definition_en else term.definition
-        )
-        heading = _heading(term.term, _names_in(asked, [term.term, *term.synonyms]))
-        return {"answer": f"{heading}: {definition}", "terms": [term.term]}
+    # "a diferença entre X e Y": both definitions, side by side; otherwise the term asked
+    compared = named[:2] if len(named) > 1 and COMPARED.search(asked) else named[:1]
+    if compared:
+        said = []
+        for term in compared:
+            definition = lines.get(term.term) or (
+                term.definition_en if lang == "en" and term.definition_en else term.definition
+            )
+            heading = _heading(term.term, _names_in(asked, [term.term, *term.synonyms]))
+            said.append(f"{heading}: {definition}")
+        return {"answer": "\n\n".join(said), "terms": [t.term for t in compared]}
     best = None
     for term, synonyms, definition in glossary:
         names = [term, *[s.strip() for s in synonyms.split(",") if s.strip()]]
@@ -80,6 +85,12 @@ def librarian(
             "terms": [],
         }
     return {"answer": "Não encontrei esse termo no glossário nem nos documentos.", "terms": []}
+
+
+COMPARED = re.compile(
+    r"\b(diferencas?|difference|differences|distinguish|versus|vs|compared?|comparad[oa]s?)\b"
+)
+"""A question that sets two terms side by side."""
 
 
 def _names_in(asked: str, names: list[str]) -> list[str]:

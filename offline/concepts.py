@@ -34,6 +34,7 @@ PORTUGUESE = (
     # a rule, asked of any one ("qual o prazo pra liberar um laudo?"); of a numbered one the
     # question is data (`asks_what_it_means` is only read when no row is named)
     r"\bqual (e )?(o )?(prazo|tempo maximo|limite) (pra|para) \w+r (um|uma|o|a|os|as)\b",
+    r"\bqual (e )?(o )?(prazo|tempo maximo|limite) (de|do|da|pra|para) (um|uma)\b",
     # "CFOP — o que é esse código?": a thing just named, asked what it is
     r"\bo que (e|sao) (isso|isto|esse|essa|esses|essas|este|esta|aquilo|aquele|aquela)\b",
     r"\bquando (voces?|a empresa|o sistema) (considera|consideram|conta|contam|classifica)\b",
@@ -52,6 +53,7 @@ ENGLISH = (
     r"\bwhen (is|are) .+ (considered|regarded|classed|classified|counted)\b",
     r"\bwhat (is|are) (that|this|these|those)\b",  # "CFOP — what is that code?"
     r"\bhow (does|do) (the |a |an |our )?[\w -]+ work\b",
+    r"\bwhat is the (deadline|time limit|sla|turnaround) (for|of|on) (a|an|any)\b",
     r"\bhow long (do|does) (we|you|i|one|a \w+|the \w+) (have|get) to\b",
     r"\bhow (do|does) (you|we|one|it|the system) (define|calculate|compute|measure|count|work)\b",
     r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined)\b",

@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from orquestra.ddl_catalog.text import words
+from orquestra.offline.answers import librarian
+from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import lexicon_for
 from tests.unit.graph.offline.offline_sql import CATALOGS, route_of
 
@@ -69,3 +71,31 @@ def test_the_term_asked_is_found_with_its_words_said_apart(
     """ "um laudo ser retificado" names laudo retificado, not laudo: a term whose words the
     question says apart, more of them than any name said together, is the one asked."""
     assert lexicon_for(CATALOGS[deployment]).terms_in(words(question))[0].term == term
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "terms"),
+    [
+        (
+            "logistics",
+            "qual a diferença entre nota bloqueada e nota cancelada?",
+            {"nota bloqueada", "nota cancelada"},
+        ),
+        (
+            "clinics",
+            "what's the difference between a late report and an amended report?",
+            {"laudo atrasado", "laudo retificado"},
+        ),
+    ],
+)
+def test_a_difference_is_answered_with_both_definitions(
+    deployment: str, question: str, terms: set[str]
+) -> None:
+    catalog = CATALOGS[deployment]
+    named = lexicon_for(catalog).terms_in(words(question))
+    said = librarian("", question, language_of(question, catalog), named)
+    assert set(said["terms"]) == terms
+    for term in catalog.glossary:
+        if term.term in terms:  # each one's own definition, in the question's language
+            definition = term.definition_en if deployment == "clinics" else term.definition
+            assert definition in said["answer"]
