@@ -63,3 +63,6 @@ eval: $(STAMP)
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev.jsonl --out evals/out/clinics_paraphrases_dev
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev2.jsonl --out evals/out/paraphrases_dev2
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev2.jsonl --out evals/out/clinics_paraphrases_dev2
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev3.jsonl --out evals/out/paraphrases_dev3
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev3.jsonl --out evals/out/clinics_paraphrases_dev3
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_heldout2.jsonl --out evals/out/paraphrases_heldout2
