@@ -31,7 +31,7 @@ PORTUGUESE = (
     r"^(posso|podemos)\b(?! (ver|saber|consultar|listar|obter|ter|conferir)\b)",
     r"\bsignifica(do)?\b",
     r"\b(quer|querem) dizer\b",  # "OTIF quer dizer o quê?"
-    # a rule, asked of any one ("qual o prazo pra liberar um laudo?"); of a numbered one the
+    # a rule, asked of any one ("qual o prazo pra entregar uma tarefa?"); of a numbered one the
     # question is data (`asks_what_it_means` is only read when no row is named)
     r"\bqual (e )?(o )?(prazo|tempo maximo|limite) (pra|para) \w+r (um|uma|o|a|os|as)\b",
     r"\bqual (e )?(o )?(prazo|tempo maximo|limite) (de|do|da|pra|para) (um|uma)\b",

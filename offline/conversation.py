@@ -215,7 +215,7 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     # identified by its number or code (one attribute or several, its own or a related
     # record's), or which entities are in a state right now" (`current_state` above)
     looked_up = intent.entity and not (aggregated or ranked_rows)
-    # "quanto custou o exame do laudo 7": "how much" of a measure of one row or of the rows it
+    # "quanto custou o projeto da tarefa 7": "how much" of a measure of one row or of the rows it
     # refers to (one each) is its value, not a sum over many
     one_row = _referred(catalog, owner) if owner else set()
     measured = intent.measure is not None and intent.measure[0] in one_row

@@ -92,9 +92,9 @@ class Lexicon:
 
     def terms_in(self, tokens: list[str]) -> list[GlossaryTerm]:
         """Glossary terms mentioned anywhere in `tokens`; first, a term whose name's words
-        are all said apart, when it has more of them than the longest said together ("um
-        laudo ser retificado" is laudo retificado, not laudo; "which findings are classed as
-        critical" is critical finding)."""
+        are all said apart, when it has more of them than the longest said together ("uma
+        tarefa ser reaberta" is tarefa reaberta, not tarefa; "which tasks are classed as
+        urgent" is urgent task)."""
         stems = [stem(t) for t in tokens]
         found: list[GlossaryTerm] = []
         longest = 0
@@ -343,5 +343,5 @@ def lexicon_for(catalog: Catalog) -> Lexicon:
 
 
 def _content(phrase: tuple[str, ...]) -> tuple[str, ...]:
-    """A phrase's words but the languages' function words ("prazo do laudo": prazo, laudo)."""
+    """A phrase's words but the languages' function words ("prazo da tarefa": prazo, tarefa)."""
     return tuple(w for w in phrase if w not in FUNCTION_WORDS)
