@@ -25,6 +25,7 @@ AGGREGATES = {
     "sum": (
         *("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
         *("add up", "added up", "adds up", "somaram", "somam", "somou", "somando"),
+        *("combined", "somados", "somadas", "juntos", "juntas"),
     ),
     "avg": ("media", "medio", "average", "avg", "mean"),
     "max": ("maximo", "max", "highest", "maior valor"),
@@ -54,7 +55,9 @@ def top_asked(intent: Intent, text: str) -> None:
     elif re.search(r"\b(maiores|principais|ranking|biggest|largest|piores|melhores)\b", text):
         intent.top = 10
     elif re.search(
-        r"\b(maior|largest|biggest|highest|pior|melhor|worst|best|cheapest|busiest)\b", text
+        r"\b(maior|menor|largest|biggest|highest|lowest|smallest|pior|melhor|worst|best"
+        r"|cheapest|busiest|strongest|weakest|top)\b",
+        text,
     ):
         intent.top = 1  # "qual foi a maior venda": the single largest
     elif re.search(r"\b(most|mais|fewest|least|menos)\b", text) and not re.search(

@@ -85,11 +85,26 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     named.sort(key=lambda column: column.not_null)
     if named:
         return named[0].name
+    if intent.recency:  # "a tarefa concluída mais recentemente": by when it was done
+        stated = [c for c in dated if any(_spelled_alike(w, c) for w in states)]
+        stated.sort(key=lambda column: column.not_null)  # the one that records it happening
+        if stated:
+            return stated[0].name
     if NEW.search(fold(intent.question)):  # "clientes novos em junho": registered then
         created = [c for c in dated if _records_creation(c)]
         if created:
             return created[0].name
     return dated[0].name if dated else None
+
+
+SAME_START = 6
+"""Letters a state's word and a date column's word share when they name one event
+("entregue", "data_entrega"): irregular participles have no verb ending to strip."""
+
+
+def _spelled_alike(word: str, column) -> bool:
+    spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+    return len(word) >= SAME_START and any(w[:SAME_START] == word[:SAME_START] for w in spelled)
 
 
 NEW = re.compile(r"\b(nov[oa]s?|new)\b")

@@ -30,13 +30,19 @@ def codes_spelled_as_words(catalog: Catalog) -> frozenset[str]:
     )
 
 
+SAID_APART = re.compile(r"\b(side by side|lado a lado)\b", re.IGNORECASE)
+"""How people ask for figures shown together: a comparison's manner, nothing to filter by."""
+
+
 def without_pronoun_codes(question: str, catalog: Catalog) -> str:
     """`question` with the code-like words that are not typed in capitals left out ("who
     paid us more" → "who paid   more"; "tarefas de US" stays): the pronoun is filler, and
-    read as the code it would filter the rows by a state nobody asked for.
+    read as the code it would filter the rows by a state nobody asked for. "Side by side"
+    goes too (its "by" is no grouping).
 
     A question typed wholly in capitals keeps its words: there case says nothing.
     """
+    question = SAID_APART.sub(" ", question)  # "… vs Q1 2025, side by side"
     codes = codes_spelled_as_words(catalog)
     if not codes or question.isupper():
         return question

@@ -114,14 +114,13 @@ def state_today(intent: Intent, text: str, today: date, catalog: Catalog) -> Non
 
 
 def _dated_state(intent: Intent, catalog: Catalog) -> bool:
-    """A state asked whose word a date column of its table shares ("AGENDADO" and the
-    scheduled date)."""
-    for (table, _column), values in intent.filters.items():
+    """A state said by a word a date column of its table shares ("agendados" and the
+    scheduled date): the day is that date's."""
+    said = words(intent.question)
+    for table, _column in intent.filters:
         for column in catalog.table(table).columns:
             if column.type_sql.startswith(DATE_TYPES):
-                spelled = words(
-                    " ".join([column.name.replace("_", " "), *column.meta.synonyms.all()])
-                )
-                if any(shares_root(fold(value), spelled) for value in values):
+                named = [column.name.replace("_", " "), *column.meta.synonyms.all()]
+                if any(shares_root(word, words(" ".join(named))) for word in said):
                     return True
     return False

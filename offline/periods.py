@@ -4,7 +4,8 @@
 Supported: named months (with or without a year), years, this/last month, year, quarter,
 semester, week, today, yesterday, "last N days/weeks/months", quarters and semesters by
 ordinal ("primeiro trimestre de 2026", "2º semestre", "Q3"), the one before last ("mês
-retrasado"), month ranges ("de março a maio") and "year to date".
+retrasado"), month ranges ("de março a maio", "July through December"), "year to date"
+and "since" a day or a month ("desde o dia 16/06", "de janeiro até hoje").
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def _relative(text: str, today: date) -> Period | None:
             this_month,
         ),
         (
-            r"\b(este|esse|neste|nesse|this) (ano|year)\b",
+            r"\b(este|esse|neste|nesse|deste|desse|this) (ano|year)\b",
             date(today.year, 1, 1),
             date(today.year + 1, 1, 1),
         ),
@@ -165,11 +166,20 @@ def _relative(text: str, today: date) -> Period | None:
             date(today.year - 1, 1, 1),
             date(today.year, 1, 1),
         ),
-        (r"\b(este|esse|neste|nesse|this) (trimestre|quarter)\b", quarter, month_start(quarter, 3)),
+        (
+            r"\b(este|esse|neste|nesse|deste|desse|this) (trimestre|quarter)\b",
+            quarter,
+            month_start(quarter, 3),
+        ),
         (
             r"\b(ultimo trimestre|trimestre passado|last quarter|previous quarter)\b",
             month_start(quarter, -3),
             quarter,
+        ),
+        (
+            r"\b(past week|past seven days|semana que passou|ultimos sete dias)\b",
+            today - timedelta(days=7),
+            today + timedelta(days=1),
         ),
         (r"\b(hoje|today)\b", today, today + timedelta(days=1)),
         (r"\b(ontem|yesterday)\b", today - timedelta(days=1), today),
@@ -184,6 +194,16 @@ def _relative(text: str, today: date) -> Period | None:
         if found:
             return Period(start, end, found.group(0))
     counts = "|".join(NUMBER_WORDS)
+    found = re.search(  # "nos quatro primeiros meses do ano", "the first 4 months of 2025"
+        rf"\b(?:(\d+|{counts}) (?:primeiros|first)|(?:primeiros|first) (\d+|{counts}))"
+        rf" (?:meses|months)(?: (?:do ano|of the year|de|of|in)(?: (\d{{4}}))?)?",
+        text,
+    )
+    if found:
+        count = found.group(1) or found.group(2)
+        months = int(count) if count.isdigit() else NUMBER_WORDS[count]
+        start = date(int(found.group(3)) if found.group(3) else today.year, 1, 1)
+        return Period(start, month_start(start, months), found.group(0))
     found = re.search(rf"\b(ultimos|ultimas|last|past|nos ultimos) (\d+|{counts}) (\w+)", text)
     if found and found.group(3) in UNITS:
         count = found.group(2)
@@ -227,13 +247,18 @@ def _part_of_year(text: str, today: date) -> Period | None:
 
 
 def _month_range(text: str, today: date) -> Period | None:
-    """ "de março a maio (de 2025)", "between March and May": whole months, both included;
-    without a year, the latest such range that has begun."""
+    """ "de março a maio (de 2025)", "between March and May", "July through December
+    2025", "Jul-Dec 2025" (the parser's words: "jul dec 2025"): whole months, both
+    included; without a year, the latest such range that has begun. (A bare "maio e
+    junho" needs its "de"/"from": "e" alone joins other things too.)"""
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
+    year = r"\b(?:\s+(?:de|of)?\s*(\d{4}))?"
     found = re.search(
         rf"\b(?:de|from|entre|between)\s+({names})\s+(?:a|ate|to|until|through|e|and)\s+"
-        rf"({names})\b(?:\s+(?:de|of)?\s*(\d{{4}}))?",
+        rf"({names}){year}",
         text,
+    ) or re.search(
+        rf"\b({names})(?:\s+(?:ate|to|until|through|thru)\s+|\s*-\s*|\s+)({names}){year}", text
     )
     if found is None:
         return None
@@ -244,6 +269,38 @@ def _month_range(text: str, today: date) -> Period | None:
         year -= 1
     start = date(year - wraps, first, 1)
     return Period(start, month_start(date(year, last, 1), 1), found.group(0))
+
+
+SINCE = re.compile(
+    r"\b(?:desde|since|de|from)\s+(?:o dia\s+|the\s+)?(?:(\d{1,2})[/\s](\d{1,2})(?:[/\s](\d{2,4}))?"
+    r"|(?P<month>[a-z]+))(?:\s+(?:ate|to|until|through)\s+(?:hoje|today|agora|now))?"
+)
+
+
+def _since(text: str, today: date) -> Period | None:
+    """ "desde o dia 16/06", "de janeiro até hoje", "since March": from that day (or the
+    month's first day) up to today, today included. "de maio" alone stays the month."""
+    for found in SINCE.finditer(text):
+        phrase = found.group(0)
+        until_now = re.search(r"(hoje|today|agora|now)$", phrase)
+        if not (until_now or phrase.startswith(("desde", "since"))):
+            continue
+        if found.group("month"):
+            month = MONTHS.get(found.group("month"))
+            if month is None:
+                continue
+            start = date(today.year if month <= today.month else today.year - 1, month, 1)
+        else:
+            day, month = int(found.group(1)), int(found.group(2))
+            year = int(found.group(3)) if found.group(3) else today.year
+            year += 2000 if year < 100 else 0
+            if not 1 <= month <= 12 or not 1 <= day <= 31:
+                continue
+            start = date(year, month, day)
+            if not found.group(3) and start > today:
+                start = start.replace(year=year - 1)
+        return Period(start, today + timedelta(days=1), phrase)
+    return None
 
 
 def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
@@ -290,12 +347,14 @@ def _numeric_month(text: str, today: date) -> Period | None:
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
-    for named in (_numeric_month, _part_of_year, _month_range):
+    for named in (_numeric_month, _part_of_year, _month_range, _since):
         period = named(text, today)
         if period is not None:
             return period
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
-    pattern = rf"\b(?:(em|in|de|of|during)\s+)?({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b"
+    # "compare to May", "June's revenue vs May's": a short name after a linking word too
+    linking = "em|in|de|of|during|to|with|than|vs|versus|com"
+    pattern = rf"\b(?:({linking})\s+)?({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b"
     for found in re.finditer(pattern, text):
         named, year_text = found.group(2), found.group(3)
         if not (year_text or len(named) > 3 or found.group(1)):

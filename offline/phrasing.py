@@ -14,6 +14,7 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import stem, words
+from orquestra.offline.asking import NUMBER_WORDS
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -22,18 +23,21 @@ from orquestra.offline.lexicon import (
     display_column,
     is_numeric,
 )
+from orquestra.offline.understanding import QUESTION_WORDS
 
 LEAD_WORDS = {
     *("qual", "quais", "which", "what", "quem", "who", "em", "in", "que", "o", "a", "os"),
     *("as", "the", "top", "ranking", "de", "of", "mais", "most", "menos", "least", "fewest"),
     *("maior", "maiores", "menor", "menores", "pior", "piores", "melhor", "melhores"),
     *("worst", "best", "biggest", "largest", "highest", "lowest", "principais", "busiest"),
+    *("strongest", "weakest", "forte", "fraco", "fraca"),
     *("our", "my", "your", "nosso", "nossa", "meu", "minha", "seu", "sua", "foi", "was"),
 }
 """Words that open a ranking question before its subject ("qual foi o", "in which", "top 3")."""
 RANK_WORDS = ("mais", "most", "menos", "fewest", "least")
 FEWEST = re.compile(
-    r"(?<!pelo )(?<!at )\b(menos|fewest|least|lowest|cheapest|barat[oa]s?|cheaper)\b"
+    r"(?<!pelo )(?<!at )\b(menos|fewest|least|lowest|cheapest|barat[oa]s?|cheaper"
+    r"|menor numero|smallest number|menor|menores|smallest)\b"
 )
 """Ascending rankings ("o mês com menos pedidos", "a mais barata", "the cheapest": the
 least cost); "pelo menos", "at least" are bounds."""
@@ -195,9 +199,10 @@ def rank_subject(
     base = _measured_table(intent) or counted
     if base is None:
         return
-    subject = next(
-        (i for i, t in enumerate(tokens) if t not in LEAD_WORDS and not t.isdigit()), None
-    )
+    # "give me the three product categories …": requests and counts lead the subject too
+    leading = LEAD_WORDS | QUESTION_WORDS | FUNCTION_WORDS | set(NUMBER_WORDS)
+    leading |= {w for period in intent.periods for w in words(period.phrase)}  # "Em maio, qual"
+    subject = next((i for i, t in enumerate(tokens) if t not in leading and not t.isdigit()), None)
     if subject is None:
         return
     group = None
@@ -239,7 +244,7 @@ def _counted(
     "com mais faltas": the table whose rows are in the state named there (the state is
     already a filter)."""
     for start, _end, meanings in matches:
-        if start and tokens[start - 1] in RANK_WORDS:
+        if start and (tokens[start - 1] in RANK_WORDS or _number_ranked(tokens, start)):
             table = next((m.table for m in meanings if m.kind == "table"), None)
             if table is None:
                 filtered = [m.table for m in meanings if m.kind == "value"]
@@ -247,6 +252,18 @@ def _counted(
             if table is not None:
                 return table
     return None
+
+
+NUMBER_OF = ("numero", "number", "quantidade", "de", "of")
+EXTREMES = ("maior", "menor", "highest", "lowest", "largest", "smallest", "biggest")
+
+
+def _number_ranked(tokens: list[str], start: int) -> bool:
+    """ "o menor número de tarefas", "the highest number of tasks": the rows counted."""
+    before = start - 1
+    while before > 0 and tokens[before] in NUMBER_OF:
+        before -= 1
+    return before < start - 1 and tokens[before] in EXTREMES
 
 
 def _filters_on(intent: Intent, table: str) -> bool:
@@ -273,7 +290,9 @@ def _group_for(meanings: list[Meaning], base: str, catalog: Catalog) -> Group | 
     return None
 
 
-DISTINCT = re.compile(r"\b(distint[oa]s|diferentes|distinct|different|unique|unic[oa]s)\b")
+DISTINCT = re.compile(
+    r"\b(distint[oa]s|diferentes|distinct|different|unique|unic[oa]s|separate|separad[oa]s)\b"
+)
 
 
 def distinct_count(

@@ -29,8 +29,8 @@ LOWER_IS_BETTER = re.compile(
 TIME_UNITS = ("dia", "dias", "hora", "horas", "minuto", "minutos", "day", "days", "hour")
 TIME_UNITS += ("hours", "minute", "minutes")
 AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
-WORST = re.compile(r"\b(pior|piores|worst)\b")
-BEST = re.compile(r"\b(melhor|melhores|best)\b")
+WORST = re.compile(r"\b(pior|piores|worst|weakest|mais frac[oa]s?)\b")
+BEST = re.compile(r"\b(melhor|melhores|best|strongest|mais fortes?)\b")
 BUSIEST = re.compile(r"\b(busiest|mais movimentad[oa]s?)\b")
 SUMMED = re.compile(r"^\s*sum\s*\(", re.IGNORECASE)
 
@@ -52,7 +52,12 @@ def better(term: GlossaryTerm) -> str | None:
 
 def worst_and_best(intent: Intent, text: str) -> None:
     """ "a transportadora com pior OTIF": the groups ranked from the metric's worse end;
-    "qual modal entrega mais rápido": a duration's shortest first ("slowest": longest)."""
+    "qual modal entrega mais rápido": a duration's shortest first ("slowest": longest).
+    "o cliente com o maior valor em títulos vencidos", "the categories with the highest
+    sales": the groups ranked by their measure, not by their single largest row."""
+    if intent.top and intent.groups and intent.aggregate in ("max", "min"):
+        intent.ascending = intent.aggregate == "min"
+        intent.aggregate = None if intent.metric else "sum"
     if not intent.top or not intent.groups or intent.metric is None:
         return
     if _is_duration(intent.metric) and (FAST.search(text) or SLOW.search(text)):

@@ -41,6 +41,8 @@ QUESTION_WORDS = {
     *("baratas", "caro", "cara", "caros", "caras", "expensive", "person", "pessoa"),
     *("someone", "alguem"),
     *("distinto", "distintos", "distinta", "distintas", "diferentes", "distinct", "different"),
+    *("separate", "separado", "separada", "separados", "separadas", "strongest", "weakest"),
+    *("forte", "fortes", "fraco", "fraca", "fracos", "fracas", "stronger", "weaker"),
     *("unique", "unico", "unicos", "depois", "antes", "apos", "after", "before", "later"),
     *("earlier", "media", "medio", "average", "mean", "total", "soma", "sum", "count"),
 }

@@ -168,3 +168,128 @@ def test_a_state_holding_today_is_the_rows_in_it_now(deployment: str, question: 
 )
 def test_a_state_done_today_or_dated_today_keeps_the_day(deployment: str, question: str) -> None:
     assert ">= DATE '2026-06-30'" in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("total sales for July through December 2025?", "2025-07-01", "2026-01-01"),
+        ("monthly revenue for Jul-Dec 2025", "2025-07-01", "2026-01-01"),
+        ("faturamento de julho até dezembro de 2025", "2025-07-01", "2026-01-01"),
+        ("Quanto já faturamos de janeiro até hoje?", "2026-01-01", "2026-07-01"),
+        ("revenue since March", "2026-03-01", "2026-07-01"),
+        ("quantas ocorrências desde o dia 16/06?", "2026-06-16", "2026-07-01"),
+        ("how many tracking events over the past week?", "2026-06-23", "2026-07-01"),
+    ],
+)
+def test_ranges_and_since_are_one_period(question: str, start: str, end: str) -> None:
+    sql = sql_for("logistics", question)
+    assert f">= DATE '{start}'" in sql and f"< DATE '{end}'" in sql and " OR " not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "Quem é o cliente com o maior valor em boletos vencidos?", "sum(t.valor)"),
+        ("logistics", "the three categories with the highest sales in 2026", "px.categoria"),
+        ("logistics", "Give me the three product categories with the highest sales", "LIMIT 3"),
+        ("logistics", "qual transportadora tem o maior valor de frete?", "sum(c.valor_frete)"),
+    ],
+)
+def test_groups_with_the_highest_amount_are_ranked_by_their_total(
+    deployment: str, question: str, wanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and "max(" not in sql and "DESC LIMIT" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "direction"),
+    [
+        ("Which month of 2025 was our strongest for billing?", "DESC"),
+        ("qual foi o mês mais fraco de vendas em 2025?", "ASC"),
+        ("what was our weakest month in 2025?", "ASC"),
+    ],
+)
+def test_strongest_and_weakest_rank_like_best_and_worst(question: str, direction: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "date_trunc('month'" in sql and f"{direction} LIMIT 1" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "How many separate invoices had at least one delivery incident this year?"),
+        ("logistics", "quantas notas separadas tiveram ocorrência em 2026?"),
+    ],
+)
+def test_separate_counts_distinct_rows(deployment: str, question: str) -> None:
+    assert "count(DISTINCT" in sql_for(deployment, question)
+
+
+def test_side_by_side_is_how_to_show_not_a_grouping() -> None:
+    sql = sql_for("logistics", "Q1 2026 sales against Q1 2025, side by side please")
+    assert "FILTER (WHERE p.data_pedido >= DATE '2025-01-01'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Me mostra a carga entregue mais recentemente e a data da entrega.",
+        "what was the last shipment delivered?",
+    ],
+)
+def test_the_latest_row_in_a_state_is_ordered_by_that_states_date(question: str) -> None:
+    assert "ORDER BY c.data_entrega DESC LIMIT 1" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "start", "end"),
+    [
+        (
+            "logistics",
+            "Qual a participação do EDI nos pedidos deste ano?",
+            "2026-01-01",
+            "2027-01-01",
+        ),
+        (
+            "clinics",
+            "taxa de discordância nos quatro primeiros meses do ano",
+            "2026-01-01",
+            "2026-05-01",
+        ),
+        ("clinics", "no-show rate in the first 3 months of 2025", "2025-01-01", "2025-04-01"),
+    ],
+)
+def test_this_year_and_the_first_months_in_every_wording(
+    deployment: str, question: str, start: str, end: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert f">= DATE '{start}'" in sql and f"< DATE '{end}'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("clinics", "Em maio, qual dos técnicos realizou o menor número de exames?", "ASC LIMIT 1"),
+        ("clinics", "which doctor signed the highest number of reports in 2025?", "DESC LIMIT 1"),
+    ],
+)
+def test_the_smallest_or_highest_number_of_rows_ranks_who_did_them(
+    deployment: str, question: str, wanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert "GROUP BY 1, p.cod_profissional" in sql and "count(*)" in sql and wanted in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "direction"),
+    [("qual o menor pedido de 2025?", "ASC"), ("qual o maior pedido de 2025?", "DESC")],
+)
+def test_the_smallest_row_is_the_other_end(question: str, direction: str) -> None:
+    assert f"ORDER BY p.valor_total {direction} LIMIT 1" in sql_for("logistics", question)
+
+
+def test_combined_value_is_a_total() -> None:
+    sql = sql_for("logistics", "Number of orders placed in May 2026 and their combined value?")
+    assert "count(*)" in sql and "sum(p.valor_total)" in sql, sql
