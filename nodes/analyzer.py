@@ -17,7 +17,12 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, present
-from orquestra.nodes.units import additive_columns, aggregated_query, identifier_columns
+from orquestra.nodes.units import (
+    additive_columns,
+    aggregated_query,
+    identifier_columns,
+    row_limit,
+)
 from orquestra.sandbox.analysis import jsonable_rows
 from orquestra.sandbox.pool import AnalysisError
 
@@ -70,6 +75,9 @@ async def analyzer(
         "additive": _sorted_or_none(additive_columns(state.get("sql"))),
         # Rows listed one by one are no series: a "trend" between two exams means nothing.
         "aggregated": aggregated_query(state.get("sql")),
+        # A top N of periods ("the month with most orders") is a ranking, not a series: its
+        # rows skip the periods left out. The writer's own LIMIT (the guard adds a cap).
+        "limited": row_limit(state.get("draft_sql")) is not None,
     }
     try:
         analysis = await _run(resources, job, state, runtime.context.analysis_code_mode)

@@ -211,11 +211,18 @@ def _findings(text: str, lang: str, label: Callable[[str], str] = str) -> list[s
             if lang == "pt"
             else ("rose" if growth >= 0 else "fell")
         )
-        out.append(
-            f"Em {last}, {measure} {word} {size}% em relação ao período anterior."
-            if lang == "pt"
-            else f"In {last}, {measure} {word} {size}% from the previous period."
-        )
+        if growth == 0:  # not "subiu 0%"
+            out.append(
+                f"Em {last}, {measure} ficou igual ao período anterior."
+                if lang == "pt"
+                else f"In {last}, {measure} was the same as in the previous period."
+            )
+        else:
+            out.append(
+                f"Em {last}, {measure} {word} {size}% em relação ao período anterior."
+                if lang == "pt"
+                else f"In {last}, {measure} {word} {size}% from the previous period."
+            )
     top = analysis.get("top") or {}
     leads = top.get("items") and top["items"][0].get("label") is not None  # not a blank group
     if leads and top["items"][0].get("share_pct") is not None:

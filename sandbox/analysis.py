@@ -98,10 +98,11 @@ def column_kinds(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:
 
 def analyze(job: dict[str, Any]) -> Analysis:
     """The analysis of `job` = {columns, rows, row_count, truncated, question, identifiers,
-    additive, aggregated} (`identifiers`: the catalog's key columns among them, never
+    additive, aggregated, limited} (`identifiers`: the catalog's key columns among them, never
     measured; `additive`: the columns whose values add up to a real total; `aggregated`:
     whether the query grouped its rows — rows listed one by one have no trend; either None
-    if not known)."""
+    if not known; `limited`: the query kept its first N rows, so periods out of time order
+    are a ranking, not a series)."""
     columns, rows = job["columns"], job["rows"]
     kinds = column_kinds(columns, rows)
     identifiers = set(job.get("identifiers") or ())
@@ -123,7 +124,10 @@ def analyze(job: dict[str, Any]) -> Analysis:
     time = next((c for c in columns if kinds[c] == "time"), None)
     category = next((c for c in columns if kinds[c] == "category"), None)
     main = numbers[-1] if numbers else None
-    if time and main and job.get("aggregated") is not False:  # a series, not a listing
+    series = job.get("aggregated") is not False  # a series, not a listing
+    if time and job.get("limited") and not _in_time_order(rows, columns.index(time)):
+        series = False  # nor a top N of periods ranked by the measure: the rest were cut
+    if time and main and series:
         out["trend"] = _trend(
             rows,
             columns.index(time),
@@ -176,6 +180,13 @@ def _measure(values: list[float], adds_up: bool = True) -> dict[str, float | Non
         "max": round(max(values), 2),
         "mean": round(statistics.fmean(values), 2),
     }
+
+
+def _in_time_order(rows: list[list[Any]], index: int) -> bool:
+    """Whether the rows come in the order of their time column (either way)."""
+    times = [row[index] for row in rows if row[index] is not None]
+    pairs = list(pairwise(times))
+    return all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs)
 
 
 def _trend(rows, time_index, value_index, time, value, compare: bool) -> Trend:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import pytest
 
@@ -177,3 +179,33 @@ def test_rows_listed_one_by_one_have_no_trend() -> None:
     assert "trend" not in analyze({**SERIES, "aggregated": listing})
     assert analyze({**SERIES, "aggregated": series})["trend"]["last_growth_pct"] == -25.0
     assert "trend" in analyze(SERIES)  # a query it could not read keeps the trend
+
+
+def test_a_top_n_of_periods_is_a_ranking_not_a_trend() -> None:
+    """ "qual foi o mês com mais pedidos?" (ORDER BY the count, LIMIT 3): the months kept
+    are not consecutive, so "subiu 0% em relação ao período anterior" compared months the
+    query never put side by side."""
+    from orquestra.nodes.units import row_limit
+
+    ranked = (
+        "SELECT date_trunc('month', d) AS mes, count(*) AS n FROM t"
+        " GROUP BY 1 ORDER BY 2 DESC LIMIT 3"
+    )
+    assert row_limit(ranked) == 3
+    rows = [["2025-10-01", 40], ["2025-03-01", 38], ["2025-07-01", 38]]
+    job = {"columns": ["mes", "n"], "rows": rows, "aggregated": True, "limited": True}
+    assert "trend" not in analyze(job)
+    # the last N periods in time order are still a series
+    recent = {**job, "rows": sorted(rows)}
+    assert analyze(recent)["trend"]["periods"] == 3
+    assert "trend" in analyze({**job, "limited": False})  # every period: sorted by time
+
+
+def test_a_period_equal_to_the_previous_is_not_said_to_rise() -> None:
+    from orquestra.offline.answers import answer
+
+    flat = {**SERIES, "rows": [["2026-01-01", 100.0], ["2026-02-01", 100.0]]}
+    analysis = json.dumps(analyze(flat))
+    result = '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 100}'
+    text = answer({"result": result, "analysis": analysis}, "pt")
+    assert "ficou igual ao período anterior" in text and "subiu 0" not in text
