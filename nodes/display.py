@@ -164,6 +164,9 @@ def readable_label(
     "Average freight cost" in English). `source` (table, column), when the query selects
     the column as it is, picks that table's words ("nome" of a carrier is not a customer's)."""
     lang = _lang(lang)
+    counted = _count_label(source, column, catalog, lang)
+    if counted:
+        return counted
     own = _source_synonyms(source, column, catalog, lang)
     if own:
         return _capital(_preferred(own, " ".join(phrase_key(question)), None))
@@ -177,6 +180,20 @@ def readable_label(
         return FUNCTION_LABELS[lang][fold(column)]
     aggregated = _aggregate_label(kept, catalog, lang, question)
     return _capital(aggregated or " ".join(kept) or column)
+
+
+def _count_label(
+    source: tuple[str, str] | None, column: str, catalog: Catalog, lang: str
+) -> str | None:
+    """ "Number of invoices" for a `count(*)` of a table's rows, unless its alias is a
+    glossary term's name ("volume_de_pedidos" reads as that term)."""
+    if source is None or source[1] != "*" or source[0] not in catalog.tables:
+        return None
+    if phrase_key(column.replace("_", " ")) in _words_of(catalog).glossary:
+        return None
+    said = _words_of(catalog).tables.get(phrase_key(source[0]), {}).get(lang, [])
+    plural = next((p for p in said if p.endswith("s")), None)
+    return AGGREGATE_LABELS[lang]["count"].format(plural) if plural else None
 
 
 def _source_synonyms(

@@ -280,10 +280,13 @@ def column_sources(sql: str | None) -> dict[str, tuple[str, str]]:
     """Each output column of the outermost query that is a table's column as it is, with
     that table and column: "SELECT t.nome AS carrier FROM carriers AS t" → carrier →
     (carriers, nome). A column of a subquery or a CTE, or of an unqualified name over a
-    join, has no source (it could be any of them).
+    join, has no source (it could be any of them). A `count(*)` (no FILTER) counts the rows
+    of the first table: its column is "*".
 
     >>> column_sources("SELECT t.nome, c.valor AS v FROM c1 AS c JOIN t1 AS t ON c.k = t.k")
     {'nome': ('t1', 'nome'), 'v': ('c1', 'valor')}
+    >>> column_sources("SELECT count(*) AS n FROM c1 AS c JOIN t1 AS t ON c.k = t.k")
+    {'n': ('c1', '*')}
     """
     statement = _outermost(sql)
     if not isinstance(statement, ast.SelectStmt) or not statement.targetList:
@@ -299,9 +302,15 @@ def column_sources(sql: str | None) -> dict[str, tuple[str, str]]:
         elif isinstance(item, ast.RangeVar) and item.relname not in ctes:
             relname = str(item.relname)
             tables[str(item.alias.aliasname) if item.alias else relname] = relname
+    first = statement.fromClause[0] if statement.fromClause else None
+    while isinstance(first, ast.JoinExpr):
+        first = first.larg
+    counted = str(first.relname) if isinstance(first, ast.RangeVar) else None
     sources = {}
     for target in statement.targetList:
         value, name = target.val, _output_name(target)
+        if _counts_rows(value) and counted in tables.values() and name is not None:
+            sources[name] = (str(counted), "*")
         if not isinstance(value, ast.ColumnRef) or name is None:
             continue
         parts = [str(f.sval) for f in value.fields or () if isinstance(f, ast.String)]
@@ -310,6 +319,14 @@ def column_sources(sql: str | None) -> dict[str, tuple[str, str]]:
         elif len(parts) == 1 and len(tables) == 1:
             sources[name] = (next(iter(tables.values())), parts[0])
     return sources
+
+
+def _counts_rows(value: object) -> bool:
+    """`count(*)` with no FILTER: how many rows."""
+    if not isinstance(value, ast.FuncCall) or not value.agg_star or value.agg_filter:
+        return False
+    name = _last(value.funcname)
+    return isinstance(name, ast.String) and str(name.sval).lower() == "count"
 
 
 def _outermost(sql: str | None) -> ast.Node | None:

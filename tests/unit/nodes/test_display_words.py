@@ -207,7 +207,23 @@ def test_a_column_selected_as_it_is_reads_as_its_own_tables_words(catalog) -> No
         ("WITH s AS (SELECT nome FROM clientes) SELECT nome FROM s", {}),
         ("SELECT x.nome FROM (SELECT nome FROM clientes) AS x", {}),
         ("not sql", {}),
+        # a count of rows counts the first table's (not one with a FILTER: a condition's)
+        (
+            "SELECT count(*) AS n FROM notas AS n JOIN cargas AS c ON n.k = c.k",
+            {"n": ("notas", "*")},
+        ),
+        ("SELECT count(*) FILTER (WHERE x) AS n FROM notas", {}),
     ],
 )
 def test_column_sources_only_where_the_table_is_certain(sql: str, expected: dict) -> None:
     assert column_sources(sql) == expected
+
+
+def test_a_count_of_rows_reads_as_the_number_of_its_tables_rows(catalog) -> None:
+    """ "how many blocked invoices?" was answered "Quantity: 19" (an item column's word)."""
+    counted = ("notas_fiscais", "*")
+    assert readable_label("quantidade", catalog, "en", "", counted) == "Number of invoices"
+    assert readable_label("quantidade", catalog, "pt", "", counted).startswith("Quantidade de")
+    # an alias that names a glossary term keeps the term's words
+    volume = readable_label("volume_de_pedidos", catalog, "en", "", ("pedidos", "*"))
+    assert volume == "Order volume"
