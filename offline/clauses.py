@@ -14,8 +14,11 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Clause, Intent
 from orquestra.offline.lexicon import is_measure
 
-CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+")
-"""Where a question may ask a second thing: "quantos … e qual o valor total"."""
+CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+|,\s*(?=(?:quant[oa]s?|how many)\b)")
+"""Where a question may ask a second thing: "quantos … e qual o valor total", "quantas
+bloqueadas, quantas canceladas"."""
+ASKING = re.compile(r"\b(?:quant[oa]s?|how many|how much|qual|quais|what|which)\b")
+"""Where a clause starts asking: what comes before it describes every clause's rows."""
 
 
 def several_measures(
@@ -42,7 +45,7 @@ def several_measures(
             if first.measure and first.aggregate in (None, "count", "total"):
                 first.aggregate = "sum"
         if _measure_of(first) == _measure_of(second):
-            if _states_apart(intent, first, second):
+            if _states_apart(intent, first, second, read):
                 return
             continue
         if _a_condition(first, second):
@@ -90,11 +93,20 @@ def _measured(part: Intent) -> bool:
     return bool(part.metric or part.measure or part.aggregate)
 
 
-def _states_apart(intent: Intent, first: Intent, second: Intent) -> bool:
+def _states_apart(
+    intent: Intent, first: Intent, second: Intent, read: Callable[[str], Intent]
+) -> bool:
     """ "quantas bloqueadas e quantas canceladas": one measure, counted under each
     clause's own states. The whole question's reading says which column each state is of
-    (a clause alone may not name its table); a state both clauses say is shared."""
+    (a clause alone may not name its table); a state both clauses say is shared. A state
+    said before the first clause asks ("tarefas abertas em junho: quantas bloqueadas …",
+    "das tarefas agendadas para junho, quantas …") describes every clause's rows; of the
+    clauses' own column, it is the act that places them in the period, not a state."""
     said = [{v for values in part.filters.values() for v in values} for part in (first, second)]
+    asking = ASKING.search(first.question)
+    before = read(first.question[: asking.start()]) if asking and asking.start() else None
+    leading = {v for values in before.filters.values() for v in values} if before else set()
+    said[0] -= leading
     own = [said[0] - said[1], said[1] - said[0]]
     if not any(own):
         return False
@@ -109,8 +121,10 @@ def _states_apart(intent: Intent, first: Intent, second: Intent) -> bool:
         Clause(filters={key: values for key, values in part.items() if values}) for part in parts
     ]
     mine = {v for part in intent.apart for values in part.filters.values() for v in values}
+    clauses_columns = {key for part in intent.apart for key in part.filters}
     for key in list(intent.filters):
-        intent.filters[key] = [v for v in intent.filters[key] if v not in mine]
+        dropped = mine | (leading if key in clauses_columns else set())
+        intent.filters[key] = [v for v in intent.filters[key] if v not in dropped]
         if not intent.filters[key]:
             del intent.filters[key]
     intent.metric, intent.measure = first.metric, first.measure
