@@ -312,6 +312,8 @@ class MetricDefinition(_Strict):
     filter: str | None = None
     date_column: str | None = None
     unit: str | None = None
+    """A currency code (BRL), a measure (dias, kg), or `ratio`: a share from 0 to 1, shown
+    as a percentage (0.834 → 83.4%) while the query keeps the fraction."""
     better: Literal["higher", "lower"] | None = None
     """Which values are better, when the business says so: what "pior"/"worst" and
     "melhor"/"best" rank by (the worst OTIF is the lowest, the worst lead time the highest)."""

@@ -216,8 +216,8 @@ class ResultData(Wire):
     """The judges' last verdicts."""
     display: dict[str, Any] | Absent = None
     """How to write the result for people (the presenter's): per column its label, kind
-    (money, number, count, period, time, text), unit and period format; per card its label
-    and period; the turn's language, locale, currency and time zone."""
+    (money, percent, number, integer, period, time, text), unit and period format; per card
+    its label and period; the turn's language, locale, currency and time zone."""
     model: str | Absent = None
     """The model that wrote the answer: `offline`, or the configured `provider:model`."""
 

@@ -25,6 +25,7 @@ from orquestra.nodes.units import (
     column_units,
     identifier_columns,
     is_money,
+    is_ratio,
     truncated_periods,
 )
 
@@ -316,7 +317,8 @@ def column_kind(
     period: str | None,
     identifiers: Collection[str],
 ) -> str:
-    """How a column's cells are written: `period`, `time`, `money`, `number`, `integer`
+    """How a column's cells are written: `period`, `time`, `money`, `percent` (a ratio ×100),
+    `number`, `integer`
     (a count: thousands separators), or `text` (keys, codes and calendar numbers as they are)."""
     present = [v for v in values if v is not None]
     if period:
@@ -332,6 +334,8 @@ def column_kind(
         return "text"
     if is_money(unit):
         return "money"
+    if is_ratio(unit):
+        return "percent"
     integral = all(isinstance(v, int) or float(v).is_integer() for v in present)
     return "integer" if integral and not unit else "number"
 

@@ -32,7 +32,7 @@ from orquestra.graph.resources import Resources, warm_up
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
 from orquestra.nodes.display import display_for, number_locale, period_label, read_result
-from orquestra.nodes.units import is_money, row_limit
+from orquestra.nodes.units import is_money, is_ratio, row_limit
 from orquestra.offline.answers import SYMBOLS
 from orquestra.sandbox.analysis import column_kinds, jsonable_rows
 
@@ -138,7 +138,7 @@ def chart_for(
     if lang:
         unit = (units or {}).get(shape.fields[0 if shape.mark in ("arc", "bar") else 1])
         symbol = SYMBOLS.get(unit or "", unit) if is_money(unit) else None
-        shape = shape._replace(lang=lang, currency=symbol)
+        shape = shape._replace(lang=lang, currency=symbol, percent=is_ratio(unit))
     spec = copy.deepcopy(spec_of(shape))
     spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
     return spec
@@ -180,6 +180,8 @@ class Shape(NamedTuple):
     """Numbers written with this language's separators (None: Vega's defaults)."""
     currency: str | None = None
     """The measure's currency symbol, on its axis."""
+    percent: bool = False
+    """The measure is a ratio: its axis reads as a percentage."""
 
 
 @lru_cache(maxsize=1024)
@@ -241,6 +243,8 @@ def spec_of(shape: Shape) -> dict[str, Any]:
         measure = "y" if shape.mark == "line" else "x" if shape.mark == "bar" else None
         if shape.currency and measure:
             spec["encoding"][measure].setdefault("axis", {})["format"] = "$,.0f"
+        elif shape.percent and measure:
+            spec["encoding"][measure].setdefault("axis", {})["format"] = ".0%"
     validate_spec(spec)
     return spec
 

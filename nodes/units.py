@@ -82,6 +82,14 @@ def identifier_columns(columns: Sequence[str], catalog: Catalog) -> set[str]:
     return {c for c in columns if c in keys or is_code_name(c)}
 
 
+RATIO = "ratio"
+"""The unit of a share from 0 to 1, shown as a percentage."""
+
+
+def is_ratio(unit: str | None) -> bool:
+    return unit == RATIO
+
+
 def is_money(unit: str | None) -> bool:
     """An ISO 4217 currency code (`BRL`, `USD`) rather than a measure (`kg`, `dias`)."""
     return unit is not None and len(unit) == MONEY_CODE_LENGTH and unit.isalpha() and unit.isupper()
@@ -96,7 +104,13 @@ def column_units(sql: str | None, columns: Sequence[str], catalog: Catalog) -> d
     for target in targets + targets:
         name = _output_name(target)
         if name is not None:
-            named[name] = _unit(target.val, {**known, **named})
+            unit = _unit(target.val, {**known, **named})
+            # a share computed from 1s and 0s carries no column's unit: its name says it
+            # ("AVG(CASE … THEN 1.0 ELSE 0.0 END) AS otif", the glossary's ratio)
+            ratio = is_ratio(known.get(_name_key(name)))
+            if unit is None and ratio and not _function_named(target.val, "count"):
+                unit = RATIO
+            named[name] = unit
     units = {}
     for column in columns:
         unit = named[column] if column in named else known.get(_name_key(column))
@@ -323,10 +337,14 @@ def column_sources(sql: str | None) -> dict[str, tuple[str, str]]:
 
 def _counts_rows(value: object) -> bool:
     """`count(*)` with no FILTER: how many rows."""
-    if not isinstance(value, ast.FuncCall) or not value.agg_star or value.agg_filter:
+    if not isinstance(value, ast.FuncCall) or not _function_named(value, "count"):
         return False
-    name = _last(value.funcname)
-    return isinstance(name, ast.String) and str(name.sval).lower() == "count"
+    return bool(value.agg_star) and not value.agg_filter
+
+
+def _function_named(value: object, function: str) -> bool:
+    name = _last(value.funcname) if isinstance(value, ast.FuncCall) else None
+    return isinstance(name, ast.String) and str(name.sval).lower() == function
 
 
 def _outermost(sql: str | None) -> ast.Node | None:

@@ -269,6 +269,8 @@ def _format(name: str, value: Any, lang: str, units: dict[str, str] | None = Non
         unit = (units or {}).get(name)
         if unit and len(unit) == 3 and unit.isalpha() and unit.isupper():  # a currency code
             return f"{SYMBOLS.get(unit, unit)} {_localised(f'{number:,.2f}', lang)}"
+        if unit == "ratio":  # a share from 0 to 1, said as a percentage
+            return f"{_localised(f'{number * 100:,.1f}', lang)}%"
         if isinstance(value, int) or number.is_integer():
             text = str(int(number))
         else:

@@ -326,14 +326,20 @@ function modelNote(model) {
 const VEGA_OPTIONS = { actions: false, ast: true, defaultStyle: false, renderer: "svg",
                        tooltip: { disableDefaultStyle: true } };
 
-// A card's unit: "money" (the profile's currency), an ISO 4217 code, or anything else as a number.
+// A card's unit: "money" (the profile's currency), an ISO 4217 code, "ratio" (a share from 0
+// to 1, as a percentage), or anything else as a number.
 function format(value, unit, display) {
   if (typeof value !== "number") return String(value ?? "—");
   const where = display ? display.locale : locale();
+  if (unit === "ratio") return percent(where).format(value);
   const currency = unit === "money" ? (display || state.profile).currency
     : /^[A-Z]{3}$/.test(unit || "") ? unit : null;
   return currency ? value.toLocaleString(where, { style: "currency", currency })
                   : value.toLocaleString(where, { maximumFractionDigits: 2 });
+}
+
+function percent(where) {
+  return new Intl.NumberFormat(where, { style: "percent", maximumFractionDigits: 1 });
 }
 
 // A cell's text from its column's kind (the server decides kinds and units from the catalog):
@@ -344,6 +350,10 @@ function cellFormatter(column, display) {
   if (column.kind === "money") {
     const money = new Intl.NumberFormat(where, { style: "currency", currency: column.unit });
     return (v) => (typeof v === "number" ? money.format(v) : String(v ?? ""));
+  }
+  if (column.kind === "percent") {
+    const share = percent(where);
+    return (v) => (typeof v === "number" ? share.format(v) : String(v ?? ""));
   }
   if (column.kind === "number" || column.kind === "integer") {
     const digits = column.kind === "integer" ? 0 : 2;
@@ -422,7 +432,7 @@ function cell(value) {
   return value ?? "";
 }
 
-const NUMERIC = new Set(["money", "number", "integer"]);
+const NUMERIC = new Set(["money", "percent", "number", "integer"]);
 
 // Cells written as the answer is (`display`: the presenter's per-column kinds); sorting a
 // column still compares the raw values.

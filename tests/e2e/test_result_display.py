@@ -157,6 +157,12 @@ def test_a_monthly_series_from_the_offline_model(page: Page, demo_server: Server
     assert note.get_attribute("data-model") == "offline"
     assert "modelo offline" in note.inner_text() and "contagens" in note.inner_text()
 
+    # a ratio metric reads as a percentage: "98,6%", not "0,99"
+    bot = ask(page, "OTIF por transportadora em 2026")
+    shares = column(bot, 1)
+    assert shares and all(re.fullmatch(r"\d{1,3}(,\d)?\s?%", cell) for cell in shares), shares
+    assert right_aligned(bot, 1)
+
 
 def test_an_english_question_to_the_offline_model(page: Page, demo_server: Server) -> None:
     page.goto(demo_server.url)

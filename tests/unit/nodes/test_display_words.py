@@ -227,3 +227,27 @@ def test_a_count_of_rows_reads_as_the_number_of_its_tables_rows(catalog) -> None
     # an alias that names a glossary term keeps the term's words
     volume = readable_label("volume_de_pedidos", catalog, "en", "", ("pedidos", "*"))
     assert volume == "Order volume"
+
+
+def test_a_ratio_metric_reads_as_a_percentage(catalog) -> None:
+    """ "OTIF: 0,83" read as a fraction: a glossary metric with `unit: ratio` is a share
+    from 0 to 1, shown as a percentage in the table, the cards, the chart and the answer."""
+    from orquestra.nodes.units import column_units
+
+    sql = (
+        "SELECT t.nome, avg(CASE WHEN c.data_entrega::date <= c.previsao_entrega THEN 1.0"
+        " ELSE 0.0 END) AS otif FROM cargas AS c JOIN transportadoras AS t"
+        " ON c.cod_transportadora = t.cod_transportadora GROUP BY 1"
+    )
+    units = column_units(sql, ["nome", "otif"], catalog)
+    assert units == {"otif": "ratio"}
+    # the name alone does not make a count a ratio
+    assert column_units("SELECT count(*) AS otif FROM cargas", ["otif"], catalog) == {}
+    assert column_kind("otif", [0.834, 0.91], "ratio", None, set()) == "percent"
+    result = '2 of 2 rows\n{"nome": "A", "otif": 0.834}\n{"nome": "B", "otif": 0.5}'
+    assert "83,4%" in answer({"result": result, "units": "otif: ratio"}, "pt")
+    assert "83.4%" in answer({"result": result, "units": "otif: ratio"}, "en")
+    rows = [["A", 0.834], ["B", 0.5]]
+    result = {"columns": ["nome", "otif"], "rows": rows}
+    spec = chart_for("otif por transportadora", result, lang="pt", units={"otif": "ratio"})
+    assert spec["encoding"]["x"]["axis"]["format"] == ".0%"
