@@ -96,3 +96,17 @@ def kinds_unknown(intent: Intent, said: str, catalog: Catalog, lexicon: Lexicon)
     plain = words(said)
     lang = language_of(said, catalog)
     return conditions_not_understood(plain, lexicon.match(plain), lang, intent.unknown, catalog)
+
+
+EXAMPLES = re.compile(r"\(([^()]*)\)|\b(?:etc|e outros|e outras|and so on|and others)\b")
+"""Values given as examples: in parentheses, or closed by "etc"/"and so on"."""
+
+
+def examples_of_groups(intent: Intent) -> None:
+    """ "com cada tipo de cliente (varejo, atacado etc.)": values of the column the rows
+    are grouped by, given as examples of its groups, filter nothing."""
+    if not EXAMPLES.search(fold(intent.question)):
+        return
+    for group in intent.groups:
+        if group.grain is None:
+            intent.filters.pop((group.table, group.column), None)

@@ -30,7 +30,7 @@ from orquestra.offline.conditions import (
     values_after_their_column,
 )
 from orquestra.offline.deadlines import deadline_readings
-from orquestra.offline.filler import kinds_unknown, without_pronoun_codes
+from orquestra.offline.filler import examples_of_groups, kinds_unknown, without_pronoun_codes
 from orquestra.offline.grouping import (
     GRAINS,
     GROUP_MARKERS,
@@ -216,6 +216,7 @@ def parse(
     ranked_group(intent, matches, catalog)
     worst_and_best(intent, text)
     groups_of_other_rows(intent, tokens, matches, catalog)
+    examples_of_groups(intent)  # "cada tipo de cliente (varejo, atacado etc.)"
     known = KNOWN
     intent.named = named
     intent.unknown = [

@@ -293,3 +293,54 @@ def test_the_smallest_row_is_the_other_end(question: str, direction: str) -> Non
 def test_combined_value_is_a_total() -> None:
     sql = sql_for("logistics", "Number of orders placed in May 2026 and their combined value?")
     assert "count(*)" in sql and "sum(p.valor_total)" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        (
+            "logistics",
+            "notas emitidas em jun/26: quantas bloqueadas, quantas canceladas?",
+            "count(*) FILTER (WHERE nf.status = 'CANCELADA')",
+            "EMITIDA",
+        ),
+        (
+            "clinics",
+            "Dos exames agendados para junho/2026, quantos eram no total e em quantos o "
+            "paciente não apareceu?",
+            "count(*) FILTER (WHERE e.status = 'FALTOU')",
+            "AGENDADO",
+        ),
+    ],
+)
+def test_a_state_said_before_the_clauses_places_all_their_rows(
+    deployment: str, question: str, wanted: str, unwanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and unwanted not in sql and "DATE '2026-06-01'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "filtered"),
+    [
+        ("Quanto faturamos em 2025 com cada tipo de cliente (varejo, atacado etc.)?", False),
+        ("faturamento de varejo e atacado por segmento", True),
+    ],
+)
+def test_values_given_as_examples_of_the_groups_filter_nothing(
+    question: str, filtered: bool
+) -> None:
+    sql = sql_for("logistics", question)
+    assert "GROUP BY 1" in sql and ("c.segmento IN" in sql) == filtered, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "direction"),
+    [
+        ("cliente 2003: número e data do pedido mais antigo", "ASC"),
+        ("customer 2003: number and date of their latest order", "DESC"),
+    ],
+)
+def test_columns_of_a_related_row_first_in_time(question: str, direction: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "c.cod_cliente = 2003" in sql and f"ORDER BY p.data_pedido {direction} LIMIT 1" in sql
