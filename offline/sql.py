@@ -80,7 +80,10 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
         if asked or on_events:  # "em que cidade estava a tarefa 12": its latest event says
             intent.wants_status = intent.wants_status or not intent.history
             return events(intent, catalog, series, on_events)
-    if elsewhere and not [t for t in intent.tables if t != intent.entity[0]]:
+    if elsewhere and intent.recency and not intent.tables:
+        # "cliente 7: número e data do pedido mais antigo": the related row first in time
+        intent.tables = [elsewhere[0][0]]
+    elif elsewhere and not [t for t in intent.tables if t != intent.entity[0]]:
         return joined_details(intent, catalog, elsewhere)
     # "a tarefa mais recente", "o título vencido mais antigo": rows in date order (a metric's
     # name used of its rows keeps its filter and date)
