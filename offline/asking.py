@@ -60,14 +60,12 @@ def top_asked(intent: Intent, text: str) -> None:
         text,
     ):
         intent.top = 1  # "qual foi a maior venda": the single largest
-    elif re.search(r"\b(most|mais|fewest|least|menos)\b", text) and not re.search(
+    elif (ranked := re.search(r"\b(most|mais|fewest|least|menos)\b", text)) and not re.search(
         r"\b(pelo menos|at least)\b", text
     ):
-        intent.top = (
-            1
-            if re.match(r"(qual|which|quem|who|what|em que|em qual|in which|on which)\b", text)
-            else 10
-        )
+        # "qual …", and "das transportadoras, qual é a que menos …": one asked for
+        one = r"\b(qual|which|quem|who|what|em que|em qual|in which|on which)\b"
+        intent.top = 1 if re.search(one, text[: ranked.start()]) else 10
 
 
 def aggregate_asked(

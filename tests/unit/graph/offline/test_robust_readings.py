@@ -344,3 +344,15 @@ def test_values_given_as_examples_of_the_groups_filter_nothing(
 def test_columns_of_a_related_row_first_in_time(question: str, direction: str) -> None:
     sql = sql_for("logistics", question)
     assert "c.cod_cliente = 2003" in sql and f"ORDER BY p.data_pedido {direction} LIMIT 1" in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "limit"),
+    [
+        ("Das transportadoras, qual é a que menos entrega no prazo?", "LIMIT 1"),
+        ("qual transportadora tem o pior OTIF?", "LIMIT 1"),
+        ("quais clientes compraram mais em 2025?", "LIMIT 10"),
+    ],
+)
+def test_one_asked_for_wherever_which_stands(question: str, limit: str) -> None:
+    assert sql_for("logistics", question).endswith(limit)
