@@ -161,9 +161,9 @@ def readable_label(
     source: tuple[str, str] | None = None,
 ) -> str:
     """A column's label in the deployment's words, preferring those the question used; an
-    aggregate's alias reads as the aggregate of those words ("media_custo_de_frete" →
-    "Average freight cost" in English). `source` (table, column), when the query selects
-    the column as it is, picks that table's words ("nome" of a carrier is not a customer's)."""
+    aggregate's alias reads as the aggregate of those words ("media_custo_total" →
+    "Average total cost" in English). `source` (table, column), when the query selects
+    the column as it is, picks that table's words ("nome" of a project is not a person's)."""
     lang = _lang(lang)
     counted = _count_label(source, column, catalog, lang)
     if counted:
@@ -186,8 +186,8 @@ def readable_label(
 def _count_label(
     source: tuple[str, str] | None, column: str, catalog: Catalog, lang: str
 ) -> str | None:
-    """ "Number of invoices" for a `count(*)` of a table's rows, unless its alias is a
-    glossary term's name ("volume_de_pedidos" reads as that term)."""
+    """ "Number of tasks" for a `count(*)` of a table's rows, unless its alias is a
+    glossary term's name ("volume_de_tarefas" reads as that term)."""
     if source is None or source[1] != "*" or source[0] not in catalog.tables:
         return None
     if phrase_key(column.replace("_", " ")) in _words_of(catalog).glossary:
@@ -234,22 +234,22 @@ def _deployment_label(
 
 
 def _aggregate_label(parts: list[str], catalog: Catalog, lang: str, question: str) -> str | None:
-    """ "avg_freight_cost", "custo_medio", "qtd_pedidos": an aggregate word before or after
-    words the deployment names, as a person would say it ("Média de custo de frete")."""
+    """ "avg_task_cost", "custo_medio", "qtd_tarefas": an aggregate word before or after
+    words the deployment names, as a person would say it ("Média de custo da tarefa")."""
     for function, rest in ((parts[:1], parts[1:]), (parts[-1:], parts[:-1])):
         kind = AGGREGATE_WORDS.get(fold(function[0])) if function and rest else None
         if kind is None:
             continue
-        # a count is of rows ("qtd_pedidos"), never of a measure or of a condition a glossary
-        # term names ("quantidade_fora_do_prazo" stays as it is)
+        # a count is of rows ("qtd_tarefas"), never of a measure or of a condition a glossary
+        # term names ("quantidade_atrasada" stays as it is)
         named = _deployment_label(
             " ".join(rest), catalog, lang, question, measures_only=True, rows=kind == "count"
         )
         if named is None:
             continue
         if fold(function[0]) in words(named) or (kind == "sum" and "total" in words(named)):
-            return named  # "total_peso_total": the words say it already
-        if kind == "count":  # rows are counted: "Number of orders", in the table's plural
+            return named  # "total_custo_total": the words say it already
+        if kind == "count":  # rows are counted: "Number of tasks", in the table's plural
             table = _words_of(catalog).tables.get(phrase_key(" ".join(rest)), {}).get(lang, [])
             named = next((p for p in table if p.endswith("s")), named)
         said = named if named.isupper() else named[:1].lower() + named[1:]

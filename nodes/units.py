@@ -106,7 +106,7 @@ def column_units(sql: str | None, columns: Sequence[str], catalog: Catalog) -> d
         if name is not None:
             unit = _unit(target.val, {**known, **named})
             # a share computed from 1s and 0s carries no column's unit: its name says it
-            # ("AVG(CASE … THEN 1.0 ELSE 0.0 END) AS otif", the glossary's ratio)
+            # ("AVG(CASE … THEN 1.0 ELSE 0.0 END) AS on_time_rate", the glossary's ratio)
             ratio = is_ratio(known.get(_name_key(name)))
             if unit is None and ratio and not _function_named(target.val, "count"):
                 unit = RATIO
