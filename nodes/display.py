@@ -318,8 +318,8 @@ def column_kind(
     identifiers: Collection[str],
 ) -> str:
     """How a column's cells are written: `period`, `time`, `money`, `percent` (a ratio ×100),
-    `number`, `integer`
-    (a count: thousands separators), or `text` (keys, codes and calendar numbers as they are)."""
+    `number`, `integer` (a count: thousands separators), or `text` (keys, codes and calendar
+    numbers as they are)."""
     present = [v for v in values if v is not None]
     if period:
         return "period"
