@@ -317,6 +317,10 @@ class MetricDefinition(_Strict):
     better: Literal["higher", "lower"] | None = None
     """Which values are better, when the business says so: what "pior"/"worst" and
     "melhor"/"best" rank by (the worst OTIF is the lowest, the worst lead time the highest)."""
+    snapshot: bool = False
+    """A balance measured as it stands (what is open or overdue), not a flow over a period:
+    "hoje"/"today"/"now" is its value now, not its rows dated today; a period asked for
+    still places its rows by `date_column`."""
 
 
 class GlossaryTerm(_Strict):

@@ -78,6 +78,7 @@ def render_term(term: GlossaryTerm) -> str:
         where = f" WHERE {metric.filter}" if metric.filter else ""
         when = f", placed in time by {metric.date_column}" if metric.date_column else ""
         better = f"; {metric.better} is better" if metric.better else ""
+        now = "; a balance: 'today'/'now' is its value now" if metric.snapshot else ""
         source = f"SELECT {metric.expression} FROM {metric.table}{where}"
-        text += f"\n--   metric: {source}{when}{better}"
+        text += f"\n--   metric: {source}{when}{better}{now}"
     return text

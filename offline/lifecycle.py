@@ -104,7 +104,12 @@ def state_today(intent: Intent, text: str, today: date, catalog: Catalog) -> Non
     state said to hold today is the rows in it now, not those made today (their date is
     not today's). Said in the past ("foram bloqueadas hoje") it stays a day, and so does a
     state that has a date of its own ("scheduled today": the scheduled date is today)."""
-    if not (intent.filters or intent.conditions) or not PRESENT.search(text):
+    # a balance the glossary measures as it stands ("saldo em aberto hoje") is now, said
+    # with a verb or not
+    balance = intent.metric is not None and intent.metric.metric is not None
+    balance = balance and intent.metric.metric.snapshot
+    stated = (intent.filters or intent.conditions) and PRESENT.search(text)
+    if not (stated or balance):
         return
     if len(intent.periods) != 1 or _dated_state(intent, catalog):
         return
