@@ -19,7 +19,6 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from orquestra.core.texts import say
-from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.llm import Meter, chat
@@ -29,21 +28,10 @@ from orquestra.graph.rails import AnswerStream, rail_check
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
-from orquestra.nodes.display import (
-    PERIOD_NAMES,
-    column_periods,
-    local,
-    period_label,
-    readable_label,
-)
+from orquestra.nodes.display import column_periods, local, period_label
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
-from orquestra.nodes.units import (
-    column_sources,
-    column_units,
-    row_limit,
-    truncated_periods,
-)
+from orquestra.nodes.units import row_limit, truncated_periods
 from orquestra.sandbox.analysis import Analysis, share_scope
 
 PREVIEW_ROWS = 20
@@ -106,8 +94,8 @@ async def _data_answer(
             state.get("draft_sql") or state.get("sql"),
             state.get("lang", "pt"),
         ),
-        units=units_text(state, resources.catalog),
-        labels=labels_text(state, resources.catalog),
+        units=units_text(state),
+        labels=labels_text(state),
         previous_answer=state.get("answer") if feedback else "",
         reviewer_feedback=feedback,
     )
@@ -139,28 +127,19 @@ def answer_model(runtime: Runtime[RunContext], resources: Resources) -> str:
     return spec.split(":", 1)[0] if spec.startswith("scripted:") else spec
 
 
-def units_text(state: AgentState, catalog: Catalog) -> str:
-    """`column: unit` per result column the catalog gives a unit (money, kg…), one a line."""
-    sql = state.get("draft_sql") or state.get("sql")
-    units = column_units(sql, present(state.get("result"), "result")["columns"], catalog)
-    return "\n".join(f"{column}: {unit}" for column, unit in units.items())
+def units_text(state: AgentState) -> str:
+    """`column: unit` per result column the catalog gives a unit (money, kg, ratio…), one a
+    line: the presenter's reading (`display`), as the table and cards write them."""
+    columns = (state.get("display") or {}).get("columns") or []
+    return "\n".join(f"{c['name']}: {c['unit']}" for c in columns if c.get("unit"))
 
 
-def labels_text(state: AgentState, catalog: Catalog) -> str:
+def labels_text(state: AgentState) -> str:
     """`column: label` per result column whose label in the turn's language (the deployment's
-    words, the question's first) differs from its name: what the answer calls it."""
-    columns = present(state.get("result"), "result")["columns"]
-    lang, question = state.get("lang", "pt"), state.get("question", "")
-    sql = state.get("draft_sql") or state.get("sql")
-    sources, periods = column_sources(sql), truncated_periods(sql)
-    names = PERIOD_NAMES["en" if lang == "en" else "pt"]  # "Month", as the table heads it
-    labels = {
-        c: names[periods[c]]
-        if c in periods
-        else readable_label(c, catalog, lang, question, sources.get(c))
-        for c in columns
-    }
-    return "\n".join(f"{column}: {label}" for column, label in labels.items() if label != column)
+    words, the question's first; a period as the table heads it) differs from its name: the
+    presenter's (`display`), so the answer calls a column what the table does."""
+    columns = (state.get("display") or {}).get("columns") or []
+    return "\n".join(f"{c['name']}: {c['label']}" for c in columns if c["label"] != c["name"])
 
 
 @stage("streamer", summary=lambda u: f"{len(u.get('answer') or '')} chars")

@@ -9,7 +9,7 @@ first), as the hosted model does."""
 from __future__ import annotations
 
 from orquestra.nodes.display import readable_label
-from orquestra.nodes.streamer import labels_text
+from orquestra.nodes.streamer import labels_text, units_text
 from orquestra.offline.answers import answer
 from tests.integration.graph.conftest import Harness, ask_offline
 
@@ -46,9 +46,15 @@ def test_the_writer_falls_back_to_the_column_name_without_labels() -> None:
     assert labelled.startswith("Invoice: 40908; Status: ENTREGUE")
 
 
-def test_a_period_column_is_labelled_as_the_table_heads_it(offline: Harness) -> None:
-    """ "Mes: Dec 2025" in an English answer: the period column reads "Month"."""
-    sql = "SELECT date_trunc('month', d) AS mes, sum(v) AS total FROM t GROUP BY 1"
-    state = {"result": {"columns": ["mes", "total"], "rows": []}, "draft_sql": sql}
-    assert "mes: Month" in labels_text({**state, "lang": "en"}, offline.deployment.catalog)
-    assert "mes: Mês" in labels_text({**state, "lang": "pt"}, offline.deployment.catalog)
+async def test_the_writer_gets_the_tables_labels_and_units(offline: Harness) -> None:
+    """ "Mes: Dec 2025" in an English answer: the writer now reads the presenter's labels
+    and units (`display`), so a period column is "Month" and the answer says what the table
+    heads, through the real graph."""
+    turn = await ask_offline(offline, "revenue by month in 2026", "periods")
+    state = turn.result
+    columns = {c["name"]: c for c in state["display"]["columns"]}
+    assert columns["mes"]["label"] == "Month"
+    assert "mes: Month" in labels_text(state)
+    money = [name for name, c in columns.items() if c.get("unit")]
+    assert money and all(f"{name}: " in units_text(state) for name in money)
+    assert "Mes:" not in state["answer"]
