@@ -301,6 +301,19 @@ class Catalog:
         return next((t for t in self.tables.values() if t.meta.tenant_name_column), None)
 
 
+RATIO = "ratio"
+"""The unit of a share from 0 to 1, shown as a percentage."""
+
+
+def is_ratio(unit: str | None) -> bool:
+    return unit == RATIO
+
+
+def is_money(unit: str | None) -> bool:
+    """An ISO 4217 currency code (`BRL`, `USD`) rather than a measure (`kg`, `dias`)."""
+    return unit is not None and len(unit) == 3 and unit.isalpha() and unit.isupper()
+
+
 class MetricDefinition(_Strict):
     """How a glossary term is computed, so the SQL writer uses the business's definition.
 

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
-from orquestra.ddl_catalog.model import Catalog, per_catalog
+from orquestra.ddl_catalog.model import Catalog, is_money, is_ratio, per_catalog
 from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, words
 from orquestra.graph.resources import Resources
 from orquestra.graph.state import AgentState, QueryResultState
@@ -24,8 +24,6 @@ from orquestra.nodes.units import (
     column_sources,
     column_units,
     identifier_columns,
-    is_money,
-    is_ratio,
     truncated_periods,
 )
 

@@ -26,13 +26,14 @@ from altair.vegalite.v5.schema import core
 from langgraph.runtime import Runtime
 
 from orquestra.core.settings import Settings
+from orquestra.ddl_catalog.model import is_money, is_ratio
 from orquestra.ddl_catalog.text import fold, is_code_name
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources, warm_up
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
 from orquestra.nodes.display import display_for, number_locale, period_label, read_result
-from orquestra.nodes.units import is_money, is_ratio, row_limit
+from orquestra.nodes.units import row_limit
 from orquestra.offline.answers import SYMBOLS
 from orquestra.sandbox.analysis import column_kinds, jsonable_rows
 

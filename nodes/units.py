@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pglast import ast, enums, parse_sql
 from pglast.parser import ParseError
 
-from orquestra.ddl_catalog.model import Catalog, per_catalog
+from orquestra.ddl_catalog.model import RATIO, Catalog, is_ratio, per_catalog
 from orquestra.ddl_catalog.text import fold, is_code_name
 from orquestra.guards.tree import children, iter_nodes
 
@@ -50,7 +50,6 @@ KEEPS_UNIT = {
     "mode",
 }
 """Functions whose result is in the unit of their (numeric) argument."""
-MONEY_CODE_LENGTH = 3
 PERIODS = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 """`date_trunc` fields a result column is read as a period of (other fields are left as times)."""
 
@@ -80,19 +79,6 @@ def identifier_columns(columns: Sequence[str], catalog: Catalog) -> set[str]:
         keys.update(c for key in table.foreign_keys for c in key.columns)
         keys.update(c for join in table.meta.joins for c in join.on)
     return {c for c in columns if c in keys or is_code_name(c)}
-
-
-RATIO = "ratio"
-"""The unit of a share from 0 to 1, shown as a percentage."""
-
-
-def is_ratio(unit: str | None) -> bool:
-    return unit == RATIO
-
-
-def is_money(unit: str | None) -> bool:
-    """An ISO 4217 currency code (`BRL`, `USD`) rather than a measure (`kg`, `dias`)."""
-    return unit is not None and len(unit) == MONEY_CODE_LENGTH and unit.isalpha() and unit.isupper()
 
 
 def column_units(sql: str | None, columns: Sequence[str], catalog: Catalog) -> dict[str, str]:

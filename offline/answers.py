@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import Any
 
 from orquestra.core.texts import language, say
-from orquestra.ddl_catalog.model import GlossaryTerm
+from orquestra.ddl_catalog.model import GlossaryTerm, is_money, is_ratio
 from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice
 
@@ -267,9 +267,9 @@ def _format(name: str, value: Any, lang: str, units: dict[str, str] | None = Non
     ):
         number = float(value)
         unit = (units or {}).get(name)
-        if unit and len(unit) == 3 and unit.isalpha() and unit.isupper():  # a currency code
+        if is_money(unit):
             return f"{SYMBOLS.get(unit, unit)} {_localised(f'{number:,.2f}', lang)}"
-        if unit == "ratio":  # a share from 0 to 1, said as a percentage
+        if is_ratio(unit):  # a share from 0 to 1, said as a percentage
             return f"{_localised(f'{number * 100:,.1f}', lang)}%"
         if isinstance(value, int) or number.is_integer():
             text = str(int(number))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from orquestra.ddl_catalog import Catalog
-from orquestra.nodes.units import catalog_units, column_units, is_code_name, is_money
+from orquestra.ddl_catalog.model import is_money
+from orquestra.nodes.units import catalog_units, column_units, is_code_name
 
 
 def test_catalog_units_are_the_declared_ones(rental: Catalog) -> None:
