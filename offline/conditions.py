@@ -10,8 +10,9 @@ Like the parser, they read the catalog's vocabulary and the languages' own words
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
@@ -272,26 +273,50 @@ def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> 
     though the measure is another (the quantity)."""
     if intent.metric is not None or intent.entity is not None:
         return
+    for term, states, synonyms in _metric_states(catalog):
+        spots = [i for i, t in enumerate(tokens) if states and _same_word(t, states[0])]
+        if len(states) < 2 and not spots:  # "cada tarefa faturada", "best-selling"
+            spots = [i for i, t in enumerate(tokens) if _a_synonyms_state(synonyms, t)]
+            states = ["said"] if spots else []
+        negated = any(t in NEGATED for i in spots for t in tokens[max(0, i - 2) : i])
+        if len(states) == 1 and spots and not negated and term not in intent.implied:
+            intent.implied.append(term)
+
+
+class _Synonyms(NamedTuple):
+    """A metric's synonyms as its state words are read from them."""
+
+    words: tuple[str, ...]
+    """Every word of every synonym (an irregular verb's root is looked for among them)."""
+    roots: frozenset[str]
+    """The verb roots of the synonyms' participles ("faturado" in "valor faturado")."""
+
+
+@per_catalog
+def _metric_states(catalog: Catalog) -> list[tuple[GlossaryTerm, list[str], _Synonyms]]:
+    """Each glossary metric with a filter, the participles of its name (not a thing spelled
+    like one: "pedidos"), and its synonyms' words and participle roots. Read once per
+    catalog object, not per question."""
     things = {
         key[0]
         for key, meanings in lexicon_for(catalog).phrases.items()
         if len(key) == 1 and any(m.kind == "table" for m in meanings)
     }
+    found = []
     for term in catalog.glossary:
         if term.metric is None or not term.metric.filter:
             continue
-        states = [  # a participle, not a thing spelled like one ("pedidos")
+        states = [
             w
             for w in words(term.term)
             if w.endswith(PARTICIPLES) and len(w) > 5 and stem(w) not in things
         ]
-        spots = [i for i, t in enumerate(tokens) if states and _same_word(t, states[0])]
-        if len(states) < 2 and not spots:  # "cada tarefa faturada", "best-selling"
-            spots = [i for i, t in enumerate(tokens) if _a_synonyms_state(term, t)]
-            states = ["said"] if spots else []
-        negated = any(t in NEGATED for i in spots for t in tokens[max(0, i - 2) : i])
-        if len(states) == 1 and spots and not negated and term not in intent.implied:
-            intent.implied.append(term)
+        said = tuple(w for phrase in term.synonyms for w in words(phrase))
+        roots = frozenset(
+            r for w in said if w.endswith(PARTICIPLES) and len(w) > 5 for r in verb_roots(w)
+        )
+        found.append((term, states, _Synonyms(said, roots)))
+    return found
 
 
 def _same_word(token: str, word: str) -> bool:
@@ -302,23 +327,15 @@ def _same_word(token: str, word: str) -> bool:
     )
 
 
-def _a_synonyms_state(term: GlossaryTerm, token: str) -> bool:
+def _a_synonyms_state(synonyms: _Synonyms, token: str) -> bool:
     """`token` is the state word of one of the term's synonyms: its participle in either
     gender ("faturada": "valor faturado"), or an English verb form of a synonym's noun
     ("sold", "best-selling": "sales")."""
     if token in IRREGULAR:
-        return any(
-            w.startswith(IRREGULAR[token]) for phrase in term.synonyms for w in words(phrase)
-        )
-    roots = set(verb_roots(token))
-    if not roots or not token.endswith((*PARTICIPLES, "adas", "idas", "ados", "idos")):
+        return any(w.startswith(IRREGULAR[token]) for w in synonyms.words)
+    if not token.endswith((*PARTICIPLES, "adas", "idas", "ados", "idos")):
         return False
-    return any(
-        roots & set(verb_roots(w))
-        for phrase in term.synonyms
-        for w in words(phrase)
-        if w.endswith(PARTICIPLES) and len(w) > 5
-    )
+    return bool(synonyms.roots & set(verb_roots(token)))
 
 
 def metric_words_are_not_states(
