@@ -30,6 +30,7 @@ from orquestra.offline.conditions import (
     values_after_their_column,
 )
 from orquestra.offline.deadlines import deadline_readings
+from orquestra.offline.durations import duration_asked
 from orquestra.offline.filler import examples_of_groups, kinds_unknown, without_pronoun_codes
 from orquestra.offline.grouping import (
     GRAINS,
@@ -188,6 +189,7 @@ def parse(
     metric_per_unit(intent, tokens, matches, catalog)
     metric_by_verb(intent, tokens, matches, catalog)
     implied_metric_rows(intent, tokens, catalog)
+    duration_asked(intent, tokens, text, matches, catalog)
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
     entity_columns(intent, tokens, matches, used, catalog)

@@ -16,6 +16,7 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.durations import AVERAGE, TIME_UNITS, is_time_taken
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import FUNCTION_WORDS, is_measure
 from orquestra.offline.phrasing import LEAD_WORDS
@@ -26,9 +27,6 @@ HIGHER_IS_BETTER = re.compile(
 LOWER_IS_BETTER = re.compile(
     r"quanto (menor|menos)[^.]*melhor|(lower|smaller|less|fewer|shorter)[^.]*the better"
 )
-TIME_UNITS = ("dia", "dias", "hora", "horas", "minuto", "minutos", "day", "days", "hour")
-TIME_UNITS += ("hours", "minute", "minutes")
-AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
 WORST = re.compile(r"\b(pior|piores|worst|weakest|mais frac[oa]s?)\b")
 BEST = re.compile(r"\b(melhor|melhores|best|strongest|mais fortes?)\b")
 BUSIEST = re.compile(r"\b(busiest|mais movimentad[oa]s?)\b")
@@ -134,13 +132,7 @@ SPEED_WORDS |= {"slowest", "slower", "slow", "demorado", "demorada", "demorados"
 
 def _is_duration(term: GlossaryTerm) -> bool:
     """An average time taken (its unit is days or hours) whose lower values are better."""
-    metric = term.metric
-    return (
-        metric is not None
-        and bool(AVERAGE.match(metric.expression))
-        and fold(metric.unit or "") in TIME_UNITS
-        and better(term) == "lower"
-    )
+    return is_time_taken(term) and better(term) == "lower"
 
 
 def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:

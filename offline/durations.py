@@ -1,0 +1,115 @@
+"""A time taken asked in the asker's own words: "quantos dias em média as tarefas levaram da
+abertura até o fim", "how many days do customers get to pay", "quanto tempo cada pessoa leva
+pra aprovar". Such a question asks for the glossary's average time taken (an average whose
+unit is days or hours) whose words it shares: its name and synonyms, and the words of the
+dates its definition subtracts ("abertura", "fim"). Only the languages' words for asking a
+time live here; which times there are is read from the glossary.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline.conditions import _drop_values_at
+from orquestra.offline.intent import Intent
+from orquestra.offline.lexicon import (
+    FUNCTION_WORDS,
+    ROOT_LENGTH,
+    Meaning,
+    noun_roots,
+    shares_root,
+)
+
+TIME_UNITS = ("dia", "dias", "hora", "horas", "minuto", "minutos", "day", "days", "hour")
+TIME_UNITS += ("hours", "minute", "minutes")
+AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
+TIME_ASKED = re.compile(
+    r"\b(quanto tempo|quant[oa]s (dias|horas|minutos)|how long|how many (days|hours|minutes)"
+    r"|tempo medio|average time|mean time|average (number of )?(days|hours)"
+    r"|media de (dias|horas))\b"
+)
+"""The languages' ways of asking for a time taken (in folded text)."""
+TIME_WORDS = {*TIME_UNITS, "tempo", "time", "medio", "media", "average", "mean", "long"}
+"""Words every time taken shares, so they choose none."""
+
+
+def is_time_taken(term: GlossaryTerm) -> bool:
+    """The glossary's average time taken: an average whose unit is days, hours or minutes."""
+    metric = term.metric
+    return (
+        metric is not None
+        and bool(AVERAGE.match(metric.expression))
+        and fold(metric.unit or "") in TIME_UNITS
+    )
+
+
+def duration_asked(
+    intent: Intent,
+    tokens: list[str],
+    text: str,
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """A question asking how long something takes reads the glossary's time taken whose
+    words it shares most, else the first one of the rows it names ("quanto tempo as tarefas
+    levam"); a metric already read that is not a time gives way, and so do states read from
+    the time's own words ("liberação" is the time's, not a state "liberado")."""
+    if intent.entity is not None or not TIME_ASKED.search(text):
+        return
+    if intent.metric is not None and is_time_taken(intent.metric):
+        _no_other_aggregate(intent)  # "average number of days late": not a count
+        return
+    said = {
+        index
+        for index, token in enumerate(tokens)
+        if token not in FUNCTION_WORDS and fold(token) not in TIME_WORDS
+    }
+    times = [term for term in catalog.glossary if is_time_taken(term)]
+    scored = [(_shared(term, tokens, said, catalog), term) for term in times]
+    scored = [
+        (shared, term)
+        for shared, term in scored
+        if shared or (term.metric is not None and term.metric.table in intent.tables)
+    ]
+    if not scored:
+        return
+    best = max(len(shared) for shared, _term in scored)
+    shared, term = next((s, t) for s, t in scored if len(s) == best)  # the first of equals
+    intent.metric, intent.measure = term, None
+    _no_other_aggregate(intent)
+    for index in shared:
+        _drop_values_at(intent, index, matches)
+
+
+def _no_other_aggregate(intent: Intent) -> None:
+    """The time taken is itself the average asked: no count, sum or average of it."""
+    if intent.aggregate in ("avg", "count", "sum", "total"):
+        intent.aggregate = None
+
+
+def _shared(term: GlossaryTerm, tokens: list[str], said: set[int], catalog: Catalog) -> set[int]:
+    """Which of the question's words (at `said`) are the time's: its name's and synonyms',
+    and its dates' (the columns its definition names, by name and synonyms), also as a
+    verb or a shorter form of them ("pagam": "pagamento", "liberar": "liberação")."""
+    spelled = {w for p in [term.term, *term.synonyms] for w in words(p)}
+    metric = term.metric
+    if metric is not None and metric.table in catalog.tables:
+        for column in catalog.table(metric.table).columns:
+            if re.search(rf"\b{re.escape(column.name)}\b", metric.expression):
+                spelled |= set(words(column.name.replace("_", " ")))
+                spelled |= {w for s in column.meta.synonyms.all() for w in words(s)}
+    spelled = {w for w in spelled if w not in FUNCTION_WORDS and fold(w) not in TIME_WORDS}
+    stems = {stem(w) for w in spelled}
+    roots = [r for w in spelled for r in noun_roots(w)] + list(spelled)
+
+    def shared(token: str) -> bool:
+        short = stem(token)
+        return (
+            short in stems
+            or shares_root(token, roots)
+            or (len(short) >= ROOT_LENGTH - 1 and any(w.startswith(short) for w in spelled))
+        )
+
+    return {index for index in said if shared(tokens[index])}
