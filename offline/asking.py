@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from orquestra.offline.intent import Intent
+from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -85,3 +86,55 @@ def aggregate_asked(
                 return
     if re.search(r"\b(quanto|qto)\b", text):  # "e quanto isso rendeu": how much, no other word
         intent.aggregate = "sum"
+
+
+INTERROGATIVES = {"qual", "quais", "quem", "quanto", "quanta", "quantos", "quantas", "quando"}
+INTERROGATIVES |= {"onde", "como", "what", "which", "who", "whom", "whose", "how", "when"}
+INTERROGATIVES |= {"where", "cade", "list", "liste", "show", "mostre", "name", "nome"}
+ADVERBS = {"ja", "already", "ainda", "still", "yet", "really", "mesmo", "realmente", "nao", "not"}
+"""Words between a subject and its verb ("o cliente já recebeu")."""
+PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
+
+
+def state_of_a_yes_no(
+    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
+) -> None:
+    """ "Did the customer already receive invoice 12?", "o paciente faltou ao exame 7?": a
+    yes/no question about one row whose other table is the subject of a verb asks the row's
+    state, not that table's row (the customer's name). A table is a verb's subject when the
+    word after it (past "já"/"already") is neither the catalog's table or column nor a
+    function word, nor a participle right after it ("NF emitida"); no interrogative asks for
+    anything else, nor is it a ranking ("a última NF emitida pro cliente 7")."""
+    if intent.entity is None or intent.recency or intent.top:
+        return
+    if any(t in INTERROGATIVES for t in tokens):
+        return
+    naming = {
+        start: (end, meanings)
+        for start, end, meanings in matches
+        if any(m.kind == "table" for m in meanings)
+    }
+    catalog_words = {
+        i
+        for start, end, meanings in matches
+        if any(m.kind in ("table", "column") for m in meanings)
+        for i in range(start, end)
+    }
+    for end, meanings in naming.values():
+        tables = {m.table for m in meanings if m.kind == "table"}
+        others = tables - {intent.entity[0]}
+        if not others or intent.entity[0] in tables:
+            continue
+        after = end
+        while after < len(tokens) and tokens[after] in ADVERBS:
+            after += 1
+        if after >= len(tokens) or after in catalog_words or tokens[after] in FUNCTION_WORDS:
+            continue
+        if tokens[after].isdigit() or (after == end and tokens[after].endswith(PARTICIPLES)):
+            continue  # "NF emitida": the rows in a state, not a subject and its verb
+        intent.tables = [t for t in intent.tables if t not in others]
+        said = {(m.table, m.column) for m in meanings if m.kind == "column"}
+        intent.columns = [
+            (t, c) for t, c in intent.columns if t not in others and (t, c) not in said
+        ]
+        intent.wants_status = True

@@ -14,7 +14,12 @@ from datetime import date
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
-from orquestra.offline.asking import NUMBER_WORDS, aggregate_asked, top_asked
+from orquestra.offline.asking import (
+    NUMBER_WORDS,
+    aggregate_asked,
+    state_of_a_yes_no,
+    top_asked,
+)
 from orquestra.offline.buyers import either_ranked, owners_listed, rows_that_acted
 from orquestra.offline.clauses import several_measures
 from orquestra.offline.concepts import asks_what_it_means
@@ -193,6 +198,7 @@ def parse(
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
     entity_columns(intent, tokens, matches, used, catalog)
+    state_of_a_yes_no(intent, tokens, matches)
     who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
     not_yet(intent, text, catalog)

@@ -16,15 +16,21 @@ WHERE_WORDS = ("onde", "where", "cade")
 (a city "onde está", "current location")."""
 
 
-def asked_elsewhere(intent: Intent) -> list[tuple[str, str]]:
+def asked_elsewhere(intent: Intent, catalog: Catalog) -> list[tuple[str, str]]:
     """Columns asked of one row that only other tables have ("em que cidade" of a row with
-    no city): none when the row's own table has one of the asked columns."""
+    no city): none when the row's own table has one of the asked columns. A state asked
+    ("status") is the state rule's, whichever tables have a column spelled so."""
     entity_table = intent.entity[0]
-    if any(t == entity_table for t, _c in intent.columns):
+    columns = [
+        (t, c)
+        for t, c in intent.columns
+        if not (intent.wants_status and catalog.table(t).column(c).meta.values)
+    ]
+    if any(t == entity_table for t, _c in columns):
         return []
     # "quem é o dono da tarefa 7 e de que cidade ele é": the city of the row named
-    named = [(t, c) for t, c in intent.columns if t in intent.tables and t != entity_table]
-    return named or [(t, c) for t, c in intent.columns if t != entity_table]
+    named = [(t, c) for t, c in columns if t in intent.tables and t != entity_table]
+    return named or [(t, c) for t, c in columns if t != entity_table]
 
 
 def joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]]) -> str:

@@ -65,6 +65,17 @@ GRAIN_NAMES = {
 LIST_LIMIT = 100
 
 
+def _own_details(intent: Intent, catalog: Catalog) -> bool:
+    """Whether a question about one row asks for its own columns that are not a state or
+    a key (its reason, its amount)."""
+    table = catalog.table(intent.entity[0])
+    keys = {*table.primary_key, table.tenant_column}
+    return any(
+        t == table.name and c not in keys and not table.column(c).meta.values
+        for t, c in intent.columns
+    )
+
+
 def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     plain = intent.entity and not intent.metric and not intent.aggregate and not intent.groups
     series = series_for(catalog, intent.entity[0]) if plain else None
@@ -73,7 +84,10 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     asked = intent.wants_status or intent.history or (series and series.name in intent.tables)
     # "já foi entregue?", "has it been delivered yet?": a state only its events have
     asked = asked or bool(series and any(t == series.name for t, _c in intent.filters))
-    elsewhere = asked_elsewhere(intent) if plain else []
+    elsewhere = asked_elsewhere(intent, catalog) if plain else []
+    # "qual o status da tarefa 12 e o motivo?": its own columns beside its state are read
+    # from its own row, state included, not from its events
+    asked = asked and not (plain and intent.wants_status and _own_details(intent, catalog))
     if series is not None and joined_on(series, intent.entity[0], intent.entity[1]):
         on_events = [c for t, c in elsewhere if t == series.name]
         on_events += places(series, intent.question) if intent.wants_status else []
