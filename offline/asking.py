@@ -99,7 +99,7 @@ PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
 def state_of_a_yes_no(
     intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
 ) -> None:
-    """ "Did the customer already receive invoice 12?", "o paciente faltou ao exame 7?": a
+    """ "Did the client already get task 12?", "o cliente faltou à reunião 7?": a
     yes/no question about one row whose other table is the subject of a verb asks the row's
     state, not that table's row (the customer's name). A table is a verb's subject when the
     word after it (past "já"/"already") is neither the catalog's table or column nor a
