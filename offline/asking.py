@@ -90,7 +90,9 @@ def aggregate_asked(
 
 INTERROGATIVES = {"qual", "quais", "quem", "quanto", "quanta", "quantos", "quantas", "quando"}
 INTERROGATIVES |= {"onde", "como", "what", "which", "who", "whom", "whose", "how", "when"}
-INTERROGATIVES |= {"where", "cade", "list", "liste", "show", "mostre", "name", "nome"}
+INTERROGATIVES |= {"where", "cade", "name", "nome"}
+ORDERS = {"list", "liste", "listar", "show", "mostre", "mostra", "mostrar", "give", "traga"}
+"""Words that ask for rows when they open the question ("show me…"; "show up" is a verb)."""
 ADVERBS = {"ja", "already", "ainda", "still", "yet", "really", "mesmo", "realmente", "nao", "not"}
 """Words between a subject and its verb ("o cliente já recebeu")."""
 PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
@@ -107,7 +109,7 @@ def state_of_a_yes_no(
     anything else, nor is it a ranking ("a última NF emitida pro cliente 7")."""
     if intent.entity is None or intent.recency or intent.top:
         return
-    if any(t in INTERROGATIVES for t in tokens):
+    if any(t in INTERROGATIVES for t in tokens) or (tokens and tokens[0] in ORDERS):
         return
     naming = {
         start: (end, meanings)

@@ -61,13 +61,8 @@ def duration_asked(
     if intent.metric is not None and is_time_taken(intent.metric):
         _no_other_aggregate(intent)  # "average number of days late": not a count
         return
-    said = {
-        index
-        for index, token in enumerate(tokens)
-        if token not in FUNCTION_WORDS and fold(token) not in TIME_WORDS
-    }
     times = [term for term in catalog.glossary if is_time_taken(term)]
-    scored = [(_shared(term, tokens, said, catalog), term) for term in times]
+    scored = [(words_shared(term, tokens, catalog), term) for term in times]
     scored = [
         (shared, term)
         for shared, term in scored
@@ -89,10 +84,11 @@ def _no_other_aggregate(intent: Intent) -> None:
         intent.aggregate = None
 
 
-def _shared(term: GlossaryTerm, tokens: list[str], said: set[int], catalog: Catalog) -> set[int]:
-    """Which of the question's words (at `said`) are the time's: its name's and synonyms',
-    and its dates' (the columns its definition names, by name and synonyms), also as a
-    verb or a shorter form of them ("pagam": "pagamento", "liberar": "liberação")."""
+def words_shared(term: GlossaryTerm, tokens: list[str], catalog: Catalog) -> set[int]:
+    """Where the question's words are the time's (but the words every time shares): its
+    name's and synonyms', and its dates' (the columns its definition names, by name and
+    synonyms), also as a verb or a shorter form of them ("pagam": "pagamento", "liberar":
+    "liberação")."""
     spelled = {w for p in [term.term, *term.synonyms] for w in words(p)}
     metric = term.metric
     if metric is not None and metric.table in catalog.tables:
@@ -112,4 +108,8 @@ def _shared(term: GlossaryTerm, tokens: list[str], said: set[int], catalog: Cata
             or (len(short) >= ROOT_LENGTH - 1 and any(w.startswith(short) for w in spelled))
         )
 
-    return {index for index in said if shared(tokens[index])}
+    return {
+        index
+        for index, token in enumerate(tokens)
+        if token not in FUNCTION_WORDS and fold(token) not in TIME_WORDS and shared(token)
+    }

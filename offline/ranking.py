@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
-from orquestra.ddl_catalog.text import fold, stem, words
-from orquestra.offline.durations import AVERAGE, TIME_UNITS, is_time_taken
+from orquestra.ddl_catalog.text import fold, words
+from orquestra.offline.durations import AVERAGE, TIME_UNITS, is_time_taken, words_shared
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import FUNCTION_WORDS, is_measure
+from orquestra.offline.lexicon import is_measure
 from orquestra.offline.phrasing import LEAD_WORDS
 
 HIGHER_IS_BETTER = re.compile(
@@ -137,16 +137,16 @@ def _is_duration(term: GlossaryTerm) -> bool:
 
 def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     """ "qual transportadora entrega mais rápido?", "our slowest doctor": ranked by the
-    glossary's duration that shares most words with the question (else its first one)."""
+    glossary's duration that shares most words with the question (else its first one); a
+    metric already read gives way only to a duration that shares some."""
     text = " ".join(tokens)
-    if intent.metric or intent.measure or not (FAST.search(text) or SLOW.search(text)):
+    if intent.measure or not (FAST.search(text) or SLOW.search(text)):
+        return
+    if intent.metric is not None and is_time_taken(intent.metric):
         return
     durations = [t for t in catalog.glossary if _is_duration(t)]
-    said = {stem(w) for w in tokens} - FUNCTION_WORDS
-
-    def shared(term: GlossaryTerm) -> int:
-        return len(said & {stem(w) for p in [term.term, *term.synonyms] for w in words(p)})
-
-    chosen = max(durations, key=shared, default=None)  # the first of equals
-    if chosen is not None:
+    shared = {term.term: len(words_shared(term, tokens, catalog)) for term in durations}
+    chosen = max(durations, key=lambda term: shared[term.term], default=None)  # first of equals
+    # a metric already read gives way only to a time its words are ("getting reports signed")
+    if chosen is not None and (intent.metric is None or shared[chosen.term]):
         intent.metric, intent.top = chosen, intent.top or 1

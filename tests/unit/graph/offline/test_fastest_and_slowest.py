@@ -21,6 +21,11 @@ from tests.unit.graph.offline.offline_sql import route_of, sql_for
         ),
         ("logistics", "which carrier delivers fastest?", "ORDER BY lead_time ASC LIMIT 1"),
         ("logistics", "qual transportadora é a mais lenta?", "ORDER BY lead_time DESC LIMIT 1"),
+        (  # "reports signed" was a count of signed reports: it gives way to their time
+            "clinics",
+            "who's our slowest doctor at getting reports signed this year?",
+            "ORDER BY tempo_de_laudo DESC LIMIT 1",
+        ),
         (
             "clinics",
             "qual médico laudou mais rápido em 2025?",

@@ -25,6 +25,7 @@ EVENTS = "FROM eventos_rastreamento WHERE num_nota = 40321 ORDER BY"
         ("logistics", "o cliente já recebeu a nota 40321?", ["status " + EVENTS], ["c.nome"]),
         ("clinics", "o paciente faltou ao exame 720831?", ["e.status"], ["p.nome"]),
         ("clinics", "Exam 720831: did the patient attend or miss it?", ["e.status"], ["p.nome"]),
+        ("clinics", "did the patient show up for exam 720831?", ["e.status"], ["p.nome"]),
         # an interrogative asks for the other table's row, as before
         ("clinics", "quem é o paciente do exame 720831?", ["p.nome"], []),
         ("logistics", "cliente da nota 40321", ["c.nome"], []),
