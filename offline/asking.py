@@ -88,6 +88,11 @@ def aggregate_asked(
         intent.aggregate = "sum"
 
 
+COUNT_NAMES = {"quantidade", "qtd", "qtde", "numero", "number", "count", "quantity", "qty"}
+"""Words of counting: a list's bare "quantidade" asks how many; a column called so is also
+how people ask how many ("quantidade de tarefas")."""
+
+
 INTERROGATIVES = {"qual", "quais", "quem", "quanto", "quanta", "quantos", "quantas", "quando"}
 INTERROGATIVES |= {"onde", "como", "what", "which", "who", "whom", "whose", "how", "when"}
 INTERROGATIVES |= {"where", "cade", "name", "nome"}

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 
 from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.text import words
+from orquestra.offline.asking import COUNT_NAMES
 from orquestra.offline.intent import Clause, Intent
 from orquestra.offline.lexicon import is_measure
 
@@ -52,30 +54,45 @@ def several_measures(
             continue
         intent.metric, intent.measure = first.metric, first.measure
         intent.aggregate, intent.measured_in = first.aggregate, first.question
-        intent.also.append(second)
+        # "…, quanto deu de receita e qual o ticket médio": the rest may list more
+        intent.also.extend(_listed(text[found.end() :], read, catalog) or [second])
         _listed_before(intent, first.question, read, catalog)
         return
 
 
-LISTED = re.compile(r",\s+(?=(?:quant[oa]s?|qual|quais|how|what|which)\b)")
-"""Where a list of questions goes on before its last "e"/"and": "how many loads, what …"."""
+LISTED = re.compile(r",\s+|(?:,\s*|\s+)(?:e|and)\s+")
+"""Where a list of measures goes on: "quantidade, gasto com frete e peso", "how many loads,
+what freight and how many kilos"."""
+
+
+def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[Intent] | None:
+    """The measures `said` lists, each its own (an amount named is its total), when it lists
+    two or more and nothing else; what leads the first ("in Q1,", "tarefas de maio:")
+    belongs to it."""
+    parts: list[Intent] = []
+    leading = ""
+    for piece in LISTED.split(said):
+        part = read(f"{leading}, {piece}" if leading else piece)
+        _an_amount_is_its_total(part, catalog)
+        if not _measured(part) and set(words(piece.split(":")[-1])) <= COUNT_NAMES:
+            part.aggregate = "count"  # "tarefas de maio: quantidade, …": how many
+        if _measured(part):
+            parts.append(part)
+            leading = ""
+        elif parts:
+            return None  # something not a measure inside the list: not a list of measures
+        else:
+            leading = part.question
+    return parts if len(parts) > 1 and not leading else None
 
 
 def _listed_before(
     intent: Intent, said: str, read: Callable[[str], Intent], catalog: Catalog
 ) -> None:
     """ "how many loads did we dispatch, what did we spend on freight and how many kilos":
-    the measures listed before the last clause, each its own (what leads the first, "in Q1,",
-    belongs to it)."""
-    pieces = LISTED.split(said)
-    if len(pieces) < 2:
-        return
-    parts = [read(piece) for piece in pieces]
-    for part in parts:
-        _an_amount_is_its_total(part, catalog)
-    if not _measured(parts[0]):
-        parts = [read(f"{pieces[0]}, {pieces[1]}"), *parts[2:]]
-    if len(parts) < 2 or not all(_measured(part) for part in parts):
+    the measures listed before the last clause, each its own."""
+    parts = _listed(said, read, catalog)
+    if not parts:
         return
     head = parts[0]
     intent.metric, intent.measure = head.metric, head.measure

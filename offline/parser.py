@@ -15,6 +15,7 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
 from orquestra.offline.asking import (
+    COUNT_NAMES,
     NUMBER_WORDS,
     aggregate_asked,
     state_of_a_yes_no,
@@ -370,6 +371,9 @@ def _measure(intent: Intent, matches, catalog: Catalog) -> None:
         return
     numeric = [(t, c) for t, c in intent.columns if is_measure(catalog.table(t), c)]
     involved = {*intent.tables, *(t for t, _ in intent.filters)}
+    if numeric and all(_a_count_of_others(m, intent, catalog) for m in numeric):
+        intent.aggregate = "count"  # "quantidade de tarefas": how many, not another's units
+        return
     preferred = [m for m in numeric if m[0] in involved]
     if numeric and not preferred:
         # "o valor total das tarefas": the named rows' own amount of that head word ("valor")
@@ -401,6 +405,19 @@ def _measure(intent: Intent, matches, catalog: Catalog) -> None:
             intent.aggregate = "sum"
     elif intent.aggregate == "total":
         intent.aggregate = "count"
+
+
+def _a_count_of_others(measure: tuple[str, str], intent: Intent, catalog: Catalog) -> bool:
+    """ "quantidade de tarefas": an amount called by a counting word, of a table neither
+    named nor tied to one named (its rows are not the named ones' parts), asks how many of
+    the named rows there are."""
+    table, column = measure
+    if not intent.tables or table in intent.tables or not COUNT_NAMES & set(column.split("_")):
+        return False
+    tied = {j.to for j in catalog.table(table).meta.joins}
+    return not any(
+        t in tied or table in {j.to for j in catalog.table(t).meta.joins} for t in intent.tables
+    )
 
 
 def _amount_of_rows_named(intent: Intent, matches, catalog: Catalog) -> list[tuple[str, str]]:
