@@ -58,6 +58,14 @@ def several_measures(
         intent.also.extend(_listed(text[found.end() :], read, catalog) or [second])
         _listed_before(intent, first.question, read, catalog)
         return
+    # "em maio, tarefas concluídas, horas e custo": a list (three items or more) whose
+    # first item alone names rows (their count) reads as a list once an amount is in it
+    parts = _listed(text, read, catalog) if CONJUNCTION.search(text) else None
+    if parts and len(parts) > 2 and any(part.metric or part.measure for part in parts):
+        head = parts[0]
+        intent.metric, intent.measure = head.metric, head.measure
+        intent.aggregate, intent.measured_in = head.aggregate, head.question
+        intent.also.extend(parts[1:])
 
 
 LISTED = re.compile(r",\s+|(?:,\s*|\s+)(?:e|and)\s+")
@@ -74,8 +82,11 @@ def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[
     for piece in LISTED.split(said):
         part = read(f"{leading}, {piece}" if leading else piece)
         _an_amount_is_its_total(part, catalog)
-        if not _measured(part) and set(words(piece.split(":")[-1])) <= COUNT_NAMES:
-            part.aggregate = "count"  # "tarefas de maio: quantidade, …": how many
+        said = piece.split(":")[-1]
+        rows = not parts and bool(read(said).tables)  # a list's first item names its rows
+        if not _measured(part) and (set(words(said)) <= COUNT_NAMES or rows):
+            # "tarefas de maio: quantidade, …", "em maio: tarefas concluídas, …": how many
+            part.aggregate = "count"
         if _measured(part):
             parts.append(part)
             leading = ""

@@ -262,7 +262,7 @@ def _drop_values_at(
                         del intent.filters[meaning.table, meaning.column]
 
 
-NEGATED = ("nao", "nunca", "sem", "not", "never", "without", "nem")
+NEGATED = ("nao", "nunca", "sem", "not", "never", "without", "nem", "ninguem", "nobody")
 PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ed")
 """Endings of a state's word ("vendido", "sold"): what a metric's name may say its rows are."""
 

@@ -107,6 +107,7 @@ COPULA = re.compile(
 "tarefas atrasadas", so phrases are matched without them. (Unaccented "esta" stays: it is
 also "this", as in "esta semana".)"""
 NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "didn")
+NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
 NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
 

@@ -222,6 +222,31 @@ NUMBER_WORDS = {
 LAST_YEAR = r"(?:do ano passado|de ano passado|do ano anterior|of last year|last year)"
 
 
+SHORT_PART = re.compile(
+    r"\b(?:([1-4])\s?(?:t|tri|q)|q([1-4])|([12])\s?(?:s|sem)|h([12]))"
+    r"(?:\s*[/-]?\s*(20\d{2}|\d{2}))?\b"
+)
+"""How reports write parts of a year: "1T26", "1Q 2026", "Q1/26", "2S25", "H1 2026" (a
+two-digit year is this century's; a bare "1T" has no year and is not read)."""
+
+
+def _short_part(text: str, today: date) -> Period | None:
+    """ "receita no 1T26", "Q3-2025", "H1 2026": a quarter or half written short."""
+    for found in SHORT_PART.finditer(text):
+        quarter, half = found.group(1) or found.group(2), found.group(3) or found.group(4)
+        year = found.group(5)
+        if year is None and (found.group(1) or found.group(3)):
+            continue  # "1 t", "2 s": not a period without its year
+        months, ordinal = (3, int(quarter)) if quarter else (6, int(half))
+        number = int(year) if year else today.year
+        number += 2000 if number < 100 else 0
+        start = date(number, (ordinal - 1) * months + 1, 1)
+        if year is None and start > today:
+            start = date(number - 1, start.month, 1)
+        return Period(start, month_start(start, months), found.group(0))
+    return None
+
+
 def _part_of_year(text: str, today: date) -> Period | None:
     """ "primeiro trimestre de 2026", "2º semestre", "Q3 2025", "second half of 2025": a
     quarter or semester by its ordinal; without a year, the latest one that has begun."""
@@ -313,7 +338,35 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
             break
         found.append(period)
         text = text.replace(period.phrase, " ", 1)
-    return found
+    return _within_a_year(found)
+
+
+def _within_a_year(found: list[Period]) -> list[Period]:
+    """ "receita de junho x maio deste ano", "de 2025, por mês, de março a maio": one whole
+    year named beside parts of a year is where the parts lie, not a period compared with
+    them. Parts written without a year move into it; a part that cannot (it has its own
+    year elsewhere, or spans more than the year) leaves the periods as they were."""
+    years = [p for p in found if p.start.month == 1 and p.start.day == 1 and p.end == _next_year(p)]
+    if len(found) < 2 or len(years) != 1:
+        return found
+    frame, parts = years[0], [p for p in found if p is not years[0]]
+    inside = []
+    for part in parts:
+        if not re.search(r"\b\d{2,4}\b", part.phrase):
+            shift = frame.start.year - part.start.year
+            part = Period(_in_year(part.start, shift), _in_year(part.end, shift), part.phrase)
+        if not (frame.start <= part.start and part.end <= frame.end):
+            return found
+        inside.append(part)
+    return inside
+
+
+def _next_year(period: Period) -> date:
+    return date(period.start.year + 1, 1, 1)
+
+
+def _in_year(day: date, shift: int) -> date:
+    return date(day.year + shift, day.month, day.day)
 
 
 SAME_SPAN = re.compile(
@@ -347,7 +400,7 @@ def _numeric_month(text: str, today: date) -> Period | None:
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
-    for named in (_numeric_month, _part_of_year, _month_range, _since):
+    for named in (_numeric_month, _short_part, _part_of_year, _month_range, _since):
         period = named(text, today)
         if period is not None:
             return period

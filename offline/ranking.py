@@ -108,25 +108,35 @@ def headline(catalog: Catalog) -> GlossaryTerm | None:
 
 def time_ranked_alone(intent: Intent, tokens: list[str], grains: dict[str, str], catalog) -> None:
     """ "what was our best month in 2025?": a period ranked with no measure named is ranked
-    by the headline metric; "the busiest month for orders": by the rows named, counted."""
+    by the headline metric; "the busiest month for orders", "o mês mais fraco em tarefas":
+    by the rows named, counted (the weakest: the fewest)."""
     if not intent.top or intent.metric or intent.measure or intent.groups or intent.entity:
         return
     subject = next((t for t in tokens if t not in LEAD_WORDS and not t.isdigit()), None)
     if subject not in grains:
         return
     text = " ".join(tokens)
-    if BUSIEST.search(text) and intent.tables:
+    worst = bool(WORST.search(text))
+    if (BUSIEST.search(text) or BEST.search(text) or worst) and intent.tables:
+        # "o mês mais fraco em tarefas concluídas": the rows named, counted, fewest first
         intent.groups.append(Group("", "", grains[subject]))
-        intent.aggregate, intent.ascending = "count", False
-    elif (BEST.search(text) or WORST.search(text)) and not intent.tables:
+        intent.aggregate, intent.ascending = "count", worst and not BUSIEST.search(text)
+    elif BEST.search(text) or worst:
         intent.metric = headline(catalog)
 
 
-FAST = re.compile(r"\b(rapid[oa]s?|rapidamente|fastest|quickest|faster|quicker|fast|quickly)\b")
-SLOW = re.compile(r"\b(lent[oa]s?|slowest|slower|slow|demorad[oa]s?)\b")
+FAST = re.compile(
+    r"\b(rapid[oa]s?|rapidamente|fastest|quickest|faster|quicker|fast|quickly|shortest"
+    r"|menos tempo|less time)\b"
+)
+SLOW = re.compile(
+    r"\b(lent[oa]s?|slowest|slower|slow|demorad[oa]s?|longest|mais tempo|demora mais"
+    r"|more time)\b"
+)
 SPEED_WORDS = {"rapido", "rapida", "rapidos", "rapidas", "rapidamente", "fastest", "quickest"}
 SPEED_WORDS |= {"faster", "quicker", "fast", "quickly", "lento", "lenta", "lentos", "lentas"}
 SPEED_WORDS |= {"slowest", "slower", "slow", "demorado", "demorada", "demorados", "demoradas"}
+SPEED_WORDS |= {"longest", "shortest"}
 """The languages' words for a duration's short and long ends."""
 
 

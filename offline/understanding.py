@@ -45,7 +45,7 @@ QUESTION_WORDS = {
     *("forte", "fortes", "fraco", "fraca", "fracos", "fracas", "stronger", "weaker"),
     *("unique", "unico", "unicos", "depois", "antes", "apos", "after", "before", "later"),
     *("earlier", "media", "medio", "average", "mean", "total", "soma", "sum", "count"),
-    *("entre", "between", "ate", "until", "till"),
+    *("entre", "between", "ate", "until", "till", "off", "up", "out"),
 }
 """Words of the languages that ask, point or link: never the thing a question is about."""
 

@@ -1,0 +1,97 @@
+"""Seventh round of the offline model, readings new authors wrote: quarters and halves
+written short ("1T26", "Q3-2025", "H1 2026"), a whole year named beside parts of it as
+where they lie ("junho x maio deste ano"), the weakest period of rows named, "longest" and
+"leva mais tempo" as a duration's slow end, "ninguém"/"nobody" as a negation, and a list
+of measures whose first item names its rows (their count)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from orquestra.offline.periods import find_periods
+from tests.unit.graph.offline.offline_sql import TODAY, sql_for
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("receita no 1t26", date(2026, 1, 1), date(2026, 4, 1)),
+        ("revenue in 1q 2026", date(2026, 1, 1), date(2026, 4, 1)),
+        ("in q3 2025", date(2025, 7, 1), date(2025, 10, 1)),
+        ("in h1 2026", date(2026, 1, 1), date(2026, 7, 1)),
+        ("vendas do 2s25", date(2025, 7, 1), date(2026, 1, 1)),
+        ("in h2", date(2025, 7, 1), date(2026, 1, 1)),  # the latest second half begun
+    ],
+)
+def test_parts_of_a_year_written_short(text: str, start: date, end: date) -> None:
+    periods = find_periods(text, TODAY)
+    assert [(p.start, p.end) for p in periods] == [(start, end)]
+
+
+@pytest.mark.parametrize("text", ["top 2 s", "as 2 transportadoras", "quais as 4 t"])
+def test_digits_alone_are_no_period(text: str) -> None:
+    assert find_periods(text, TODAY) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("receita de maio deste ano", [(date(2026, 5, 1), date(2026, 6, 1))]),
+        (
+            "receita de junho x maio deste ano",
+            [(date(2026, 6, 1), date(2026, 7, 1)), (date(2026, 5, 1), date(2026, 6, 1))],
+        ),
+        ("receita de 2025 por mes, de marco a maio", [(date(2025, 3, 1), date(2025, 6, 1))]),
+        (  # two years are compared, not one the frame of the other
+            "receita de 2025 vs 2026",
+            [(date(2025, 1, 1), date(2026, 1, 1)), (date(2026, 1, 1), date(2027, 1, 1))],
+        ),
+    ],
+)
+def test_a_year_beside_its_parts_is_where_they_lie(
+    text: str, wanted: list[tuple[date, date]]
+) -> None:
+    assert [(p.start, p.end) for p in find_periods(text, TODAY)] == wanted
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "em 2025, qual foi o mês mais fraco em exames realizados?",
+            ["count(*) AS quantidade", "ORDER BY quantidade ASC LIMIT 1", "date_trunc('month'"],
+        ),
+        (
+            "clinics",
+            "Which radiologist takes the longest to sign off reports in 2026?",
+            ["ORDER BY tempo_de_laudo DESC LIMIT 1", "p.nome AS nome"],
+        ),
+        (
+            "clinics",
+            "qual médico leva mais tempo pra assinar laudo?",
+            ["ORDER BY tempo_de_laudo DESC LIMIT 1"],
+        ),
+        (
+            "clinics",
+            "achados críticos que ninguém comunicou ao médico solicitante: quantos são?",
+            ["la.classificacao = 'CRITICO'", "la.comunicado_em IS NULL"],
+        ),
+        (
+            "clinics",
+            "no 1º tri de 2026: exames realizados, receita e ticket médio",
+            ["count(*) AS quantidade", "AS receita", "AS ticket_medio", "2026-04-01"],
+        ),
+        (
+            "logistics",
+            "Em 2025, cargas entregues, gasto com frete e peso",
+            ["count(*) AS quantidade", "AS custo_de_frete", "sum(c.peso_total_kg)"],
+        ),
+        ("clinics", "receita por modalidade no 1T26", ["e.data_realizacao < DATE '2026-04-01'"]),
+    ],
+)
+def test_new_authors_readings(deployment: str, question: str, wanted: list[str]) -> None:
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted), sql
