@@ -62,15 +62,17 @@ def several_measures(
     # first item alone names rows (their count) reads as a list once an amount is in it
     parts = _listed(text, read, catalog) if CONJUNCTION.search(text) else None
     if parts and len(parts) > 2 and any(part.metric or part.measure for part in parts):
-        head = parts[0]
-        intent.metric, intent.measure = head.metric, head.measure
-        intent.aggregate, intent.measured_in = head.aggregate, head.question
-        intent.also.extend(parts[1:])
+        _headed_by(intent, parts)
 
 
 LISTED = re.compile(r",\s+|(?:,\s*|\s+)(?:e|and)\s+")
 """Where a list of measures goes on: "quantidade, gasto com frete e peso", "how many loads,
 what freight and how many kilos"."""
+
+
+ENDS = dict.fromkeys(("menor", "minimo", "min", "lowest", "smallest", "minimum"), "min")
+ENDS |= dict.fromkeys(("maior", "maximo", "max", "highest", "largest", "biggest", "maximum"), "max")
+"""A list's item that is only an end of a range asks for it ("menor, maior e média")."""
 
 
 def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[Intent] | None:
@@ -87,6 +89,8 @@ def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[
         if not _measured(part) and (set(words(said)) <= COUNT_NAMES or rows):
             # "tarefas de maio: quantidade, …", "em maio: tarefas concluídas, …": how many
             part.aggregate = "count"
+        if words(said) and words(said)[-1] in ENDS and len(words(said)) <= 2:
+            part.aggregate = ENDS[words(said)[-1]]  # "menor, maior e média do valor"
         if _measured(part):
             parts.append(part)
             leading = ""
@@ -94,7 +98,14 @@ def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[
             return None  # something not a measure inside the list: not a list of measures
         else:
             leading = part.question
-    return parts if len(parts) > 1 and not leading else None
+    if len(parts) < 2 or leading:
+        return None
+    # "o menor, o maior e a média do valor": an aggregate alone is of the last one's amount
+    subject = next((p for p in reversed(parts) if p.metric or p.measure), None)
+    for part in parts:
+        if subject is not None and not (part.metric or part.measure or part.tables):
+            part.metric, part.measure = subject.metric, subject.measure
+    return parts
 
 
 def _listed_before(
@@ -105,10 +116,18 @@ def _listed_before(
     parts = _listed(said, read, catalog)
     if not parts:
         return
+    _headed_by(intent, parts)
+
+
+def _headed_by(intent: Intent, parts: list[Intent]) -> None:
+    """The question measures `parts`: the first leads, the others follow it (before any
+    measure already following). A list's "menor"/"maior" was an end asked, not a ranking."""
     head = parts[0]
     intent.metric, intent.measure = head.metric, head.measure
     intent.aggregate, intent.measured_in = head.aggregate, head.question
     intent.also[:0] = parts[1:]
+    if any(part.aggregate in ("min", "max") for part in parts):
+        intent.top, intent.ascending = None, False
 
 
 def _an_amount_is_its_total(part: Intent, catalog: Catalog) -> None:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
 from orquestra.ddl_catalog.text import stem, words
+from orquestra.offline.asking import AGGREGATES
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -360,6 +361,10 @@ def metric_words_are_not_states(
                     _drop_values_at(intent, first, matches)
 
 
+AGGREGATE_WORDS = {w for said in AGGREGATES.values() for p in said for w in [p] if " " not in p}
+"""The languages' one-word aggregates ("total", "média"): never a state of rows."""
+
+
 def state_said_as_a_metric(
     intent: Intent,
     tokens: list[str],
@@ -380,6 +385,8 @@ def state_said_as_a_metric(
         word = stem(token)
         if word in names or any(t in NEGATED for t in tokens[max(0, start - 2) : start]):
             continue  # "tarefas não revisadas": what did not happen is no metric of it
+        if word in AGGREGATE_WORDS:
+            continue  # "total de tarefas": how many, not a metric named "<table> total"
         for term, phrases in lexicon.metric_words:
             rule = term.metric
             if rule is None or rule.table not in intent.tables:

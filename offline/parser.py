@@ -108,12 +108,16 @@ COPULA = re.compile(
 also "this", as in "esta semana".)"""
 NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "didn")
 NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
+NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
+LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida")
+"""Words after a state that leave its rows out: "(pedidos cancelados fora)"."""
 NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
 
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
 YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
+KNOWN |= set(LEFT_OUT)
 KNOWN |= SPEED_WORDS
 """The parser's own words: never unknown to the catalog, never a row's name."""
 
@@ -278,8 +282,11 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
     involved = [*intent.tables, *(t for t, _ in intent.filters)]
     if intent.entity:
         involved.append(intent.entity[0])
-    for start, _end, meanings in matches:
-        if not any(t in NEGATIONS for t in tokens[max(0, start - 2) : start]):
+    for start, end, meanings in matches:
+        before, after = tokens[max(0, start - 2) : start], tokens[end : end + 2]
+        # "(cancelados fora)" leaves them out; "entregues fora do prazo" says when
+        left_out = after[:1] and after[0] in LEFT_OUT and after[1:] not in (["do"], ["da"], ["de"])
+        if not (any(t in NEGATIONS for t in before) or left_out):
             continue
         for meaning in meanings:
             values = intent.filters.get((meaning.table, meaning.column), [])

@@ -27,9 +27,11 @@ from orquestra.offline.phrasing import HEAD_LENGTH
 
 FIRST_PERSON = ("ei", "amos", "emos", "imos")
 """Endings of "faturei", "faturamos": the verbs people ask about their own business with."""
-SUBJECTS = ("we", "i", "you", "they")
-"""English subjects: the word after one ("did we <verb>") is a verb, even one spelled like a
-table's synonym."""
+SUBJECTS = ("we", "i", "you", "they", "gente")
+"""Subjects ("did we <verb>", "a gente vendeu"): the word after one is a verb, even one
+spelled like a table's synonym."""
+PAST_ENDINGS = ("eu", "ou", "iu")
+"""Endings of the past said of one ("a gente vendeu", "faturou"): the root before them."""
 NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
 SHORTEST_ROOT = 4
 """A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
@@ -175,6 +177,7 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
     own = [token[: -len(e)] for e in FIRST_PERSON if token.endswith(e)]
     if before in SUBJECTS:
         own += [IRREGULAR.get(token, token), *verb_roots(token)]
+        own += [token[: -len(e)] for e in PAST_ENDINGS if token.endswith(e)]
     elif token in IRREGULAR:
         own.append(IRREGULAR[token])
     return heads, list(dict.fromkeys(r for r in own if len(r) >= SHORTEST_ROOT))

@@ -95,3 +95,46 @@ def test_a_year_beside_its_parts_is_where_they_lie(
 def test_new_authors_readings(deployment: str, question: str, wanted: list[str]) -> None:
     sql = sql_for(deployment, question)
     assert all(w in sql for w in wanted), sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "unwanted"),
+    [
+        (  # "a gente" is "we": its verb asks the metric, as "vendemos" does
+            "quanto a gente vendeu no mês retrasado?",
+            ["AS valor_vendido", "p.data_pedido >= DATE '2026-04-01'"],
+            [],
+        ),
+        (
+            "junho/2026: total de cargas despachadas (tirando as canceladas), peso total e "
+            "frete total",
+            ["count(*) AS quantidade", "sum(c.peso_total_kg)", "AS custo_de_frete"],
+            ["c.status = 'CANCELADA'"],
+        ),
+        (
+            "top 3 categorias de produto em quantidade vendida em 2026 (pedidos cancelados fora)",
+            ["p.status <> 'CANCELADO'", "LIMIT 3"],
+            ["p.status = 'CANCELADO'"],
+        ),
+        ("how many orders in May excluding cancelled ones?", ["p.status <> 'CANCELADO'"], []),
+        (  # "fora do prazo" says when, it leaves nothing out
+            "no 1º semestre, qtd de cargas entregues dentro do prazo e qtd entregues fora do "
+            "prazo",
+            ["AS quantidade_fora_do_prazo"],
+            ["<> 'ENTREGUE'"],
+        ),
+        (  # "total de" rows is how many, not a metric named "<table> total"
+            "total de cargas em junho",
+            ["SELECT count(*) AS quantidade FROM cargas"],
+            ["valor_frete"],
+        ),
+        (
+            "menor, maior e média do valor das notas autorizadas em 2025",
+            ["min(nf.valor_nota)", "max(nf.valor_nota)", "avg(nf.valor_nota)"],
+            ["LIMIT", "GROUP BY"],
+        ),
+    ],
+)
+def test_new_authors_logistics(question: str, wanted: list[str], unwanted: list[str]) -> None:
+    sql = sql_for("logistics", question)
+    assert all(w in sql for w in wanted) and not any(u in sql for u in unwanted), sql
