@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import Meaning, display_column, is_numeric
+from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning, display_column, is_numeric
 
 GROUP_MARKERS = ("por", "by", "per", "cada", "each")
 STEPS = ("a", "by", "over", "after", "apos")
@@ -41,13 +41,41 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
         repeated = index > 1 and tokens[index - 1] in STEPS and tokens[index - 2] == token
         if token in GRAINS and (after_marker or repeated or token in ALONE_GRAINS):
             intent.groups.append(Group("", "", GRAINS[token]))
-        elif token in GROUP_MARKERS and index + 1 in starts and tokens[index + 1] not in GRAINS:
+        elif token in GROUP_MARKERS and (named := _named_after(index, tokens, starts)):
             # "por mês" is a time grain, even where a column's synonym is "mês" too
-            meanings = starts[index + 1]
-            group = _owned_group(meanings, index + 1, matches, tokens, catalog)
+            meanings = starts[named]
+            group = _owned_group(meanings, named, matches, tokens, catalog)
             group = group or _group_of(meanings, catalog)
             if group and meanings[0].kind != "metric":
                 intent.groups.append(group)
+
+
+SKIPPED = 2
+"""Words a grouping may have between its marker and the catalog's word ("by type of
+equipment", "per reviewed physician"): at most two (`_passed_over`)."""
+
+
+def _named_after(index: int, tokens: list[str], starts: dict) -> int | None:
+    """Where the catalog's word after the grouping marker at `index` starts, past at most
+    `SKIPPED` words it does not know; None when a time grain or a number comes first."""
+    for position in range(index + 1, min(index + 2 + SKIPPED, len(tokens))):
+        if tokens[position] in GRAINS or tokens[position].isdigit():
+            return None
+        if position in starts:
+            return position
+        if not _passed_over(tokens[position]):
+            return None  # "por qual plano": which one; "by data_x": a word unknown
+    return None
+
+
+KINDS = {"type", "kind", "sort", "tipo", "tipos", "types", "kinds"}
+PARTICIPLE = ("ed", "ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
+
+
+def _passed_over(token: str) -> bool:
+    """A word between a grouping marker and what it groups by: a function word, a kind
+    ("type of equipment") or a participle ("reviewed physician")."""
+    return token in FUNCTION_WORDS or token in KINDS or token.endswith(PARTICIPLE)
 
 
 def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):

@@ -190,6 +190,7 @@ def parse(
     ):
         _note(intent, meanings)
     _states_in_names(intent, tokens, matches, lexicon)
+    _states_of_rows_named(intent, tokens, matches, catalog)
     metrics = lexicon.metrics_in(tokens, matches)
     if metrics:
         intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
@@ -212,6 +213,7 @@ def parse(
     done_state(intent, text, catalog)
     date_comparison(intent, tokens, matches, catalog)
     deadline_readings(intent, tokens, text, catalog)
+    _units_of_a_sum(intent)
     _measure(intent, matches, catalog)
     states_that_are_the_rows_verb(intent, tokens, matches, catalog)
     rows_a_metric_sums(intent, catalog)
@@ -257,6 +259,30 @@ def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexico
                     values = intent.filters.setdefault((meaning.table, meaning.column), [])
                     if meaning.value not in values:
                         values.append(meaning.value)
+
+
+def _states_of_rows_named(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+    """ "quantas faltas de aluno", "student no-shows": a state said as a noun, of a table
+    its rows refer to, names its own rows (the absences, each a row of the state's table),
+    not the rows of the table it is said of."""
+    spans = {start: (end, meanings) for start, end, meanings in matches}
+    for start, (end, meanings) in spans.items():
+        states = {m.table for m in meanings if m.kind == "value"}
+        if not states or any(m.kind == "table" for m in meanings):
+            continue
+        after = end + 1 if tokens[end : end + 1] in (["de"], ["of"], ["do"], ["da"]) else None
+        said = spans.get(after)[1] if after in spans else []
+        before = [m for s, (e, m) in spans.items() if e == start]
+        for named in [said, *before[:1]]:
+            tables = {m.table for m in named if m.kind == "table"}
+            if tables & states:
+                continue  # "cancelamentos de tarefas": the tasks' own state
+            for state in states:
+                refers = {j.to for j in catalog.table(state).meta.joins}
+                if tables & refers and state not in intent.tables:
+                    intent.tables = [state if t in tables else t for t in intent.tables]
+                    intent.tables = list(dict.fromkeys(intent.tables))
+                    return
 
 
 def _entity_attribute(intent: Intent, matches) -> None:
@@ -372,6 +398,17 @@ def _concepts(intent: Intent, lexicon: Lexicon) -> None:
             for _start, _end, meanings in lexicon.match(words(term.term)):
                 if any(m.kind in ("table", "value") for m in meanings):
                     _note(intent, [m for m in meanings if m.kind in ("table", "value")])
+
+
+def _units_of_a_sum(intent: Intent) -> None:
+    """ "how many overtime hours": "how many" of the very amount a metric adds up (its
+    column named) is that sum, not a count of its rows."""
+    rule = intent.metric.metric if intent.metric else None
+    if rule is None or intent.aggregate != "count":
+        return
+    summed = re.fullmatch(r"\s*sum\(\s*(\w+)\s*\)\s*", rule.expression, re.IGNORECASE)
+    if summed and (rule.table, summed.group(1)) in intent.columns:
+        intent.aggregate = None
 
 
 def _measure(intent: Intent, matches, catalog: Catalog) -> None:

@@ -118,8 +118,7 @@ def test_new_authors_readings(deployment: str, question: str, wanted: list[str])
         ),
         ("how many orders in May excluding cancelled ones?", ["p.status <> 'CANCELADO'"], []),
         (  # "fora do prazo" says when, it leaves nothing out
-            "no 1º semestre, qtd de cargas entregues dentro do prazo e qtd entregues fora do "
-            "prazo",
+            "no 1º semestre, qtd de cargas entregues dentro do prazo e qtd entregues fora do prazo",
             ["AS quantidade_fora_do_prazo"],
             ["<> 'ENTREGUE'"],
         ),
@@ -138,3 +137,38 @@ def test_new_authors_readings(deployment: str, question: str, wanted: list[str])
 def test_new_authors_logistics(question: str, wanted: list[str], unwanted: list[str]) -> None:
     sql = sql_for("logistics", question)
     assert all(w in sql for w in wanted) and not any(u in sql for u in unwanted), sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "unwanted"),
+    [
+        (  # a kind word between "by" and the column
+            "Average ticket by type of equipment in 2026",
+            ["te.modalidade AS modalidade", "avg(e.valor)", "GROUP BY 1"],
+            [],
+        ),
+        (  # "por qual …" asks which one: no grouping
+            "O exame que gerou o laudo 11046 foi por qual plano de saúde e quanto custou?",
+            ["l.num_laudo = 11046"],
+            ["GROUP BY"],
+        ),
+        (  # "how many" of the hours a metric adds up is that sum
+            "How many overtime hours were actually worked in Q2 2026?",
+            ["sum(p.horas) AS hora_extra", "p.data >= DATE '2026-04-01'"],
+            ["count("],
+        ),
+        (  # a state said as a noun of the rows it refers to counts its own rows
+            "quantas faltas de paciente tivemos em junho/2026?",
+            ["FROM exames AS e WHERE e.status = 'FALTOU'", "e.data_agendada >= DATE '2026-06-01'"],
+            ["pacientes"],
+        ),
+    ],
+)
+def test_new_authors_clinics(question: str, wanted: list[str], unwanted: list[str]) -> None:
+    sql = sql_for("clinics", question)
+    assert all(w in sql for w in wanted) and not any(u in sql for u in unwanted), sql
+
+
+def test_an_unknown_word_after_by_is_no_grouping() -> None:
+    sql = sql_for("logistics", "sum of invoice_value of authorized invoices in May by data_nota")
+    assert "GROUP BY" not in sql
