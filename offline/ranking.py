@@ -145,6 +145,15 @@ def _is_duration(term: GlossaryTerm) -> bool:
     return is_time_taken(term) and better(term) == "lower"
 
 
+def _near(term: GlossaryTerm, tables: list[str], catalog: Catalog) -> bool:
+    """One of `tables` is the metric's table or tied to it by a join."""
+    own = term.metric.table if term.metric else ""
+    if own in tables or own not in catalog.tables:
+        return own in tables
+    tied = {j.to for j in catalog.table(own).meta.joins}
+    return any(t in tied or own in {j.to for j in catalog.table(t).meta.joins} for t in tables)
+
+
 def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     """ "qual transportadora entrega mais rápido?", "our slowest doctor": ranked by the
     glossary's duration that shares most words with the question (else its first one); a
@@ -157,6 +166,11 @@ def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     durations = [t for t in catalog.glossary if _is_duration(t)]
     shared = {term.term: len(words_shared(term, tokens, catalog)) for term in durations}
     chosen = max(durations, key=lambda term: shared[term.term], default=None)  # first of equals
-    # a metric already read gives way only to a time its words are ("getting reports signed")
+    # a metric already read gives way only to a time its words are ("getting reports signed");
+    # rows named far from the time's (neither its own nor tied to them) are not ranked by it
+    if chosen is not None and intent.tables and not _near(chosen, intent.tables, catalog):
+        if SLOW.search(text) and not intent.recency:
+            intent.recency, intent.top = "ASC", intent.top or 1  # "waiting the longest": oldest
+        return
     if chosen is not None and (intent.metric is None or shared[chosen.term]):
         intent.metric, intent.top = chosen, intent.top or 1
