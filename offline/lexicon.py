@@ -58,6 +58,8 @@ class Lexicon:
         self.phrases: dict[tuple[str, ...], list[Meaning]] = {}
         self.value_roots: dict[str, list[Meaning]] = {}
         """Verb roots of one-word states ("conclu" of CONCLUIDO): "concluímos" means it."""
+        self.value_short_roots: dict[str, list[Meaning]] = {}
+        """Four-letter roots of states said as verbs ("falt" of "faltou")."""
         self.terms: dict[tuple[str, ...], GlossaryTerm] = {}
         """Every glossary term's phrases (concepts, matched without consuming words)."""
         for table in catalog.tables.values():
@@ -174,6 +176,9 @@ class Lexicon:
                     for root in verb_roots(key[0]) if len(key) == 1 else []:
                         meanings = self.value_roots.setdefault(root, [])
                         meanings.append(Meaning("value", table.name, column.name, value))
+                    for root in short_verb_roots(key[0]) if len(key) == 1 else []:
+                        meanings = self.value_short_roots.setdefault(root, [])
+                        meanings.append(Meaning("value", table.name, column.name, value))
 
     def match(self, tokens: list[str]) -> list[tuple[int, int, list[Meaning]]]:
         """Greedy longest matches as (start, end, meanings) over stemmed `tokens`."""
@@ -192,6 +197,10 @@ class Lexicon:
                 forms = [*verb_roots(said), *([said] if len(said) >= ROOT_LENGTH else [])]
                 forms += noun_roots(said)  # "cancellations", "agendamentos": the act's state
                 verbs = [m for r in forms for m in self.value_roots.get(r, [])]
+                # "faltaram", "faltando": a verb whose short root is a value's verb's ("faltou")
+                verbs = verbs or [
+                    m for r in short_verb_roots(said) for m in self.value_short_roots.get(r, [])
+                ]
                 if verbs:  # "quantas tarefas concluímos": the tasks in state CONCLUIDA
                     found.append((position, position + 1, list(dict.fromkeys(verbs))))
                 position += 1
@@ -311,6 +320,17 @@ def verb_roots(token: str) -> list[str]:
         if word.endswith(end)
     ]
     return [root for root in dict.fromkeys(found) if len(root) >= ROOT_LENGTH]
+
+
+SHORT_ROOT = 4
+"""A root of four letters: compared only whole, with another verb form's ("falt" of
+"faltaram" and of "faltou"), never as the start of a word."""
+
+
+def short_verb_roots(token: str) -> list[str]:
+    """The four-letter roots of a verb form ("faltaram" → "falt"); none of other words."""
+    found = [token[: -len(end)] for end in VERB_ENDINGS if token.endswith(end)]
+    return [root for root in dict.fromkeys(found) if len(root) == SHORT_ROOT]
 
 
 NOUN_ENDINGS = ("ations", "ation", "amentos", "amento", "imentos", "imento", "acoes", "acao")

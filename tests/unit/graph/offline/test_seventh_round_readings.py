@@ -172,3 +172,18 @@ def test_new_authors_clinics(question: str, wanted: list[str], unwanted: list[st
 def test_an_unknown_word_after_by_is_no_grouping() -> None:
     sql = sql_for("logistics", "sum of invoice_value of authorized invoices in May by data_nota")
     assert "GROUP BY" not in sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Em 2025, qual foi o mês com mais pacientes faltando aos exames?",
+        "quantos pacientes faltaram em junho?",
+    ],
+)
+def test_a_state_said_as_another_form_of_its_verb(question: str) -> None:
+    """ "faltaram", "faltando": the state whose synonym is "faltou" (a four-letter root,
+    compared whole), on the exams' own date, never the patients' birth date."""
+    sql = sql_for("clinics", question)
+    assert "e.status = 'FALTOU'" in sql and "e.data_agendada >=" in sql, sql
+    assert "data_nascimento" not in sql
