@@ -328,8 +328,11 @@ SHORT_ROOT = 4
 
 
 def short_verb_roots(token: str) -> list[str]:
-    """The four-letter roots of a verb form ("faltaram" → "falt"); none of other words."""
-    found = [token[: -len(end)] for end in VERB_ENDINGS if token.endswith(end)]
+    """The four-letter roots of a verb form or participle ("faltaram" → "falt", "vencido" →
+    "venc"); none of other words."""
+    found = [
+        token[: -len(end)] for end in (*VERB_ENDINGS, *PARTICIPLE_ENDINGS) if token.endswith(end)
+    ]
     return [root for root in dict.fromkeys(found) if len(root) == SHORT_ROOT]
 
 
