@@ -61,8 +61,10 @@ def _named_after(index: int, tokens: list[str], starts: dict) -> int | None:
     for position in range(index + 1, min(index + 2 + SKIPPED, len(tokens))):
         if tokens[position] in GRAINS or tokens[position].isdigit():
             return None
-        if position in starts:
-            return position
+        if position in starts and not (
+            tokens[position] in KINDS and _kind_of(position, tokens, starts)
+        ):
+            return position  # "por tipo de prioridade": the kind's column, not a "tipo"
         if not _passed_over(tokens[position]):
             return None  # "por qual plano": which one; "by data_x": a word unknown
     return None
@@ -70,6 +72,14 @@ def _named_after(index: int, tokens: list[str], starts: dict) -> int | None:
 
 KINDS = {"type", "kind", "sort", "tipo", "tipos", "types", "kinds"}
 PARTICIPLE = ("ed", "ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
+
+
+def _kind_of(position: int, tokens: list[str], starts: dict) -> bool:
+    """ "tipo de prioridade": a kind word is followed by what it is a kind of."""
+    after = position + 1
+    while after < len(tokens) and tokens[after] in FUNCTION_WORDS:
+        after += 1
+    return after > position + 1 and after in starts
 
 
 def _passed_over(token: str) -> bool:

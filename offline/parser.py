@@ -88,6 +88,7 @@ STATUS_WORDS = (
     "posicao",
     "localizacao",
     *("cade", "anda", "chegou", "chegaram", "arrived", "going", "em que pe"),
+    *("etapa", "fase", "estagio", "stage", "phase"),
 )
 LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
 CURRENT = re.compile(
@@ -439,7 +440,9 @@ def _measure(intent: Intent, matches, catalog: Catalog) -> None:
         # "how many kilos did we ship": the kilos of the rows the verb is about
         shipped = tables_by_verb(words(intent.question), catalog)
         preferred = [m for m in numeric if m[0] in shipped]
-    wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or intent.top
+    # (a recency's "top" is how many rows in date order, not a ranking by an amount)
+    ranked = bool(intent.top) and not intent.recency
+    wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or ranked
     # "as unidades pedidas por categoria": an amount named and grouped is summed per group
     wants_number = wants_number or bool(intent.groups and not intent.aggregate)
     if intent.aggregate in ("sum", "avg", "max", "min") and not numeric:

@@ -74,7 +74,7 @@ def recency(intent: Intent, text: str) -> None:
 WHY = re.compile(r"\b(why|por que|porque|por qual motivo|how come)\b")
 REASON_WORDS = ("motivo", "razao", "causa", "reason", "cause")
 """The languages' words for a reason: a "why" question asks for the column named so."""
-WHEN = re.compile(r"\b(quando|when)\b")
+WHEN = re.compile(r"\b(quando|when|que dia|que data|what day|what date|which day|which date)\b")
 SHARED_START = 5
 """Shortest common start that ties a verb to a date column ("issued" ~ "issue date")."""
 HEAD_LENGTH = 4
@@ -136,7 +136,11 @@ def entity_columns(
         for name in heads[:3]:
             if (table.name, name) not in intent.columns:
                 intent.columns.append((table.name, name))
-    if WHEN.search(" ".join(tokens)) and not any(t == table.name for t, _c in intent.columns):
+    dated = any(
+        t == table.name and table.column(c).type_sql.startswith(DATE_TYPES)
+        for t, c in intent.columns
+    )
+    if WHEN.search(" ".join(tokens)) and not dated:  # "pra que dia … e por qual convênio"
         naming = {
             i
             for start, end, meanings in matches

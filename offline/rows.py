@@ -123,8 +123,9 @@ def _plain(column: str) -> str:
 def visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     asked = [c for t, c in intent.columns if t == table.name and c not in keys]
-    if intent.wants_status and intent.entity and not asked:  # "onde está a tarefa 12?"
-        asked = [c.name for c in table.columns if c.meta.values]
+    states = [c.name for c in table.columns if c.meta.values]
+    if intent.wants_status and intent.entity and not set(states) & set(asked):
+        asked = [*states, *asked]  # "onde está a tarefa 12?", "em que etapa … e o prazo?"
     if asked:
         key = key_column(table, catalog)
         # Rows listed (not one row looked up) are named as people know them, too.

@@ -11,7 +11,7 @@ from datetime import date
 import pytest
 
 from orquestra.offline.periods import find_periods
-from tests.unit.graph.offline.offline_sql import TODAY, sql_for
+from tests.unit.graph.offline.offline_sql import TODAY, route_of, sql_for
 
 
 @pytest.mark.parametrize(
@@ -187,3 +187,45 @@ def test_a_state_said_as_another_form_of_its_verb(question: str) -> None:
     sql = sql_for("clinics", question)
     assert "e.status = 'FALTOU'" in sql and "e.data_agendada >=" in sql, sql
     assert "data_nascimento" not in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (  # a kind word followed by what it is a kind of
+            "clinics",
+            "Tempo médio de laudo, em horas, para cada tipo de prioridade",
+            ["l.prioridade AS prioridade", "AS tempo_de_laudo"],
+        ),
+        (  # "em que etapa" asks the row's state, beside its deadline
+            "clinics",
+            "laudo 11016 ta parado em que etapa? e o prazo dele?",
+            ["l.status", "l.prazo_em", "WHERE l.num_laudo = 11016"],
+        ),
+        (  # "para que dia" asks the date its verb names, beside another column
+            "clinics",
+            "Bom dia! O exame 727199 está marcado para que dia e por qual convênio?",
+            ["e.convenio", "e.data_agendada"],
+        ),
+        (  # the latest row's columns, not the sum of its amount
+            "logistics",
+            "Último pedido da Marketplace Estrela: valor e data, por favor.",
+            ["p.valor_total", "p.data_pedido", "ORDER BY p.data_pedido DESC LIMIT 1"],
+        ),
+    ],
+)
+def test_more_new_authors_readings(deployment: str, question: str, wanted: list[str]) -> None:
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted) and "sum(" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "nota travada: o que preciso fazer pra liberar?"),
+        ("clinics", "How is the report deadline set for urgent exams?"),
+        ("logistics", "what should I do when an invoice is blocked?"),
+    ],
+)
+def test_procedures_and_cases_are_knowledge(deployment: str, question: str) -> None:
+    assert route_of(deployment, question) == "KNOWLEDGE"
