@@ -1,5 +1,6 @@
 """A row named by its own name in the question ("o pedido mais antigo do Empório São Jorge
-ME", "when did Loja Cristal Ltda place their first order"): a run of capitalised words the
+ME", "when did Loja Cristal Ltda place their first order", or without its last words,
+"Loja Cristal"): a run of capitalised words the
 catalog does not know is the display name of a row of the nearest table that has names,
 or of the table named right before it ("a tarefa da cliente Ana Lima Souza")."""
 
@@ -56,5 +57,11 @@ def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
         if not reachable:
             return None
         table = min(reachable)[1]
+    name = display_column(catalog.table(table)).name
+    column = f"{joins.alias(table)}.{name}"
     quoted = intent.named.replace("'", "''")
-    return f"{joins.alias(table)}.{display_column(catalog.table(table)).name} = '{quoted}'"
+    # people drop a name's last words ("Loja Cristal" of "Loja Cristal Ltda"): the name said
+    # whole, else (no row has it whole) the first words of the row's name
+    pattern = re.sub(r"([\\%_])", r"\\\1", quoted)
+    whole = f"SELECT 1 FROM {table} WHERE {name} = '{quoted}'"
+    return f"({column} = '{quoted}' OR ({column} ILIKE '{pattern} %' AND NOT EXISTS ({whole})))"

@@ -46,6 +46,7 @@ QUESTION_WORDS = {
     *("unique", "unico", "unicos", "depois", "antes", "apos", "after", "before", "later"),
     *("earlier", "media", "medio", "average", "mean", "total", "soma", "sum", "count"),
     *("entre", "between", "ate", "until", "till", "off", "up", "out"),
+    *("gentileza", "kindly", "obrigado", "obrigada", "thanks"),
 }
 """Words of the languages that ask, point or link: never the thing a question is about."""
 

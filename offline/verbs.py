@@ -17,6 +17,7 @@ from orquestra.offline.conditions import _drop_values_at
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
+    FUNCTION_WORDS,
     IRREGULAR,
     Meaning,
     is_measure,
@@ -75,8 +76,12 @@ def metric_by_verb(
                 said = [
                     w for w in phrase if w in stems or any(w.startswith(r) for r in verb + roots)
                 ]
-                whole = len(said) == len(phrase) > 1 and any(
-                    w.startswith(r) for r in verb for w in phrase if w not in stems
+                # (its own words: "de março a maio" says no "a" of "a receber")
+                content = [w for w in phrase if w not in FUNCTION_WORDS]
+                whole = (
+                    len(content) > 1
+                    and all(w in said for w in content)
+                    and any(w.startswith(r) for r in verb for w in phrase if w not in stems)
                 )
                 named = theirs and (
                     any(phrase[0].startswith(r) for r in heads)

@@ -229,3 +229,18 @@ def test_more_new_authors_readings(deployment: str, question: str, wanted: list[
 )
 def test_procedures_and_cases_are_knowledge(deployment: str, question: str) -> None:
     assert route_of(deployment, question) == "KNOWLEDGE"
+
+
+def test_a_name_said_without_its_last_words() -> None:
+    """ "Marketplace Estrela" of "Marketplace Estrela Ltda": the name whole, else (no row
+    has it whole) the first words of a row's name."""
+    sql = sql_for("logistics", "Último pedido da Marketplace Estrela: valor e data, por favor.")
+    assert "(c.nome = 'Marketplace Estrela' OR (c.nome ILIKE 'Marketplace Estrela %'" in sql
+    assert "AND NOT EXISTS (SELECT 1 FROM clientes WHERE nome = 'Marketplace Estrela')))" in sql
+
+
+def test_a_function_word_of_a_metric_phrase_is_not_its_word() -> None:
+    """ "de março a maio" has an "a", as "a receber" does: "recebemos" of orders named is
+    not the receivables (a phrase is said whole by its own words)."""
+    sql = sql_for("logistics", "Quantos pedidos recebemos de março a maio deste ano?")
+    assert "FROM pedidos" in sql and "titulos" not in sql, sql
