@@ -65,4 +65,8 @@ eval: $(STAMP)
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev2.jsonl --out evals/out/clinics_paraphrases_dev2
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev3.jsonl --out evals/out/paraphrases_dev3
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev3.jsonl --out evals/out/clinics_paraphrases_dev3
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev4.jsonl --out evals/out/paraphrases_dev4
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev4.jsonl --out evals/out/clinics_paraphrases_dev4
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev5.jsonl --out evals/out/paraphrases_dev5
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev5.jsonl --out evals/out/clinics_paraphrases_dev5
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_heldout2.jsonl --out evals/out/paraphrases_heldout2

@@ -234,6 +234,7 @@ def parse(
     worst_and_best(intent, text)
     groups_of_other_rows(intent, tokens, matches, catalog)
     examples_of_groups(intent)  # "cada tipo de cliente (varejo, atacado etc.)"
+    _comparisons_the_metric_makes(intent)
     known = KNOWN
     intent.named = named
     intent.unknown = [
@@ -399,6 +400,21 @@ def _concepts(intent: Intent, lexicon: Lexicon) -> None:
             for _start, _end, meanings in lexicon.match(words(term.term)):
                 if any(m.kind in ("table", "value") for m in meanings):
                     _note(intent, [m for m in meanings if m.kind in ("table", "value")])
+
+
+def _comparisons_the_metric_makes(intent: Intent) -> None:
+    """ "what percentage of tasks were done on time": a comparison the metric itself makes
+    (a rate of rows where one date is before another) is what it measures, not a condition
+    on its rows (which would make every rate 100%); one its filter makes is already kept."""
+    rule = intent.metric.metric if intent.metric else None
+    if rule is None:
+        return
+    said = re.sub(r"::\w+|\s+", "", f"{rule.expression} {rule.filter or ''}".lower())
+    intent.comparisons = [
+        (table, left, operator, right)
+        for table, left, operator, right in intent.comparisons
+        if f"{left}{operator}{right}" not in said
+    ]
 
 
 def _units_of_a_sum(intent: Intent) -> None:

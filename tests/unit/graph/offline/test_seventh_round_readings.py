@@ -244,3 +244,12 @@ def test_a_function_word_of_a_metric_phrase_is_not_its_word() -> None:
     not the receivables (a phrase is said whole by its own words)."""
     sql = sql_for("logistics", "Quantos pedidos recebemos de março a maio deste ano?")
     assert "FROM pedidos" in sql and "titulos" not in sql, sql
+
+
+def test_a_comparison_a_rate_makes_is_not_its_condition() -> None:
+    """ "delivered on time" beside the on-time rate is the rate's own comparison: as a
+    condition too it would make the rate 100%."""
+    sql = sql_for("logistics", "what percentage of loads were delivered on time in Q1?")
+    assert "AS otif" in sql and sql.count("<= c.previsao_entrega") == 1, sql
+    counted = sql_for("logistics", "quantas cargas foram entregues no prazo em maio?")
+    assert "CAST(c.data_entrega AS date) <= c.previsao_entrega" in counted
