@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning
+from orquestra.offline.lexicon import FUNCTION_WORDS, PARTICIPLES, Meaning
 
 AGGREGATES = {
     "total": ("total de", "total of"),
@@ -99,23 +99,26 @@ INTERROGATIVES |= {"where", "cade", "name", "nome"}
 ORDERS = {"list", "liste", "listar", "show", "mostre", "mostra", "mostrar", "give", "traga"}
 """Words that ask for rows when they open the question ("show me…"; "show up" is a verb)."""
 ADVERBS = {"ja", "already", "ainda", "still", "yet", "really", "mesmo", "realmente", "nao", "not"}
-"""Words between a subject and its verb ("o cliente já recebeu")."""
-PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
+"""Words between a subject and its verb ("o dono já aprovou")."""
+AUXILIARIES = {"did", "does", "do", "has", "have", "had", "is", "was", "were", "are", "will"}
+"""Words an English yes/no question opens with."""
 
 
 def state_of_a_yes_no(
     intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
 ) -> None:
-    """ "Did the client already get task 12?", "o cliente faltou à reunião 7?": a
+    """ "Did the client already get task 12?", "o dono faltou à reunião 7?": a
     yes/no question about one row whose other table is the subject of a verb asks the row's
-    state, not that table's row (the customer's name). A table is a verb's subject when the
+    state, not that table's row (the client's name). A table is a verb's subject when the
     word after it (past "já"/"already") is neither the catalog's table or column nor a
-    function word, nor a participle right after it ("NF emitida"); no interrogative asks for
-    anything else, nor is it a ranking ("a última NF emitida pro cliente 7")."""
+    function word, nor a participle right after it ("tarefa aberta"); no interrogative asks for
+    anything else, nor is it a ranking ("a última tarefa aberta pro dono 7")."""
     if intent.entity is None or intent.recency or intent.top:
         return
     if any(t in INTERROGATIVES for t in tokens) or (tokens and tokens[0] in ORDERS):
         return
+    if "?" not in intent.question and not (tokens and tokens[0] in AUXILIARIES):
+        return  # "tarefa 12 dono urgente": no yes/no asked
     naming = {
         start: (end, meanings)
         for start, end, meanings in matches
@@ -137,8 +140,9 @@ def state_of_a_yes_no(
             after += 1
         if after >= len(tokens) or after in catalog_words or tokens[after] in FUNCTION_WORDS:
             continue
-        if tokens[after].isdigit() or (after == end and tokens[after].endswith(PARTICIPLES)):
-            continue  # "NF emitida": the rows in a state, not a subject and its verb
+        verb = tokens[after]
+        if verb.isdigit() or (after == end and verb.endswith(PARTICIPLES)):
+            continue  # "tarefa aberta": the rows in a state, not a subject and its verb
         intent.tables = [t for t in intent.tables if t not in others]
         said = {(m.table, m.column) for m in meanings if m.kind == "column"}
         intent.columns = [

@@ -66,8 +66,8 @@ def several_measures(
 
 
 LISTED = re.compile(r",\s+|(?:,\s*|\s+)(?:e|and)\s+")
-"""Where a list of measures goes on: "quantidade, gasto com frete e peso", "how many loads,
-what freight and how many kilos"."""
+"""Where a list of measures goes on: "quantidade, custo e horas", "how many tasks, what
+cost and how many hours"."""
 
 
 ENDS = dict.fromkeys(("menor", "minimo", "min", "lowest", "smallest", "minimum"), "min")

@@ -42,7 +42,7 @@ PORTUGUESE = (
     # a procedure: "o que preciso fazer pra liberar?"; a rule in a case: "se uma tarefa …"
     r"\bo que (eu |a gente |nos )?(preciso|precisa|precisamos|devo|deve|devemos|tenho que"
     r"|temos que|tem que) fazer\b",
-    r"^se (um|uma|o|a|os|as) ",
+    r"^se (um|uma|o|a|os|as) (?!.*\d)",
 )
 ENGLISH = (
     r"^what (is|are|does|do)\b(?! (my|our|your|total)\b)",
@@ -60,10 +60,10 @@ ENGLISH = (
     r"\bwhat is the (deadline|time limit|sla|turnaround) (for|of|on) (a|an|any)\b",
     r"\bhow long (do|does) (we|you|i|one|a \w+|the \w+) (have|get) to\b",
     r"\bhow (do|does) (you|we|one|it|the system) (define|calculate|compute|measure|count|work)\b",
-    r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined"
-    r"|set|established|decided|assigned|chosen)\b",
+    r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined)\b",
+    r"\bhow (is|are) (the |a |an )?[\w ]+ (set|established|decided) (for|by|when|in|on)\b",
     r"\bwhat (do|should|must) (i|we|you) (need to |have to )?do\b",
-    r"^if (a|an|the|one|some) ",
+    r"^if (a|an|the|one|some) (?!.*\d)",
     r"\b(difference|differences) between\b",
     r"\bwhat is the (difference|definition|meaning|formula|rule)\b",
     r"\b(definition|meaning) of\b",

@@ -361,7 +361,7 @@ def metric_words_are_not_states(
                     _drop_values_at(intent, first, matches)
 
 
-AGGREGATE_WORDS = {w for said in AGGREGATES.values() for p in said for w in [p] if " " not in p}
+AGGREGATE_WORDS = {p for said in AGGREGATES.values() for p in said if " " not in p}
 """The languages' one-word aggregates ("total", "média"): never a state of rows."""
 
 

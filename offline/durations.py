@@ -1,5 +1,5 @@
 """A time taken asked in the asker's own words: "quantos dias em média as tarefas levaram da
-abertura até o fim", "how many days do customers get to pay", "quanto tempo cada pessoa leva
+abertura até o fim", "how many days do clients get to pay", "quanto tempo cada pessoa leva
 pra aprovar". Such a question asks for the glossary's average time taken (an average whose
 unit is days or hours) whose words it shares: its name and synonyms, and the words of the
 dates its definition subtracts ("abertura", "fim"). Only the languages' words for asking a
@@ -31,6 +31,8 @@ TIME_ASKED = re.compile(
     r"|media de (dias|horas))\b"
 )
 """The languages' ways of asking for a time taken (in folded text)."""
+TIME_LEFT = re.compile(r"\b(faltam?|restam?|left|remaining)\b")
+"""A time still to run ("quantos dias faltam para vencer"): not a time taken."""
 TIME_WORDS = {*TIME_UNITS, "tempo", "time", "medio", "media", "average", "mean", "long"}
 """Words every time taken shares, so they choose none."""
 
@@ -56,7 +58,7 @@ def duration_asked(
     words it shares most, else the first one of the rows it names ("quanto tempo as tarefas
     levam"); a metric already read that is not a time gives way, and so do states read from
     the time's own words ("liberação" is the time's, not a state "liberado")."""
-    if intent.entity is not None or not TIME_ASKED.search(text):
+    if intent.entity is not None or not TIME_ASKED.search(text) or TIME_LEFT.search(text):
         return
     if intent.metric is not None and is_time_taken(intent.metric):
         _no_other_aggregate(intent)  # "average number of days late": not a count

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning, display_column, is_numeric
+from orquestra.offline.lexicon import (
+    FUNCTION_WORDS,
+    PARTICIPLES,
+    Meaning,
+    display_column,
+    is_numeric,
+)
 
 GROUP_MARKERS = ("por", "by", "per", "cada", "each")
 STEPS = ("a", "by", "over", "after", "apos")
@@ -52,7 +58,7 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
 
 SKIPPED = 2
 """Words a grouping may have between its marker and the catalog's word ("by type of
-equipment", "per reviewed physician"): at most two (`_passed_over`)."""
+equipment", "per reviewed author"): at most two (`_passed_over`)."""
 
 
 def _named_after(index: int, tokens: list[str], starts: dict) -> int | None:
@@ -65,13 +71,13 @@ def _named_after(index: int, tokens: list[str], starts: dict) -> int | None:
             tokens[position] in KINDS and _kind_of(position, tokens, starts)
         ):
             return position  # "por tipo de prioridade": the kind's column, not a "tipo"
-        if not _passed_over(tokens[position]):
-            return None  # "por qual plano": which one; "by data_x": a word unknown
+        kind = position > index + 1 and tokens[position - 1] in KINDS
+        if not (_passed_over(tokens[position]) or (kind and tokens[position] in FUNCTION_WORDS)):
+            return None  # "por qual plano", "by the owner 7", "by data_x": no grouping
     return None
 
 
 KINDS = {"type", "kind", "sort", "tipo", "tipos", "types", "kinds"}
-PARTICIPLE = ("ed", "ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas")
 
 
 def _kind_of(position: int, tokens: list[str], starts: dict) -> bool:
@@ -83,9 +89,10 @@ def _kind_of(position: int, tokens: list[str], starts: dict) -> bool:
 
 
 def _passed_over(token: str) -> bool:
-    """A word between a grouping marker and what it groups by: a function word, a kind
-    ("type of equipment") or a participle ("reviewed physician")."""
-    return token in FUNCTION_WORDS or token in KINDS or token.endswith(PARTICIPLE)
+    """A word between a grouping marker and what it groups by: a kind ("type of
+    equipment", with its "of") or a participle ("reviewed author"); an article is not
+    ("by the owner 7" names one row)."""
+    return token in KINDS or (len(token) > 4 and token.endswith(PARTICIPLES))
 
 
 def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):

@@ -33,6 +33,12 @@ stripped to find the root a value or a column shares ("concluido", "data_conclus
 IRREGULAR = {"sell": "sale", "sold": "sale", "selling": "sale", "spent": "spend", "paid": "pay"}
 """English verb forms whose root is not the start of their noun ("sold" → "sales")."""
 PARTICIPLE_ENDINGS = ("ado", "ada", "ido", "ida", "ed")
+PARTICIPLES = (*PARTICIPLE_ENDINGS, "ados", "adas", "idos", "idas")
+"""Endings of a state's word or a done act ("vendido", "revisadas", "sold")."""
+PAST_ENDINGS = ("aram", "eram", "iram", "ou", "eu", "iu", "ando", "endo", *PARTICIPLES)
+"""Endings of a verb form that says something happened or is happening ("faltaram",
+"faltou", "faltando", "vencido"); not the infinitive nor "-ing" ("a vencer", "working":
+what is still to happen)."""
 ROOT_LENGTH = 5
 """Shortest root compared: shorter ones ("emit", "pag") meet unrelated words."""
 DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
@@ -198,8 +204,11 @@ class Lexicon:
                 forms += noun_roots(said)  # "cancellations", "agendamentos": the act's state
                 verbs = [m for r in forms for m in self.value_roots.get(r, [])]
                 # "faltaram", "faltando": a verb whose short root is a value's verb's ("faltou")
+                still = position and tokens[position - 1] in ("a", "para", "pra", "to")
                 verbs = verbs or [
-                    m for r in short_verb_roots(said) for m in self.value_short_roots.get(r, [])
+                    m
+                    for r in ([] if still else short_verb_roots(said))
+                    for m in self.value_short_roots.get(r, [])
                 ]
                 if verbs:  # "quantas tarefas concluímos": the tasks in state CONCLUIDA
                     found.append((position, position + 1, list(dict.fromkeys(verbs))))
@@ -324,15 +333,14 @@ def verb_roots(token: str) -> list[str]:
 
 SHORT_ROOT = 4
 """A root of four letters: compared only whole, with another verb form's ("falt" of
-"faltaram" and of "faltou"), never as the start of a word."""
+"faltaram" and of "faltou"), never as the start of a word, and only of forms that say
+something happened (`PAST_ENDINGS`)."""
 
 
 def short_verb_roots(token: str) -> list[str]:
-    """The four-letter roots of a verb form or participle ("faltaram" → "falt", "vencido" →
-    "venc"); none of other words."""
-    found = [
-        token[: -len(end)] for end in (*VERB_ENDINGS, *PARTICIPLE_ENDINGS) if token.endswith(end)
-    ]
+    """The four-letter roots of a verb form that says something happened ("faltaram" →
+    "falt", "vencido" → "venc"); none of other words, nor of "a vencer" or "emitir"."""
+    found = [token[: -len(end)] for end in PAST_ENDINGS if token.endswith(end)]
     return [root for root in dict.fromkeys(found) if len(root) == SHORT_ROOT]
 
 
@@ -357,6 +365,14 @@ def noun_roots(token: str) -> list[str]:
 def shares_root(token: str, spelled: list[str]) -> bool:
     """`token` is a form of the verb one of the words in `spelled` is made of."""
     return any(word.startswith(root) for root in verb_roots(token) for word in spelled)
+
+
+def tied(catalog: Catalog, table: str, others: list[str]) -> bool:
+    """One of `others` is `table` or joined to it, either way."""
+    if table in others:
+        return True
+    own = {j.to for j in catalog.table(table).meta.joins}
+    return any(t in own or table in {j.to for j in catalog.table(t).meta.joins} for t in others)
 
 
 @per_catalog

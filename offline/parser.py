@@ -48,6 +48,7 @@ from orquestra.offline.grouping import (
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
+    FUNCTION_WORDS,
     Lexicon,
     Meaning,
     amount_column,
@@ -55,6 +56,7 @@ from orquestra.offline.lexicon import (
     is_numeric,
     key_column,
     shares_root,
+    tied,
 )
 from orquestra.offline.lifecycle import done_state, not_yet, state_today
 from orquestra.offline.names import find_name
@@ -88,7 +90,6 @@ STATUS_WORDS = (
     "posicao",
     "localizacao",
     *("cade", "anda", "chegou", "chegaram", "arrived", "going", "em que pe"),
-    *("etapa", "fase", "estagio", "stage", "phase"),
 )
 LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
 CURRENT = re.compile(
@@ -108,13 +109,17 @@ COPULA = re.compile(
 "tarefas atrasadas", so phrases are matched without them. (Unaccented "esta" stays: it is
 also "this", as in "esta semana".)"""
 NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "didn")
+NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
 NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
-LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida")
-"""Words after a state that leave its rows out: "(pedidos cancelados fora)"."""
-NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 """(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
+LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida")
+"""Words after a state that leave its rows out: "(tarefas canceladas fora)"."""
 
+ACTED = ("aram", "eram", "iram", "ou", "eu", "iu")
+"""Endings of a verb said in the past of its subject ("faltaram"): what the rows did."""
+STAGE_WORDS = ("etapa", "fase", "estagio", "stage", "phase")
+"""The languages' words for a stage: of one row, its state."""
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
 YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
@@ -158,6 +163,10 @@ def parse(
     top_asked(intent, " ".join("#" if i in named_values else t for i, t in enumerate(tokens)))
     recency(intent, masked)
     intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
+    # "em que etapa está a tarefa 7?": of one row, a stage is its state (of many, "por
+    # etapa" would be a grouping this reading does not make)
+    stage = intent.entity is not None and any(w in STAGE_WORDS for w in tokens)
+    intent.wants_status = intent.wants_status or stage
     intent.history = bool(
         re.search(
             r"\b(historico|history|linha do tempo|timeline|todos os eventos"
@@ -264,27 +273,29 @@ def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexico
 
 
 def _states_of_rows_named(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
-    """ "quantas faltas de aluno", "student no-shows": a state said as a noun, of a table
-    its rows refer to, names its own rows (the absences, each a row of the state's table),
-    not the rows of the table it is said of."""
+    """ "quantas faltas de aluno", "quantos alunos faltaram": a state said as a noun, of
+    ("de") a table its rows refer to, or as a verb the table did, names its own rows (the
+    absences, each a row of the state's table), not the rows of the table it is said of
+    ("alunos cancelados", a participle, are still students)."""
     spans = {start: (end, meanings) for start, end, meanings in matches}
     for start, (end, meanings) in spans.items():
         states = {m.table for m in meanings if m.kind == "value"}
         if not states or any(m.kind == "table" for m in meanings):
             continue
         after = end + 1 if tokens[end : end + 1] in (["de"], ["of"], ["do"], ["da"]) else None
-        said = spans.get(after)[1] if after in spans else []
-        before = [m for s, (e, m) in spans.items() if e == start]
-        for named in [said, *before[:1]]:
-            tables = {m.table for m in named if m.kind == "table"}
-            if tables & states:
-                continue  # "cancelamentos de tarefas": the tasks' own state
-            for state in states:
-                refers = {j.to for j in catalog.table(state).meta.joins}
-                if tables & refers and state not in intent.tables:
-                    intent.tables = [state if t in tables else t for t in intent.tables]
-                    intent.tables = list(dict.fromkeys(intent.tables))
-                    return
+        named = spans[after][1] if after in spans else []
+        # "quantos alunos faltaram": a verb said of the table before it is what they did
+        acted = end - start == 1 and tokens[start].endswith(ACTED)
+        before = next((m for s, (e, m) in spans.items() if e == start), []) if acted else []
+        tables = {m.table for m in [*named, *before] if m.kind == "table"}
+        if not tables or tables & states:
+            continue  # "cancelamentos de tarefas": the tasks' own state
+        for state in states:
+            refers = {j.to for j in catalog.table(state).meta.joins}
+            if tables & refers and state not in intent.tables:
+                intent.tables = [state if t in tables else t for t in intent.tables]
+                intent.tables = list(dict.fromkeys(intent.tables))
+                return
 
 
 def _entity_attribute(intent: Intent, matches) -> None:
@@ -313,7 +324,8 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
     for start, end, meanings in matches:
         before, after = tokens[max(0, start - 2) : start], tokens[end : end + 2]
         # "(cancelados fora)" leaves them out; "entregues fora do prazo" says when
-        left_out = after[:1] and after[0] in LEFT_OUT and after[1:] not in (["do"], ["da"], ["de"])
+        left_out = bool(after) and after[0] in LEFT_OUT
+        left_out = left_out and not (after[1:] and after[1] in FUNCTION_WORDS)
         if not (any(t in NEGATIONS for t in before) or left_out):
             continue
         for meaning in meanings:
@@ -478,10 +490,7 @@ def _a_count_of_others(measure: tuple[str, str], intent: Intent, catalog: Catalo
     table, column = measure
     if not intent.tables or table in intent.tables or not COUNT_NAMES & set(column.split("_")):
         return False
-    tied = {j.to for j in catalog.table(table).meta.joins}
-    return not any(
-        t in tied or table in {j.to for j in catalog.table(t).meta.joins} for t in intent.tables
-    )
+    return not tied(catalog, table, intent.tables)
 
 
 def _amount_of_rows_named(intent: Intent, matches, catalog: Catalog) -> list[tuple[str, str]]:

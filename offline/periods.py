@@ -341,6 +341,14 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     return _within_a_year(found)
 
 
+NAMED_PART = re.compile(
+    rf"\b({'|'.join(MONTHS)}|trimestre|tri|semestre|quarter|half|q[1-4]|h[12])\b"
+    r"(?!.*\b(passad[oa]|ultim[oa]s?|last|past|anterior|previous|retrasad[oa]|next|proxim[oa])\b)"
+)
+"""A part of a year named without saying which year ("maio", "Q1"); not one said relative
+to today ("mês passado", "últimos 3 meses"), which stays where today puts it."""
+
+
 def _within_a_year(found: list[Period]) -> list[Period]:
     """ "receita de junho x maio deste ano", "de 2025, por mês, de março a maio": one whole
     year named beside parts of a year is where the parts lie, not a period compared with
@@ -352,7 +360,7 @@ def _within_a_year(found: list[Period]) -> list[Period]:
     frame, parts = years[0], [p for p in found if p is not years[0]]
     inside = []
     for part in parts:
-        if not re.search(r"\b\d{2,4}\b", part.phrase):
+        if not re.search(r"\d{2}", part.phrase) and NAMED_PART.search(part.phrase):
             shift = frame.start.year - part.start.year
             part = Period(_in_year(part.start, shift), _in_year(part.end, shift), part.phrase)
         if not (frame.start <= part.start and part.end <= frame.end):

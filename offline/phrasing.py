@@ -140,7 +140,7 @@ def entity_columns(
         t == table.name and table.column(c).type_sql.startswith(DATE_TYPES)
         for t, c in intent.columns
     )
-    if WHEN.search(" ".join(tokens)) and not dated:  # "pra que dia … e por qual convênio"
+    if WHEN.search(" ".join(tokens)) and not dated:  # "pra que dia … e por qual canal"
         naming = {
             i
             for start, end, meanings in matches

@@ -18,7 +18,7 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.durations import AVERAGE, TIME_UNITS, is_time_taken, words_shared
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import is_measure
+from orquestra.offline.lexicon import is_measure, tied
 from orquestra.offline.phrasing import LEAD_WORDS
 
 HIGHER_IS_BETTER = re.compile(
@@ -29,6 +29,7 @@ LOWER_IS_BETTER = re.compile(
 )
 WORST = re.compile(r"\b(pior|piores|worst|weakest|mais frac[oa]s?)\b")
 BEST = re.compile(r"\b(melhor|melhores|best|strongest|mais fortes?)\b")
+WEAK = re.compile(r"\b(weakest|mais frac[oa]s?)\b")
 BUSIEST = re.compile(r"\b(busiest|mais movimentad[oa]s?)\b")
 SUMMED = re.compile(r"^\s*sum\s*\(", re.IGNORECASE)
 
@@ -118,20 +119,23 @@ def time_ranked_alone(intent: Intent, tokens: list[str], grains: dict[str, str],
     text = " ".join(tokens)
     worst = bool(WORST.search(text))
     if (BUSIEST.search(text) or BEST.search(text) or worst) and intent.tables:
-        # "o mês mais fraco em tarefas concluídas": the rows named, counted, fewest first
+        # "o mês mais fraco em tarefas concluídas": the rows named, counted, fewest first;
+        # but the worst month for rows in a state may be the one with the most of them
+        # ("o pior mês em tarefas canceladas"), so only "fraco"/"weakest" say fewest there
+        weak = bool(WEAK.search(text)) or (worst and not intent.filters)
         intent.groups.append(Group("", "", grains[subject]))
-        intent.aggregate, intent.ascending = "count", worst and not BUSIEST.search(text)
+        intent.aggregate, intent.ascending = "count", weak and not BUSIEST.search(text)
     elif BEST.search(text) or worst:
         intent.metric = headline(catalog)
 
 
 FAST = re.compile(
     r"\b(rapid[oa]s?|rapidamente|fastest|quickest|faster|quicker|fast|quickly|shortest"
-    r"|menos tempo|less time)\b"
+    r"|(leva|levam|levou|levaram|take|takes|took) (\w+ )?(menos tempo|less time))\b"
 )
 SLOW = re.compile(
-    r"\b(lent[oa]s?|slowest|slower|slow|demorad[oa]s?|longest|mais tempo|demora mais"
-    r"|more time)\b"
+    r"\b(lent[oa]s?|slowest|slower|slow|demorad[oa]s?|longest|demora mais|demoram mais"
+    r"|(leva|levam|levou|levaram|take|takes|took) (\w+ )?(mais tempo|more time))\b"
 )
 SPEED_WORDS = {"rapido", "rapida", "rapidos", "rapidas", "rapidamente", "fastest", "quickest"}
 SPEED_WORDS |= {"faster", "quicker", "fast", "quickly", "lento", "lenta", "lentos", "lentas"}
@@ -148,10 +152,7 @@ def _is_duration(term: GlossaryTerm) -> bool:
 def _near(term: GlossaryTerm, tables: list[str], catalog: Catalog) -> bool:
     """One of `tables` is the metric's table or tied to it by a join."""
     own = term.metric.table if term.metric else ""
-    if own in tables or own not in catalog.tables:
-        return own in tables
-    tied = {j.to for j in catalog.table(own).meta.joins}
-    return any(t in tied or own in {j.to for j in catalog.table(t).meta.joins} for t in tables)
+    return own in catalog.tables and tied(catalog, own, tables)
 
 
 def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
@@ -166,7 +167,7 @@ def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     durations = [t for t in catalog.glossary if _is_duration(t)]
     shared = {term.term: len(words_shared(term, tokens, catalog)) for term in durations}
     chosen = max(durations, key=lambda term: shared[term.term], default=None)  # first of equals
-    # a metric already read gives way only to a time its words are ("getting reports signed");
+    # a metric already read gives way only to a time its words are ("getting tasks approved");
     # rows named far from the time's (neither its own nor tied to them) are not ranked by it
     if chosen is not None and intent.tables and not _near(chosen, intent.tables, catalog):
         if SLOW.search(text) and not intent.recency:

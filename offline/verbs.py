@@ -33,7 +33,7 @@ SUBJECTS = ("we", "i", "you", "they", "gente")
 spelled like a table's synonym."""
 PAST_ENDINGS = ("eu", "ou", "iu")
 """Endings of the past said of one ("a gente vendeu", "faturou"): the root before them."""
-NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem")
+NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "ninguem", "nobody")
 SHORTEST_ROOT = 4
 """A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
 four letters; other forms from five (`HEAD_LENGTH + 1`), as the parser always did."""
@@ -119,14 +119,14 @@ def states_that_are_the_rows_verb(
     matches: list[tuple[int, int, list[Meaning]]],
     catalog: Catalog,
 ) -> None:
-    """ "how much did we spend on shipping", "how many kilos have we shipped", "loads shipped
+    """ "how much did we spend on shipping", "how many kilos have we shipped", "tasks closed
     in May": a state of rows the question does not name, said with a verb that names a date
     of the rows it measures ("shipped at"), is what those rows did, not a condition on the
     others."""
     rule = intent.metric.metric if intent.metric else None
     base = rule.table if rule else (intent.measure[0] if intent.measure else None)
     if base is None and len(intent.tables) == 1:
-        base = intent.tables[0]  # "loads shipped in May": the rows named, counted or listed
+        base = intent.tables[0]  # "tasks closed in May": the rows named, counted or listed
     if base is None:
         return
     dates = [c for c in catalog.table(base).columns if c.type_sql.startswith(DATE_TYPES)]

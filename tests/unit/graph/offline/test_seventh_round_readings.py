@@ -10,6 +10,7 @@ from datetime import date
 
 import pytest
 
+from orquestra.offline.joins import Unmappable
 from orquestra.offline.periods import find_periods
 from tests.unit.graph.offline.offline_sql import TODAY, route_of, sql_for
 
@@ -253,3 +254,59 @@ def test_a_comparison_a_rate_makes_is_not_its_condition() -> None:
     assert "AS otif" in sql and sql.count("<= c.previsao_entrega") == 1, sql
     counted = sql_for("logistics", "quantas cargas foram entregues no prazo em maio?")
     assert "CAST(c.data_entrega AS date) <= c.previsao_entrega" in counted
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "unwanted"),
+    [
+        # a state's short root is only of a form that says it happened
+        ("logistics", "quantos títulos a vencer em dezembro", "'VENCIDO'"),
+        ("logistics", "quantas notas faltam emitir", "'EMITIDA'"),
+        ("clinics", "how many doctors are working tomorrow", "'CUMPRIDO'"),
+        # an article after "by" names one row: no grouping
+        ("logistics", "how many loads were delivered by the carrier Rapidão", "GROUP BY"),
+        # a participle after a table is its rows' state, not rows of the state's table
+        ("logistics", "quantos clientes vencidos", "FROM titulos AS t WHERE"),
+        # "fora dos prazos" says when; it leaves nothing out
+        ("logistics", "cargas entregues fora dos prazos", "<> 'ENTREGUE'"),
+        # no yes/no asked: the client's row, not the state
+        ("logistics", "invoice 12 customer please", "eventos_rastreamento"),
+        # a time still to run is no time taken
+        ("logistics", "quantos dias faltam para vencer os títulos em aberto", "avg("),
+        # the worst month of rows in a state is the one with most of them
+        ("logistics", "qual o pior mês em pedidos cancelados", "ASC"),
+    ],
+)
+def test_readings_that_must_not_fire(deployment: str, question: str, unwanted: str) -> None:
+    assert unwanted not in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        (  # a year of its own, written short
+            "receita de 2025 comparada com o 1t26",
+            [(date(2025, 1, 1), date(2026, 1, 1)), (date(2026, 1, 1), date(2026, 4, 1))],
+        ),
+        (  # a period relative to today stays where today puts it
+            "faturamento em 2025 e no mes passado",
+            [(date(2025, 1, 1), date(2026, 1, 1)), (date(2026, 5, 1), date(2026, 6, 1))],
+        ),
+    ],
+)
+def test_parts_a_year_does_not_frame(text: str, wanted: list[tuple[date, date]]) -> None:
+    assert sorted((p.start, p.end) for p in find_periods(text, TODAY)) == wanted
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "qual transportadora trabalha conosco há mais tempo"),
+        ("clinics", "quantos laudos em cada fase"),
+    ],
+)
+def test_what_is_not_understood_is_said(deployment: str, question: str) -> None:
+    """ "há mais tempo" is no duration without its verb; "cada fase" of many rows is a
+    grouping this model does not make: both are said, not answered with something else."""
+    with pytest.raises(Unmappable):
+        sql_for(deployment, question)
