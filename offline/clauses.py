@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from orquestra.ddl_catalog.model import Catalog
-from orquestra.ddl_catalog.text import words
+from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.asking import COUNT_NAMES
 from orquestra.offline.intent import Clause, Intent
 from orquestra.offline.lexicon import is_measure
@@ -84,13 +84,15 @@ def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[
     for piece in LISTED.split(said):
         part = read(f"{leading}, {piece}" if leading else piece)
         _an_amount_is_its_total(part, catalog)
-        said = piece.split(":")[-1]
-        rows = not parts and bool(read(said).tables)  # a list's first item names its rows
-        if not _measured(part) and (set(words(said)) <= COUNT_NAMES or rows):
+        item = words(piece.split(":")[-1])
+        if parts and not _measured(part):
+            _an_amount_its_table_has(part, item, catalog)  # "…, custo e horas"
+        rows = not parts and bool(read(" ".join(item)).tables)  # the first item names rows
+        if not _measured(part) and (set(item) <= COUNT_NAMES or rows):
             # "tarefas de maio: quantidade, …", "em maio: tarefas concluídas, …": how many
             part.aggregate = "count"
-        if words(said) and words(said)[-1] in ENDS and len(words(said)) <= 2:
-            part.aggregate = ENDS[words(said)[-1]]  # "menor, maior e média do valor"
+        if item and item[-1] in ENDS and len(item) <= 2:
+            part.aggregate = ENDS[item[-1]]  # "menor, maior e média do valor"
         if _measured(part):
             parts.append(part)
             leading = ""
@@ -106,6 +108,20 @@ def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[
         if subject is not None and not (part.metric or part.measure or part.tables):
             part.metric, part.measure = subject.metric, subject.measure
     return parts
+
+
+def _an_amount_its_table_has(part: Intent, item: list[str], catalog: Catalog) -> None:
+    """A list's item that only names a table ("…, frete e peso" where the word is also the
+    table's name) is that table's amount called so, summed."""
+    said = {stem(w) for w in item}
+    for table in part.tables:
+        for column in catalog.table(table).columns:
+            spelled = {
+                stem(w) for s in [column.name, *column.meta.synonyms.all()] for w in words(s)
+            }
+            if is_measure(catalog.table(table), column.name) and said <= spelled:
+                part.measure, part.aggregate = (table, column.name), "sum"
+                return
 
 
 def _listed_before(

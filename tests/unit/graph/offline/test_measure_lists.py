@@ -46,6 +46,16 @@ from tests.unit.graph.offline.offline_sql import sql_for
             "number of loads shipped in May",
             ["SELECT count(*) AS quantidade FROM cargas AS c WHERE (c.data_saida >="],
         ),
+        (  # an item that is a table's word too is its amount called so, never dropped
+            "logistics",
+            "cargas de maio: quantidade, frete e peso",
+            ["count(*) AS quantidade", "sum(c.valor_frete)", "sum(c.peso_total_kg)"],
+        ),
+        (
+            "logistics",
+            "loads in May: count, freight and weight",
+            ["count(*) AS quantidade", "sum(c.valor_frete)", "sum(c.peso_total_kg)"],
+        ),
         (  # the units of the products' own items: an amount, not a count
             "logistics",
             "quantidade de produtos vendidos em maio",
