@@ -60,7 +60,8 @@ def several_measures(
         return
     # "em maio, tarefas concluídas, horas e custo": a list (three items or more) whose
     # first item alone names rows (their count) reads as a list once an amount is in it
-    parts = _listed(text, read, catalog) if CONJUNCTION.search(text) else None
+    listing = text.count(",") and CONJUNCTION.search(text)  # a list has its commas
+    parts = _listed(text, read, catalog) if listing else None
     if parts and len(parts) > 2 and any(part.metric or part.measure for part in parts):
         _headed_by(intent, parts)
 
@@ -87,7 +88,8 @@ def _listed(said: str, read: Callable[[str], Intent], catalog: Catalog) -> list[
         item = words(piece.split(":")[-1])
         if parts and not _measured(part):
             _an_amount_its_table_has(part, item, catalog)  # "…, custo e horas"
-        rows = not parts and bool(read(" ".join(item)).tables)  # the first item names rows
+        # the first item names rows (read alone only when nothing else measured it)
+        rows = not parts and not _measured(part) and bool(read(" ".join(item)).tables)
         if not _measured(part) and (set(item) <= COUNT_NAMES or rows):
             # "tarefas de maio: quantidade, …", "em maio: tarefas concluídas, …": how many
             part.aggregate = "count"
