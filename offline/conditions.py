@@ -19,7 +19,9 @@ from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     IRREGULAR,
+    NEGATIONS,
     PARTICIPLE_ENDINGS,
+    PARTICIPLES,
     VERB_ENDINGS,
     Lexicon,
     Meaning,
@@ -59,7 +61,7 @@ def date_comparison(
         intent.comparisons.append((table, left, operator, other))
         # The verb and the compared column are the condition, not a state or a named date.
         intent.columns = [c for c in intent.columns if c not in {(table, left), (table, other)}]
-        _drop_values_at(intent, position, matches)
+        drop_values_at(intent, position, matches)
         if table not in intent.tables:
             intent.tables.insert(0, table)
         for term in catalog.glossary:
@@ -249,7 +251,7 @@ def values_after_their_column(
     return kept
 
 
-def _drop_values_at(
+def drop_values_at(
     intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
 ) -> None:
     """The states a word was read as, when it turned out to mean something else."""
@@ -263,8 +265,6 @@ def _drop_values_at(
                         del intent.filters[meaning.table, meaning.column]
 
 
-NEGATED = ("nao", "nunca", "sem", "not", "never", "without", "nem", "ninguem", "nobody")
-PARTICIPLES = ("ado", "ada", "ados", "adas", "ido", "ida", "idos", "idas", "ed")
 """Endings of a state's word ("vendido", "sold"): what a metric's name may say its rows are."""
 
 
@@ -279,7 +279,7 @@ def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> 
         if len(states) < 2 and not spots:  # "cada tarefa faturada", "best-selling"
             spots = [i for i, t in enumerate(tokens) if _a_synonyms_state(synonyms, t)]
             states = ["said"] if spots else []
-        negated = any(t in NEGATED for i in spots for t in tokens[max(0, i - 2) : i])
+        negated = any(t in NEGATIONS for i in spots for t in tokens[max(0, i - 2) : i])
         if len(states) == 1 and spots and not negated and term not in intent.implied:
             intent.implied.append(term)
 
@@ -334,7 +334,7 @@ def _a_synonyms_state(synonyms: _Synonyms, token: str) -> bool:
     ("sold", "best-selling": "sales")."""
     if token in IRREGULAR:
         return any(w.startswith(IRREGULAR[token]) for w in synonyms.words)
-    if not token.endswith((*PARTICIPLES, "adas", "idas", "ados", "idos")):
+    if not token.endswith(PARTICIPLES):
         return False
     return bool(synonyms.roots & set(verb_roots(token)))
 
@@ -358,7 +358,7 @@ def metric_words_are_not_states(
                 continue
             for first, end, _meanings in matches:  # a state named inside the metric's words
                 if start <= first and end <= start + len(phrase):  # ("discordância maior" isn't)
-                    _drop_values_at(intent, first, matches)
+                    drop_values_at(intent, first, matches)
 
 
 AGGREGATE_WORDS = {p for said in AGGREGATES.values() for p in said if " " not in p}
@@ -383,7 +383,7 @@ def state_said_as_a_metric(
     }
     for start, token in enumerate(tokens):
         word = stem(token)
-        if word in names or any(t in NEGATED for t in tokens[max(0, start - 2) : start]):
+        if word in names or any(t in NEGATIONS for t in tokens[max(0, start - 2) : start]):
             continue  # "tarefas não revisadas": what did not happen is no metric of it
         if word in AGGREGATE_WORDS:
             continue  # "total de tarefas": how many, not a metric named "<table> total"
@@ -393,7 +393,7 @@ def state_said_as_a_metric(
                 continue
             if any(len(p) == 2 and word in p and set(p) - {word} <= names for p in phrases):
                 intent.metric = term
-                _drop_values_at(intent, start, matches)
+                drop_values_at(intent, start, matches)
                 return
 
 

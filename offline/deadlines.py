@@ -18,7 +18,7 @@ from orquestra.ddl_catalog.model import Catalog, Column, Table
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.conditions import same_verb
 from orquestra.offline.intent import Clause, Intent
-from orquestra.offline.lexicon import DATE_TYPES, shares_root
+from orquestra.offline.lexicon import DATE_TYPES, NEGATIONS, shares_root
 
 DEADLINE_WORDS = ("prazo", "deadline", "due")
 DEADLINE = re.compile(rf"\b(?:{'|'.join(DEADLINE_WORDS)})\b")
@@ -36,8 +36,7 @@ PASSED = re.compile(
     r"\b(?:past|passed|beyond|overdue|expired|estourad[oa]s?|vencid[oa]s?|passou|passaram"
     r"|ultrapassad[oa]s?)\b"
 )
-NEGATED = {"nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "isn", "aren"}
-NEGATED |= {"didn", "doesn", "don", "wasn", "weren"}  # "haven't": the word before "t"
+NEGATED = set(NEGATIONS)
 CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+")
 SHARED_PREFIX = 6
 ROW_COUNT = re.compile(r"count\((\*|1)\)$|avg\(casewhen")

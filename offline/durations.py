@@ -9,10 +9,11 @@ time live here; which times there are is read from the glossary.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
 from orquestra.ddl_catalog.text import fold, stem, words
-from orquestra.offline.conditions import _drop_values_at
+from orquestra.offline.conditions import drop_values_at
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     FUNCTION_WORDS,
@@ -77,7 +78,7 @@ def duration_asked(
     intent.metric, intent.measure = term, None
     _no_other_aggregate(intent)
     for index in shared:
-        _drop_values_at(intent, index, matches)
+        drop_values_at(intent, index, matches)
 
 
 def _no_other_aggregate(intent: Intent) -> None:
@@ -86,28 +87,51 @@ def _no_other_aggregate(intent: Intent) -> None:
         intent.aggregate = None
 
 
+class Spelling(NamedTuple):
+    """How a time taken is said: its words, their stems, and the roots its verbs share."""
+
+    spelled: frozenset[str]
+    stems: frozenset[str]
+    roots: tuple[str, ...]
+
+
+@per_catalog
+def spellings(catalog: Catalog) -> dict[str, Spelling]:
+    """Each time taken's words, read once per catalog: its name's and synonyms', and its
+    dates' (the columns its definition names, by name and synonyms), but the words every
+    time shares."""
+    found = {}
+    for term in catalog.glossary:
+        metric = term.metric
+        if metric is None or not is_time_taken(term):
+            continue
+        said = {w for p in [term.term, *term.synonyms] for w in words(p)}
+        if metric.table in catalog.tables:
+            for column in catalog.table(metric.table).columns:
+                if re.search(rf"\b{re.escape(column.name)}\b", metric.expression):
+                    said |= set(words(column.name.replace("_", " ")))
+                    said |= {w for s in column.meta.synonyms.all() for w in words(s)}
+        said = {w for w in said if w not in FUNCTION_WORDS and fold(w) not in TIME_WORDS}
+        roots = (*(r for w in said for r in noun_roots(w)), *said)
+        found[term.term] = Spelling(frozenset(said), frozenset(stem(w) for w in said), roots)
+    return found
+
+
 def words_shared(term: GlossaryTerm, tokens: list[str], catalog: Catalog) -> set[int]:
-    """Where the question's words are the time's (but the words every time shares): its
-    name's and synonyms', and its dates' (the columns its definition names, by name and
-    synonyms), also as a verb or a shorter form of them ("pagam": "pagamento", "liberar":
-    "liberação")."""
-    spelled = {w for p in [term.term, *term.synonyms] for w in words(p)}
-    metric = term.metric
-    if metric is not None and metric.table in catalog.tables:
-        for column in catalog.table(metric.table).columns:
-            if re.search(rf"\b{re.escape(column.name)}\b", metric.expression):
-                spelled |= set(words(column.name.replace("_", " ")))
-                spelled |= {w for s in column.meta.synonyms.all() for w in words(s)}
-    spelled = {w for w in spelled if w not in FUNCTION_WORDS and fold(w) not in TIME_WORDS}
-    stems = {stem(w) for w in spelled}
-    roots = [r for w in spelled for r in noun_roots(w)] + list(spelled)
+    """Where the question's words are the time's (`spellings`), also as a verb or a shorter
+    form of them ("pagam": "pagamento", "liberar": "liberação")."""
+    spelling = spellings(catalog).get(term.term)
+    if spelling is None:
+        return set()
 
     def shared(token: str) -> bool:
         short = stem(token)
         return (
-            short in stems
-            or shares_root(token, roots)
-            or (len(short) >= ROOT_LENGTH - 1 and any(w.startswith(short) for w in spelled))
+            short in spelling.stems
+            or shares_root(token, list(spelling.roots))
+            or (
+                len(short) >= ROOT_LENGTH - 1 and any(w.startswith(short) for w in spelling.spelled)
+            )
         )
 
     return {

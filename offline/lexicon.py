@@ -24,6 +24,12 @@ FUNCTION_WORDS = {
     *("an", "the", "of", "in", "on", "at", "to", "or", "and", "by", "for", "is", "it", "as"),
 }
 """Words of the languages themselves, never taken for an enumerated value spelled the same."""
+NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "didn")
+NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
+NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
+NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
+"""Words that say something did not happen or is left out. (Not "no": in Portuguese it is
+"in the", as in "no mês passado".)"""
 VERB_ENDINGS = (
     *("amos", "aram", "emos", "eram", "imos", "iram", "ando", "endo", "indo"),
     *("ou", "eu", "iu", "ar", "er", "ir", "ing", "ed"),
@@ -35,7 +41,9 @@ IRREGULAR = {"sell": "sale", "sold": "sale", "selling": "sale", "spent": "spend"
 PARTICIPLE_ENDINGS = ("ado", "ada", "ido", "ida", "ed")
 PARTICIPLES = (*PARTICIPLE_ENDINGS, "ados", "adas", "idos", "idas")
 """Endings of a state's word or a done act ("vendido", "revisadas", "sold")."""
-PAST_ENDINGS = ("aram", "eram", "iram", "ou", "eu", "iu", "ando", "endo", *PARTICIPLES)
+FINITE_PAST = ("aram", "eram", "iram", "ou", "eu", "iu")
+"""Endings of a verb said in the past of its subject ("faltaram", "a gente vendeu")."""
+PAST_ENDINGS = (*FINITE_PAST, "ando", "endo", *PARTICIPLES)
 """Endings of a verb form that says something happened or is happening ("faltaram",
 "faltou", "faltando", "vencido"); not the infinitive nor "-ing" ("a vencer", "working":
 what is still to happen)."""

@@ -48,7 +48,9 @@ from orquestra.offline.grouping import (
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
+    FINITE_PAST,
     FUNCTION_WORDS,
+    NEGATIONS,
     Lexicon,
     Meaning,
     amount_column,
@@ -108,16 +110,9 @@ COPULA = re.compile(
 """Verbs that only link a noun to its state: "tarefas estão atrasadas" names the same thing as
 "tarefas atrasadas", so phrases are matched without them. (Unaccented "esta" stays: it is
 also "this", as in "esta semana".)"""
-NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "didn")
-NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
-NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
-NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
-"""(Not "no": in Portuguese it is "in the", as in "no mês passado".)"""
 LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida")
 """Words after a state that leave its rows out: "(tarefas canceladas fora)"."""
 
-ACTED = ("aram", "eram", "iram", "ou", "eu", "iu")
-"""Endings of a verb said in the past of its subject ("faltaram"): what the rows did."""
 STAGE_WORDS = ("etapa", "fase", "estagio", "stage", "phase")
 """The languages' words for a stage: of one row, its state."""
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
@@ -285,7 +280,7 @@ def _states_of_rows_named(intent: Intent, tokens: list[str], matches, catalog: C
         after = end + 1 if tokens[end : end + 1] in (["de"], ["of"], ["do"], ["da"]) else None
         named = spans[after][1] if after in spans else []
         # "quantos alunos faltaram": a verb said of the table before it is what they did
-        acted = end - start == 1 and tokens[start].endswith(ACTED)
+        acted = end - start == 1 and tokens[start].endswith(FINITE_PAST)
         before = next((m for s, (e, m) in spans.items() if e == start), []) if acted else []
         tables = {m.table for m in [*named, *before] if m.kind == "table"}
         if not tables or tables & states:

@@ -13,12 +13,14 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
-from orquestra.offline.conditions import _drop_values_at
+from orquestra.offline.conditions import drop_values_at
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
+    FINITE_PAST,
     FUNCTION_WORDS,
     IRREGULAR,
+    NEGATIONS,
     Meaning,
     is_measure,
     lexicon_for,
@@ -31,9 +33,6 @@ FIRST_PERSON = ("ei", "amos", "emos", "imos")
 SUBJECTS = ("we", "i", "you", "they", "gente")
 """Subjects ("did we <verb>", "a gente vendeu"): the word after one is a verb, even one
 spelled like a table's synonym."""
-PAST_ENDINGS = ("eu", "ou", "iu")
-"""Endings of the past said of one ("a gente vendeu", "faturou"): the root before them."""
-NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "ninguem", "nobody")
 SHORTEST_ROOT = 4
 """A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
 four letters; other forms from five (`HEAD_LENGTH + 1`), as the parser always did."""
@@ -96,7 +95,7 @@ def metric_by_verb(
     if best is None:
         return
     intent.metric = best[2]
-    _drop_values_at(intent, spot, matches)
+    drop_values_at(intent, spot, matches)
     _drop_things_at(intent, spot, matches)
 
 
@@ -182,7 +181,7 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
     own = [token[: -len(e)] for e in FIRST_PERSON if token.endswith(e)]
     if before in SUBJECTS:
         own += [IRREGULAR.get(token, token), *verb_roots(token)]
-        own += [token[: -len(e)] for e in PAST_ENDINGS if token.endswith(e)]
+        own += [token[: -len(e)] for e in FINITE_PAST if token.endswith(e)]
     elif token in IRREGULAR:
         own.append(IRREGULAR[token])
     return heads, list(dict.fromkeys(r for r in own if len(r) >= SHORTEST_ROOT))
