@@ -57,6 +57,7 @@ def several_measures(
         # "…, quanto deu de receita e qual o ticket médio": the rest may list more
         intent.also.extend(_listed(text[found.end() :], read, catalog) or [second])
         _listed_before(intent, first.question, read, catalog)
+        _states_of_their_own(intent, first)
         return
     # "em maio, tarefas concluídas, horas e custo": a list (three items or more) whose
     # first item alone names rows (their count) reads as a list once an amount is in it
@@ -64,6 +65,29 @@ def several_measures(
     parts = _listed(text, read, catalog) if listing else None
     if parts and len(parts) > 2 and any(part.metric or part.measure for part in parts):
         _headed_by(intent, parts)
+
+
+def _states_of_their_own(intent: Intent, first: Intent) -> None:
+    """ "quanto faturamos e quanto ficou parado em tarefa bloqueada": a state only a later
+    clause says conditions that clause's measure, not the rows every clause measures."""
+    shared = {v for values in first.filters.values() for v in values}
+    said = {key: list(values) for key, values in intent.filters.items()}
+    for other in intent.also:
+        # "… e quanto disso já venceu": a clause measuring nothing named, the first's rows
+        measured = _measured_table(other) or _measured_table(intent)
+        for key, values in other.filters.items():
+            own = [v for v in values if v not in shared and v in said.get(key, [])]
+            if key[0] != measured or not own:
+                continue  # a state of other rows describes them, not this measure
+            other.own[key] = own
+            intent.filters[key] = [v for v in intent.filters.get(key, []) if v not in own]
+            if not intent.filters[key]:
+                del intent.filters[key]
+
+
+def _measured_table(part: Intent) -> str | None:
+    rule = part.metric.metric if part.metric else None
+    return rule.table if rule else part.measure[0] if part.measure else None
 
 
 LISTED = re.compile(r",\s+|(?:,\s*|\s+)(?:e|and)\s+")

@@ -423,3 +423,53 @@ def rows_counted_not_a_rate(
             if tokens[start - 1] not in ("mais", "most", "menos", "fewest"):
                 intent.aggregate = "count"
             return
+
+
+def states_a_term_defines(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "the delayed deliveries", "tarefas atrasadas entregues": a state word that is a word
+    of a glossary metric's name on the same rows, where the glossary defines that metric by
+    other columns than the state's (a late row delivered has left the "late" state), means
+    the glossary's definition, not the state. Of one row, the word still asks its state."""
+    if intent.entity is not None:
+        return
+    lexicon = lexicon_for(catalog)
+    for start, end, meanings in matches:
+        said = set(tokens[start:end])
+        for meaning in meanings:
+            if meaning.kind != "value":
+                continue
+            if meaning.value not in intent.filters.get((meaning.table, meaning.column), []):
+                continue
+            term = _defined_apart(meaning, {stem(t) for t in said}, lexicon, catalog)
+            if term is None or term.metric is None:
+                continue
+            drop_values_at(intent, start, matches)
+            condition = (meaning.table, term.metric.filter or "")
+            if term is not intent.metric and condition not in intent.conditions:
+                intent.conditions.append(condition)
+            break
+
+
+def _defined_apart(
+    state: Meaning, said: set[str], lexicon: Lexicon, catalog: Catalog
+) -> GlossaryTerm | None:
+    """The metric on the state's table among whose names the state's words are, whose
+    filter tests other columns than the state's and never the state itself."""
+    table = catalog.table(state.table)
+    for term, phrases in lexicon.metric_words:
+        rule = term.metric
+        if rule is None or rule.table != state.table or not rule.filter:
+            continue
+        if f"'{state.value}'" in f"{rule.filter} {rule.expression}":
+            continue
+        tested = {c.name for c in table.columns if re.search(rf"\b{c.name}\b", rule.filter)}
+        if not tested - {state.column}:
+            continue  # defined by the state's own column ("status <> 'PAGO'"): the state
+        if any(said <= set(phrase) for phrase in phrases):
+            return term
+    return None

@@ -60,6 +60,9 @@ class Intent:
     also: list[Intent] = field(default_factory=list)
     """Further measures asked over the same rows ("quantos … e qual o valor total"): each
     clause's own reading, of which only the measure is used."""
+    own: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """Of a further measure's clause: the states only it says ("… e quanto ficou em tarefa
+    bloqueada"), its measure's condition (a FILTER), not every clause's rows."""
     apart: list[Clause] = field(default_factory=list)
     """The same measure under each clause's own condition ("quantas bloqueadas e quantas
     canceladas"): one column each, the condition as its FILTER, not the WHERE."""

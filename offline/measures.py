@@ -32,7 +32,25 @@ def extra_measure(
 ) -> tuple[str, str] | None:
     """Another clause's measure over the base table's rows: its metric (its own filter as
     the aggregate's FILTER when it differs), its column (or the base's column of the same
-    head word: "o valor" of the rows counted), or a count."""
+    head word: "o valor" of the rows counted), or a count; the states only its clause says
+    ("… e quanto ficou em tarefa bloqueada") join its FILTER."""
+    found = _clause_measure(other, intent, catalog, base, alias, today)
+    own = {(t, c): values for (t, c), values in other.own.items() if t == base}
+    if found is None or not own:
+        return found
+    expression, name = found
+    condition = " AND ".join(in_values(f"{alias}.{c}", values) for (_t, c), values in own.items())
+    if expression.endswith(")") and " FILTER (WHERE " in expression:
+        expression = f"{expression[:-1]} AND {condition})"
+    else:
+        expression = f"{expression} FILTER (WHERE {condition})"
+    said = "_".join(fold(v) for values in own.values() for v in values)
+    return expression, f"{name}_{said}"
+
+
+def _clause_measure(
+    other: Intent, intent: Intent, catalog: Catalog, base: str, alias: str, today: str
+) -> tuple[str, str] | None:
     metric = other.metric.metric if other.metric else None
     condition = share_condition(metric) if metric and other.aggregate == "count" else None
     if metric is not None and metric.table == base and condition:

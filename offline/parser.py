@@ -33,6 +33,7 @@ from orquestra.offline.conditions import (
     rows_a_metric_sums,
     rows_counted_not_a_rate,
     state_said_as_a_metric,
+    states_a_term_defines,
     values_after_their_column,
 )
 from orquestra.offline.deadlines import deadline_readings
@@ -223,6 +224,7 @@ def parse(
     states_that_are_the_rows_verb(intent, tokens, matches, catalog)
     rows_a_metric_sums(intent, catalog)
     distinct_count(intent, tokens, matches)
+    states_a_term_defines(intent, tokens, matches, catalog)
     if clauses:
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
@@ -239,6 +241,7 @@ def parse(
     groups_of_other_rows(intent, tokens, matches, catalog)
     examples_of_groups(intent)  # "cada tipo de cliente (varejo, atacado etc.)"
     _comparisons_the_metric_makes(intent)
+    _states_the_rate_tests(intent)
     known = KNOWN
     intent.named = named
     intent.unknown = [
@@ -422,6 +425,23 @@ def _comparisons_the_metric_makes(intent: Intent) -> None:
         for table, left, operator, right in intent.comparisons
         if f"{left}{operator}{right}" not in said
     ]
+
+
+def _states_the_rate_tests(intent: Intent) -> None:
+    """ "a taxa de cancelamento das tarefas que cancelaram em 2025": a state a rate's own
+    expression tests (the share of rows in it) is what the rate measures; as a condition too,
+    every rate would be 100%."""
+    rule = intent.metric.metric if intent.metric else None
+    if rule is None or not re.search(r"\b(case|filter)\b", rule.expression, re.IGNORECASE):
+        return
+    for (table, column), values in list(intent.filters.items()):
+        if table != rule.table:
+            continue
+        kept = [v for v in values if f"'{v}'" not in rule.expression]
+        if kept:
+            intent.filters[table, column] = kept
+        else:
+            del intent.filters[table, column]
 
 
 def _units_of_a_sum(intent: Intent) -> None:

@@ -190,6 +190,7 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
         selects.append(share_select(intent, measure or "count(*)", joins))
     else:
         selects.append(f"{measure or 'count(*)'} AS {measure_name}")
+    _conditions_apart(intent, selects, where, joins, base, today)
     for other in intent.also:  # "… e qual o valor total": more measures of the same rows
         extra = extra_measure(other, intent, catalog, base, alias, today)
         if extra is not None and extra[1] not in {s.rsplit(" AS ", 1)[-1] for s in selects}:
@@ -205,6 +206,31 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     if intent.top:
         sql += f" LIMIT {intent.top}"
     return sql
+
+
+def _conditions_apart(
+    intent: Intent, selects: list[str], where: list[str], joins: Joins, base: str, today: str
+) -> None:
+    """ "quanto faturamos e quanto ficou em tarefa bloqueada": when a further clause's own
+    state is on a column the first measure's metric filter tests, that filter is the first
+    measure's FILTER, not every row's WHERE (the two would leave no row). A clause's state
+    on another table than the measured one stays a condition of every row."""
+    rule = intent.metric.metric if intent.metric else None
+    own = {key: values for other in intent.also for key, values in other.own.items()}
+    for (table, column), values in own.items():
+        if table != base:
+            where.append(in_values(f"{joins.alias(table)}.{column}", values))
+    tested = {c for t, c in own if t == base}
+    if rule is None or not rule.filter or not tested or not selects:
+        return
+    if not any(re.search(rf"\b{c}\b", rule.filter) for c in tested):
+        return
+    stated = f"({qualify(rule.filter.replace('{today}', f'DATE {today!r}'), joins.alias(base))})"
+    if stated not in where or " FILTER (" in selects[-1]:
+        return
+    where.remove(stated)
+    expression, name = selects[-1].rsplit(" AS ", 1)
+    selects[-1] = f"{expression} FILTER (WHERE {stated[1:-1]}) AS {name}"
 
 
 def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:
@@ -270,7 +296,7 @@ def _filters(
     if dated is not None:
         ranges = [f"({dated} >= DATE '{p.start}' AND {dated} < DATE '{p.end}')" for p in periods]
         where.append(ranges[0] if len(ranges) == 1 else f"({' OR '.join(ranges)})")
-    return where
+    return list(dict.fromkeys(where))  # a definition said twice (its metric and its words)
 
 
 def _one_month(period: Period) -> bool:

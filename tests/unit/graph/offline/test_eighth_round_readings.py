@@ -1,0 +1,158 @@
+"""Eighth round of the offline model: a state word the glossary defines by dates means the
+definition, not the state column's value; a rate never also filters by the state it
+measures; a later clause's own state conditions only its own measure ("quanto faturamos e
+quanto ficou em nota bloqueada"), with the first measure's filter moved to its own FILTER
+when the two test one column."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.graph.offline.offline_sql import sql_for
+
+LATE = (
+    "(CAST(c.data_entrega AS date) > c.previsao_entrega OR (c.data_entrega IS NULL"
+    " AND c.status <> 'CANCELADA' AND c.previsao_entrega < CAST('2026-06-30' AS date)))"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        (
+            "On average, how many days late were the delayed deliveries that left in May?",
+            ["AS dias_de_atraso", LATE, "c.data_saida >= DATE '2026-05-01'"],
+        ),
+        (
+            "quantos dias de atraso em média tiveram as cargas atrasadas de maio?",
+            ["AS dias_de_atraso", "CAST(c.data_entrega AS date) > c.previsao_entrega"],
+        ),
+        (
+            "For shipments delivered late in 2026, how many days late were they on average,"
+            " per carrier?",
+            [LATE, "AS dias_de_atraso", "t.nome AS nome"],
+        ),
+    ],
+)
+def test_a_state_the_glossary_defines_by_dates_is_its_definition(
+    question: str, wanted: list[str]
+) -> None:
+    sql = sql_for("logistics", question)
+    for part in wanted:
+        assert part in sql
+    assert "'ATRASADA'" not in sql
+    assert sql.count(LATE) <= 1  # said by the metric's words and the state's: once
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["a carga 17086 está atrasada?", "títulos em aberto do cliente 1801"],
+)
+def test_one_rows_state_and_a_state_its_own_column_defines_are_left_alone(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "previsao_entrega <" not in sql or "17086" in sql
+    if "1801" in sql:
+        assert "t.status <> 'PAGO'" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "rate", "period"),
+    [
+        (
+            "logistics",
+            "qual foi a taxa de calote dos títulos que venceram em 2025?",
+            "sum(CASE WHEN t.status = 'VENCIDO' THEN t.valor ELSE 0 END)",
+            "t.vencimento >= DATE '2025-01-01'",
+        ),
+        (
+            "clinics",
+            "qual a taxa de falta dos pacientes que faltaram em maio?",
+            "avg(CASE WHEN e.status = 'FALTOU' THEN 1.0 ELSE 0.0 END)",
+            "e.data_agendada >= DATE '2026-05-01'",
+        ),
+        (
+            "clinics",
+            "what was the no-show rate of patients who missed their exams in May?",
+            "avg(CASE WHEN e.status = 'FALTOU' THEN 1.0 ELSE 0.0 END)",
+            "e.data_agendada >= DATE '2026-05-01'",
+        ),
+    ],
+)
+def test_a_rate_does_not_also_filter_by_the_state_it_measures(
+    deployment: str, question: str, rate: str, period: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert rate in sql and period in sql
+    where = sql.split(" WHERE ", 1)[1]
+    assert "status = 'VENCIDO'" not in where and "status = 'FALTOU'" not in where
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        (
+            "logistics",
+            "Em 2026, quanto faturamos e quanto ficou parado em nota bloqueada?",
+            [
+                "sum(nf.valor_nota) FILTER (WHERE nf.status = 'AUTORIZADA') AS faturamento",
+                "sum(nf.valor_nota) FILTER (WHERE nf.status = 'BLOQUEADA')",
+                "nf.data_emissao >= DATE '2026-01-01'",
+            ],
+            ["nf.status"],
+        ),
+        (
+            "logistics",
+            "how much did we bill in 2026 and how much is stuck in blocked invoices?",
+            [
+                "FILTER (WHERE nf.status = 'AUTORIZADA') AS faturamento",
+                "FILTER (WHERE nf.status = 'BLOQUEADA')",
+            ],
+            ["nf.status"],
+        ),
+        (
+            "logistics",
+            "quanto temos a receber e quanto disso já venceu?",
+            [
+                "sum(t.valor) FILTER (WHERE t.status <> 'PAGO') AS contas_a_receber",
+                "sum(t.valor) FILTER (WHERE t.status = 'VENCIDO')",
+            ],
+            ["WHERE"],
+        ),
+        (
+            "clinics",
+            "quantos exames fizemos em maio e quantos deles o paciente faltou?",
+            ["count(*) FILTER (WHERE e.status = 'FALTOU')"],
+            ["e.status"],
+        ),
+    ],
+)
+def test_a_later_clauses_own_state_conditions_only_its_measure(
+    deployment: str, question: str, wanted: list[str], unwanted: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for part in wanted:
+        assert part in sql
+    for part in unwanted:
+        assert part not in sql.split(" FROM ", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "where"),
+    [
+        (
+            "logistics",
+            "quantos pedidos cancelados e qual o valor total deles?",
+            "WHERE p.status = 'CANCELADO'",
+        ),
+        (
+            "clinics",
+            "quantos exames cancelados tivemos em maio e qual o valor deles?",
+            "e.status = 'CANCELADO'",
+        ),
+    ],
+)
+def test_a_state_said_by_the_first_clause_describes_every_clauses_rows(
+    deployment: str, question: str, where: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert where in sql.split(" FROM ", 1)[1]
