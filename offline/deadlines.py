@@ -19,6 +19,8 @@ from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.conditions import same_verb
 from orquestra.offline.intent import Clause, Intent
 from orquestra.offline.lexicon import DATE_TYPES, NEGATIONS, shares_root
+from orquestra.offline.measures import share_condition
+from orquestra.offline.shares import PERCENT
 
 DEADLINE_WORDS = ("prazo", "deadline", "due")
 DEADLINE = re.compile(rf"\b(?:{'|'.join(DEADLINE_WORDS)})\b")
@@ -62,6 +64,10 @@ def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Cat
         ends = [c.name for c in _dates(table) if not c.not_null and c.name != deadline.name]
         done = table.column(ends[0]) if len(ends) == 1 else None
     if done is None:
+        # "what share of our tasks made it on time": no verb names the date done by the
+        # deadline, but a rate that shares the rows out by it answers the share
+        if on_time and not late and PERCENT.search(text):
+            _the_rate_of_it(intent, table.name, None, deadline.name, catalog)
         return
     sides = {"<=": on_time, ">": late}
     said = sorted((m.start(), op) for op, m in sides.items() if m is not None)
@@ -77,6 +83,25 @@ def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Cat
     intent.tables = [table.name, *(t for t in intent.tables if t != table.name)]  # counted
     _without_the_verbs_state(intent, table, done)
     _in_the_definitions_terms(intent, table.name, done.name, deadline.name, catalog, both)
+    if on_time and not late and PERCENT.search(text):
+        _the_rate_of_it(intent, table.name, done.name, deadline.name, catalog)
+
+
+def _the_rate_of_it(
+    intent: Intent, table: str, done: str | None, deadline: str, catalog: Catalog
+) -> None:
+    """ "qual o percentual de tarefas concluídas dentro do prazo": the share of rows done by
+    their deadline is the glossary's rate that shares the rows out by that comparison (its
+    filter and date with it), when exactly one does."""
+    rates = []
+    for term in catalog.glossary:
+        rule = term.metric
+        condition = share_condition(rule) if rule and rule.table == table else None
+        compared = re.fullmatch(rf"(\w+)<={deadline}", _flat(condition or ""))
+        if compared and done in (None, compared.group(1)):
+            rates.append(term)
+    if len(rates) == 1:
+        intent.metric, intent.aggregate, intent.share = rates[0], None, False
 
 
 def _without_the_verbs_state(intent: Intent, table: Table, done: Column) -> None:

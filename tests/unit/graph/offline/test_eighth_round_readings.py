@@ -156,3 +156,45 @@ def test_a_state_said_by_the_first_clause_describes_every_clauses_rows(
 ) -> None:
     sql = sql_for(deployment, question)
     assert where in sql.split(" FROM ", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "rate", "period"),
+    [
+        (
+            "logistics",
+            "What share of our shipments made it on time in Q1?",
+            "THEN 1.0 ELSE 0.0 END) AS otif",
+            "c.data_saida >= DATE '2026-01-01'",
+        ),
+        (
+            "logistics",
+            "percentual de cargas entregues no prazo em maio",
+            "THEN 1.0 ELSE 0.0 END) AS otif",
+            "c.data_saida >= DATE '2026-05-01'",
+        ),
+        (
+            "clinics",
+            "Qual o percentual de laudos assinados dentro do prazo para os exames de maio?",
+            "avg(CASE WHEN l.assinado_em <= l.prazo_em THEN 1.0 ELSE 0.0 END) AS sla_de_laudo",
+            "l.criado_em >= DATE '2026-05-01'",
+        ),
+        (
+            "clinics",
+            "What share of the reports from May 2026 exams were signed within the deadline?",
+            "AS sla_de_laudo",
+            "l.criado_em >= DATE '2026-05-01'",
+        ),
+    ],
+)
+def test_the_share_done_by_the_deadline_is_the_glossarys_rate(
+    deployment: str, question: str, rate: str, period: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert rate in sql and period in sql
+    assert "count(*)" not in sql
+
+
+def test_how_many_done_by_the_deadline_is_still_a_count() -> None:
+    sql = sql_for("clinics", "quantos laudos foram assinados dentro do prazo em maio?")
+    assert "count(*) AS quantidade" in sql and "l.assinado_em <= l.prazo_em" in sql
