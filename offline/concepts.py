@@ -46,7 +46,8 @@ PORTUGUESE = (
 )
 ENGLISH = (
     r"^what (is|are|does|do)\b(?! (my|our|your|total)\b)",
-    r"\bwhat (does|do) .+ (mean|stand for)\b",
+    r"\bwhat (exactly |precisely )?(does|do) .+ (mean|stand for)\b",
+    r"\bhow (does|do|can|would) (a|an|the|one|my|our) [\w ]+ get \w+(ed|en)\b",  # a procedure
     r"\bwhat (do|does) (you|we|it|the system) (mean|call|consider|count)\b",
     r"\bwhat (is|are) meant by\b",
     r"\bwhat (counts|qualifies|is considered|are considered|is regarded) as\b",

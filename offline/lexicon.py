@@ -28,6 +28,7 @@ NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "
 NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
 NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
+NEGATIONS += ("desconsiderando", "ignorando", "leave", "leaving", "ignoring")  # "leave … out"
 """Words that say something did not happen or is left out. (Not "no": in Portuguese it is
 "in the", as in "no mês passado".)"""
 VERB_ENDINGS = (
@@ -50,6 +51,10 @@ what is still to happen)."""
 ROOT_LENGTH = 5
 """Shortest root compared: shorter ones ("emit", "pag") meet unrelated words."""
 DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
+
+
+def _is_table(meaning: Meaning, table: str) -> bool:
+    return meaning.kind == "table" and meaning.table == table
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,8 @@ class Lexicon:
                 self.terms.setdefault(phrase_key(phrase), term)
                 if term.metric:
                     self._add(phrase, Meaning("metric", term.metric.table, term=term))
+        for term in catalog.glossary:
+            self._add_states_named(term)
         self.longest = max(len(k) for k in [*self.phrases, *self.terms])
         self.metric_phrases = [
             (phrase, m.term)
@@ -162,6 +169,44 @@ class Lexicon:
             if tables:
                 return tables
         return []
+
+    def _add_states_named(self, term: GlossaryTerm) -> None:
+        """A term with no metric whose name is one of its tables with one of that table's
+        states ("tarefa bloqueada"): each of its other names ("tarefa travada", "on hold")
+        means that state too (and the table, when it names it). Phrases the catalog already
+        gives a meaning keep theirs; a name that negates something is left alone."""
+        if term.metric is not None:
+            return
+        name = set(phrase_key(term.term))
+        for table in term.tables:
+            if table not in self.catalog.tables:
+                continue
+            named = [k for k, ms in self.phrases.items() if any(_is_table(m, table) for m in ms)]
+            if not any(set(k) <= name for k in named):
+                continue
+            states = [
+                m
+                for k, ms in self.phrases.items()
+                if len(k) == 1 and k[0] in name
+                for m in ms
+                if m.kind == "value" and m.table == table
+            ]
+            if len(states) != 1:
+                continue
+            for synonym in term.synonyms:
+                key = phrase_key(synonym)
+                if not key or key in self.phrases or set(key) & {stem(w) for w in NEGATIONS}:
+                    continue
+                table_words = [k for k in named if set(k) <= set(key)]
+                if table_words:
+                    self._add(synonym, Meaning("table", table))
+                    # "a tarefa 7 está travada": the state's own word, the table named apart
+                    rest = [w for w in key if not any(w in k for k in table_words)]
+                    alone = tuple(rest)
+                    if len(alone) == 1 and len(alone[0]) >= ROOT_LENGTH:
+                        self.phrases.setdefault(alone, [states[0]])
+                self._add(synonym, states[0])
+            return
 
     def _add(self, phrase: str, meaning: Meaning) -> None:
         words_key = phrase_key(phrase)

@@ -32,6 +32,9 @@ def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
         stated = (table, column) in intent.filters or (
             rule is not None and rule.table == table and _fixes(rule.filter or "", column)
         )
+        if rule is not None and rule.table == table and _leaves_out(rule.filter, column, values):
+            del intent.excluded[table, column]  # "ainda a receber, tudo que não foi pago"
+            continue  # its metric's own filter already leaves these states out
         if len(values) != 1 or values[0] not in listed or stated:
             continue  # the question, or its metric, already says which state
         at = listed.index(values[0])
@@ -50,6 +53,18 @@ def _fixes(condition: str, column: str) -> bool:
     (True, False)
     """
     return bool(re.search(rf"\b{column}\s*(=|in\b)", condition, re.IGNORECASE))
+
+
+def _leaves_out(condition: str | None, column: str, values: list[str]) -> bool:
+    """The condition leaves exactly these states out.
+
+    >>> _leaves_out("status <> 'PAGO'", "status", ["PAGO"])
+    True
+    >>> _leaves_out("status <> 'PAGO'", "status", ["VENCIDO"])
+    False
+    """
+    said = re.fullmatch(rf"\s*{column}\s*(?:<>|!=)\s*'([^']*)'\s*", condition or "")
+    return said is not None and [said.group(1)] == values
 
 
 NOT = re.compile(r"\b(?:nao|not|never|nunca|sem|without)\s+(\w+)(?:\s+(\w+))?")

@@ -121,6 +121,8 @@ YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
 KNOWN |= set(LEFT_OUT)
 KNOWN |= SPEED_WORDS
+ARTICLES = ("o", "a", "os", "as", "um", "uma", "the", "an")
+KNOWN |= {"one", "momento", "moment", "algum", "alguma", "alguns", "algumas", "any", "cada", "each"}
 """The parser's own words: never unknown to the catalog, never a row's name."""
 
 
@@ -320,7 +322,9 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
     if intent.entity:
         involved.append(intent.entity[0])
     for start, end, meanings in matches:
-        before, after = tokens[max(0, start - 2) : start], tokens[end : end + 2]
+        # "sem contar os cancelados", "leave the cancelled ones out": articles aside
+        before = [t for t in tokens[max(0, start - 3) : start] if t not in ARTICLES][-2:]
+        after = tokens[end : end + 2]
         # "(cancelados fora)" leaves them out; "entregues fora do prazo" says when
         left_out = bool(after) and after[0] in LEFT_OUT
         left_out = left_out and not (after[1:] and after[1] in FUNCTION_WORDS)

@@ -30,7 +30,7 @@ from orquestra.offline.phrasing import HEAD_LENGTH
 
 FIRST_PERSON = ("ei", "amos", "emos", "imos")
 """Endings of "faturei", "faturamos": the verbs people ask about their own business with."""
-SUBJECTS = ("we", "i", "you", "they", "gente")
+SUBJECTS = ("we", "i", "you", "they", "gente", "eu", "nos")
 """Subjects ("did we <verb>", "a gente vendeu"): the word after one is a verb, even one
 spelled like a table's synonym."""
 SHORTEST_ROOT = 4
@@ -181,7 +181,7 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
     own = [token[: -len(e)] for e in FIRST_PERSON if token.endswith(e)]
     if before in SUBJECTS:
         own += [IRREGULAR.get(token, token), *verb_roots(token)]
-        own += [token[: -len(e)] for e in FINITE_PAST if token.endswith(e)]
+        own += [token[: -len(e)] for e in (*FINITE_PAST, "i") if token.endswith(e)]  # "eu vendi"
     elif token in IRREGULAR:
         own.append(IRREGULAR[token])
     return heads, list(dict.fromkeys(r for r in own if len(r) >= SHORTEST_ROOT))

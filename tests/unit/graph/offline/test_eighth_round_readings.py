@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.graph.offline.offline_sql import sql_for
+from tests.unit.graph.offline.offline_sql import route_of, sql_for
 
 LATE = (
     "(CAST(c.data_entrega AS date) > c.previsao_entrega OR (c.data_entrega IS NULL"
@@ -198,3 +198,84 @@ def test_the_share_done_by_the_deadline_is_the_glossarys_rate(
 def test_how_many_done_by_the_deadline_is_still_a_count() -> None:
     sql = sql_for("clinics", "quantos laudos foram assinados dentro do prazo em maio?")
     assert "count(*) AS quantidade" in sql and "l.assinado_em <= l.prazo_em" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "tem alguma NF retida no momento? quais?", "nf.status = 'BLOQUEADA'"),
+        ("logistics", "quantas notas travadas temos?", "nf.status = 'BLOQUEADA'"),
+        ("logistics", "which invoices are on hold?", "nf.status = 'BLOQUEADA'"),
+        ("logistics", "A nota 42007 tá travada? Se estiver, qual o motivo?", "nf.status,"),
+        ("clinics", "quantas retificações tivemos em 2026?", "l.status = 'RETIFICADO'"),
+        ("clinics", "how many corrected reports in 2026?", "l.status = 'RETIFICADO'"),
+    ],
+)
+def test_a_glossary_terms_other_names_mean_the_state_its_name_says(
+    deployment: str, question: str, wanted: str
+) -> None:
+    assert wanted in sql_for(deployment, question)
+
+
+def test_a_term_name_that_negates_is_not_read_as_the_state_alone() -> None:
+    sql = sql_for("clinics", "quantos achados críticos não comunicados?")
+    assert "la.classificacao = 'CRITICO'" in sql and "la.comunicado_em IS NULL" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "excluded"),
+    [
+        (
+            "logistics",
+            "Quantos pedidos a Drogaria Horizonte Ltda fez em 2026 e quanto deu em valor,"
+            " sem contar os cancelados?",
+            "p.status <> 'CANCELADO'",
+        ),
+        (
+            "logistics",
+            "In May, how many orders came in through each channel and how much did each one"
+            " sell? Leave cancelled orders out.",
+            "p.status <> 'CANCELADO'",
+        ),
+        ("clinics", "exames de maio desconsiderando os cancelados", "e.status <> 'CANCELADO'"),
+    ],
+)
+def test_rows_left_out_in_more_words(deployment: str, question: str, excluded: str) -> None:
+    sql = sql_for(deployment, question)
+    assert excluded in sql.split(" FROM ", 1)[1]
+    assert "status = 'CANCELADO'" not in sql
+
+
+def test_what_a_metric_already_leaves_out_is_not_said_again() -> None:
+    sql = sql_for(
+        "logistics", "Quanto ainda temos pra receber dos clientes, somando tudo que não foi pago?"
+    )
+    assert sql.endswith("WHERE (t.status <> 'PAGO')")
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "quanto eu vendi no mês retrasado?", "AS valor_vendido"),
+        ("logistics", "quanto nós faturamos em maio?", "AS faturamento"),
+        ("clinics", "quanto eu faturei em maio?", "AS receita"),
+    ],
+)
+def test_a_metric_verb_in_the_first_person_singular(
+    deployment: str, question: str, wanted: str
+) -> None:
+    assert wanted in sql_for(deployment, question)
+    assert route_of(deployment, question) == "ANALYTICS"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "route"),
+    [
+        ("logistics", "What exactly does OTIF mean in this platform?", "KNOWLEDGE"),
+        ("logistics", "how does a blocked invoice get released?", "KNOWLEDGE"),
+        ("clinics", "how does an amended report get signed?", "KNOWLEDGE"),
+        ("logistics", "how many orders get cancelled per month?", "ANALYTICS"),
+    ],
+)
+def test_meanings_and_procedures_in_more_words(deployment: str, question: str, route: str) -> None:
+    assert route_of(deployment, question) == route
