@@ -23,7 +23,7 @@ PORTUGUESE = (
     r"\bcomo (e|sao|esta|estao|foi) (calculad|definid|medid|apurad|contad|considerad)\w*",
     r"\bcomo (se )?(calcula|define|mede|apura|conta|considera|funciona|funcionam)\b",
     r"\bcomo (voces?|o sistema)"
-    r" (calcula|calculam|define|definem|mede|medem|considera|consideram)\b",
+    r" (calcula|calculam|define|definem|mede|medem|considera|consideram|conta|contam)\b",
     r"\b(e|sao|fica|ficam|esta|estao) considerad[oa]s?\b",
     r"\b(conta|contam|entra|entram) (como|no|na|nos|nas)\b",
     r"^(me )?(expli(que|ca|car|cacao)|defin(a|e|ir|icao)|descreva|descreve)\b",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.conditions import drop_values_at
 from orquestra.offline.intent import Intent
@@ -59,7 +59,8 @@ def metric_by_verb(
             continue
         if intent.recency and _a_date_of_named_rows(intent, token, catalog):
             continue  # "the last task we approved": ordered by when it was approved
-        others = _tables_named_apart(intent, index, matches)
+        mine = (tokens[index - 1] if index else "") in SUBJECTS or token.endswith(FIRST_PERSON)
+        others = _tables_named_apart(intent, index, matches, mine)
         verb = heads
         if others:  # a participle of those rows is their state ("tasks reviewed")
             heads = []
@@ -86,6 +87,9 @@ def metric_by_verb(
                     any(phrase[0].startswith(r) for r in heads)
                     or any(w.startswith(r) for r in roots for w in phrase)
                 )
+                rows = _table_words(catalog).get(term.metric.table if term.metric else "", set())
+                if named and not whole and _only_the_rows(phrase, roots, content, stems, rows):
+                    continue  # "when did we start the first project": no "late starts"
                 if not (named or whole):
                     continue  # "quantos pedidos faturamos": the orders' state, not revenue
                 score = len(said) / len(phrase)
@@ -97,6 +101,28 @@ def metric_by_verb(
     intent.metric = best[2]
     drop_values_at(intent, spot, matches)
     _drop_things_at(intent, spot, matches)
+
+
+def _only_the_rows(
+    phrase: tuple[str, ...], roots: list[str], content: list[str], stems: set[str], rows: set[str]
+) -> bool:
+    """The verb meets only words naming the metric's rows (`rows`: "start" of "late
+    starts"), and another content word of the phrase ("late") is not said: the verb says
+    what the rows did, not that metric."""
+    met = [w for w in phrase if any(w.startswith(r) for r in roots)]
+    unsaid = [w for w in content if w not in stems and w not in met]
+    return bool(met) and all(w in rows for w in met) and bool(unsaid)
+
+
+@per_catalog
+def _table_words(catalog: Catalog) -> dict[str, set[str]]:
+    """Each table's words: those of the phrases that name it. Read once per catalog."""
+    found: dict[str, set[str]] = {}
+    for key, meanings in lexicon_for(catalog).phrases.items():
+        for meaning in meanings:
+            if meaning.kind == "table":
+                found.setdefault(meaning.table, set()).update(key)
+    return found
 
 
 def _a_date_of_named_rows(intent: Intent, token: str, catalog: Catalog) -> bool:
@@ -188,11 +214,16 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
 
 
 def _tables_named_apart(
-    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
+    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]], own: bool
 ) -> set[str]:
     """The tables the question names by some word other than the verb at `index`, other
-    than as what groups ("how much did we sell per customer": the sales, by customer)."""
+    than as what groups ("how much did we sell per customer": the sales, by customer). Of a
+    verb said as one's own (`own`), a column asked of a ranking groups too ("em qual
+    segmento de projeto a gente vendeu mais"; "which category sold the most" is the
+    category's own verb)."""
     grouping = {g.table for g in intent.groups if g.grain is None}
+    if intent.top and own:
+        grouping |= {t for t, _c in intent.columns if t in intent.tables}
     by_verb = {
         m.table
         for start, end, meanings in matches

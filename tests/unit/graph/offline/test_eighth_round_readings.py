@@ -279,3 +279,50 @@ def test_a_metric_verb_in_the_first_person_singular(
 )
 def test_meanings_and_procedures_in_more_words(deployment: str, question: str, route: str) -> None:
     assert route_of(deployment, question) == route
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "Em qual segmento de cliente a gente vendeu mais de janeiro a maio deste ano?",
+            ["c.segmento AS segmento, sum(p.valor_total) AS valor_vendido", "LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "which customer segment did we sell the most to in 2026?",
+            ["c.segmento AS segmento", "AS valor_vendido", "LIMIT 1"],
+        ),
+        (
+            "clinics",
+            "em qual convênio a gente faturou mais em maio?",
+            ["e.convenio AS convenio", "AS receita", "LIMIT 1"],
+        ),
+    ],
+)
+def test_a_group_asked_of_our_own_verb_wins_by_its_metric(
+    deployment: str, question: str, wanted: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for part in wanted:
+        assert part in sql
+
+
+def test_a_verb_meeting_only_the_rows_word_of_a_metric_is_not_that_metric() -> None:
+    sql = sql_for("logistics", "When did we ship our very first load?")
+    assert "previsao_entrega" not in sql.split(" FROM ", 1)[1]
+    assert "ORDER BY c.data_saida ASC LIMIT 1" in sql
+    late = sql_for("logistics", "how many late shipments did we have?")
+    assert "AS carga_atrasada" in late
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "Como vocês contam o lead time de uma carga?"),
+        ("clinics", "como o sistema conta um laudo atrasado?"),
+    ],
+)
+def test_how_it_is_counted_is_knowledge(deployment: str, question: str) -> None:
+    assert route_of(deployment, question) == "KNOWLEDGE"
