@@ -22,13 +22,16 @@ from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import display_column, verb_roots
 from orquestra.offline.ranking import SUMMED, better
 
-IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "paid": "pay"}
+IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy", "paid": "pay"}
 """English verb forms whose root starts their agent noun ("buyer", "payer")."""
 
 
 def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]) -> None:
     """The rows named, read as those that did what the verb says in another table's rows
     (a word of the catalog's own, `known`, is no such verb)."""
+    if intent.entity and intent.aggregate == "sum":
+        _how_much_one_did(intent, tokens, catalog, known)
+        return
     if intent.entity or intent.metric or intent.measure or intent.groups or not intent.tables:
         return
     for token in (t for t in tokens if stem(t) not in known):
@@ -49,6 +52,21 @@ def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: 
             intent.tables = [table, named]
             intent.distinct_table = named
         return
+
+
+def _how_much_one_did(intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]) -> None:
+    """ "quanto o dono 12 comprou em maio": how much one row did in another table's rows is
+    those acts' headline amount, of that row."""
+    if intent.metric or intent.measure or intent.groups:
+        return
+    assert intent.entity is not None
+    for token in (t for t in tokens if stem(t) not in known):
+        roots = [IRREGULAR_AGENTS[token]] if token in IRREGULAR_AGENTS else verb_roots(token)
+        acts = _acts(roots, [intent.entity[0]], catalog) if roots else None
+        metric = _amount(acts[0], catalog) if acts else None
+        if metric is not None:
+            intent.metric = metric
+            return
 
 
 def _acts(roots: list[str], named: list[str], catalog: Catalog) -> tuple[str, str] | None:

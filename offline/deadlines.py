@@ -25,8 +25,8 @@ from orquestra.offline.shares import PERCENT
 DEADLINE_WORDS = ("prazo", "deadline", "due")
 DEADLINE = re.compile(rf"\b(?:{'|'.join(DEADLINE_WORDS)})\b")
 ON_TIME = re.compile(
-    r"\b(?:no prazo|dentro do prazo|em dia|a tempo|on time|in time|within the deadline"
-    r"|by the deadline|before the deadline|antes do prazo)\b"
+    r"\b(?:no prazo|dentro do prazo|dentro do seu prazo|em dia|a tempo|on time|in time"
+    r"|(?:within|by|before) (?:the|their|its) deadlines?|antes do prazo)\b"
 )
 LATE = re.compile(
     r"\b(?:fora do prazo|com atraso|em atraso|atrasad[oa]s?|late|after the deadline"

@@ -282,12 +282,14 @@ def _inside(
     )
 
 
-PLURAL_STEMS = (("y", "ie"), ("al", "ai"), ("el", "ei"), ("ol", "oi"), ("m", "n"))
+PLURAL_STEMS = (("y", "ie"), ("al", "ai"), ("el", "ei"), ("ol", "oi"), ("m", "n"), ("r", "re"))
+# ("particular" → "particulares", stemmed "particulare"; "valor" → "valores")
 
 
 def _plural_stem(word: str) -> str:
     """How the stemmer leaves the plural of `word` ("category" → "categorie", "modal" →
-    "modai", "item" → "iten"); the word itself when its plural just adds an "s"."""
+    "modai", "item" → "iten", "particular" → "particulare"); the word itself when its
+    plural just adds an "s"."""
     for singular, plural in PLURAL_STEMS:
         if len(word) > 3 and word.endswith(singular):
             return word[: -len(singular)] + plural

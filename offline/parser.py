@@ -65,6 +65,7 @@ from orquestra.offline.lifecycle import done_state, not_yet, state_today
 from orquestra.offline.names import find_name
 from orquestra.offline.periods import find_periods
 from orquestra.offline.phrasing import (
+    amount_of_one_row,
     distinct_count,
     entity_columns,
     rank_subject,
@@ -121,6 +122,8 @@ YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
 KNOWN |= set(LEFT_OUT)
 KNOWN |= SPEED_WORDS
+GERUNDS = ("ando", "endo", "indo")
+"""A verb said as going on ("alunos faltando"): what the rows before it are doing."""
 ARTICLES = ("o", "a", "os", "as", "um", "uma", "the", "an")
 KNOWN |= {"one", "momento", "moment", "algum", "alguma", "alguns", "algumas", "any", "cada", "each"}
 """The parser's own words: never unknown to the catalog, never a row's name."""
@@ -212,6 +215,7 @@ def parse(
     duration_asked(intent, tokens, text, matches, catalog)
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
+    amount_of_one_row(intent, catalog)
     entity_columns(intent, tokens, matches, used, catalog)
     state_of_a_yes_no(intent, tokens, matches)
     who_did_it(intent, tokens, catalog)
@@ -285,7 +289,7 @@ def _states_of_rows_named(intent: Intent, tokens: list[str], matches, catalog: C
         after = end + 1 if tokens[end : end + 1] in (["de"], ["of"], ["do"], ["da"]) else None
         named = spans[after][1] if after in spans else []
         # "quantos alunos faltaram": a verb said of the table before it is what they did
-        acted = end - start == 1 and tokens[start].endswith(FINITE_PAST)
+        acted = end - start == 1 and tokens[start].endswith((*FINITE_PAST, *GERUNDS))
         before = next((m for s, (e, m) in spans.items() if e == start), []) if acted else []
         tables = {m.table for m in [*named, *before] if m.kind == "table"}
         if not tables or tables & states:

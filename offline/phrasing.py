@@ -20,7 +20,9 @@ from orquestra.offline.lexicon import (
     DATE_TYPES,
     FUNCTION_WORDS,
     Meaning,
+    amount_column,
     display_column,
+    is_measure,
     is_numeric,
 )
 from orquestra.offline.understanding import QUESTION_WORDS
@@ -79,6 +81,25 @@ SHARED_START = 5
 """Shortest common start that ties a verb to a date column ("issued" ~ "issue date")."""
 HEAD_LENGTH = 4
 """Shortest word read as the head of a column's name ("data", "valor", "date")."""
+
+
+def amount_of_one_row(intent: Intent, catalog: Catalog) -> None:
+    """ "tarefa 12: qual o projeto e quanto foi cobrado?", "how much is it": "how much" of
+    one row, nothing else measured, is its own amount (its money column), not a total."""
+    if intent.entity is None or intent.aggregate != "sum":
+        return
+    if intent.metric or intent.measure or intent.groups:
+        return
+    table = catalog.table(intent.entity[0])
+    if any(t != table.name for t in intent.tables):
+        return  # "quanto a tarefa 12 gerou de horas": other rows' amounts, summed
+    amounts = [c for t, c in intent.columns if t == table.name and is_measure(table, c)]
+    amount = amounts[0] if amounts else amount_column(table)
+    if amount is None:
+        return
+    intent.aggregate = None
+    if (table.name, amount) not in intent.columns:
+        intent.columns.append((table.name, amount))
 
 
 def entity_columns(

@@ -326,3 +326,68 @@ def test_a_verb_meeting_only_the_rows_word_of_a_metric_is_not_that_metric() -> N
 )
 def test_how_it_is_counted_is_knowledge(deployment: str, question: str) -> None:
     assert route_of(deployment, question) == "KNOWLEDGE"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "Qual a taxa de no-show dos pacientes particulares em 2026?",
+            "e.convenio = 'PARTICULAR'",
+        ),
+        (
+            "clinics",
+            "Em que mês de 2026 a gente teve mais pacientes faltando?",
+            "date_trunc('month', e.data_agendada) AS mes",
+        ),
+        (
+            "clinics",
+            "What fraction of reports were signed within their deadline in May?",
+            "AS sla_de_laudo",
+        ),
+    ],
+)
+def test_plurals_gerunds_and_deadlines_said_otherwise(
+    deployment: str, question: str, wanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql
+    assert "data_nascimento" not in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "columns"),
+    [
+        (
+            "clinics",
+            "Atendimento 726403: qual o convênio e quanto foi cobrado?",
+            "SELECT e.cod_exame, e.convenio, e.valor FROM exames AS e WHERE e.cod_exame = 726403",
+        ),
+        (
+            "logistics",
+            "order 120837 - which channel did it come in through and how much is it?",
+            "SELECT p.num_pedido, p.canal, p.valor_total FROM pedidos AS p WHERE",
+        ),
+        (
+            "logistics",
+            "quanto deu o frete da carga 17086?",
+            "SELECT c.cod_carga, c.valor_frete FROM cargas AS c WHERE",
+        ),
+    ],
+)
+def test_how_much_of_one_row_is_its_own_amount(
+    deployment: str, question: str, columns: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert sql.startswith(columns)
+    assert "sum(" not in sql
+
+
+@pytest.mark.parametrize(
+    "question", ["quanto o cliente 1801 comprou em maio?", "how much did customer 1801 buy in May?"]
+)
+def test_how_much_one_row_did_in_other_rows_is_their_headline_amount(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "sum(p.valor_total) AS valor_vendido" in sql
+    assert "c.cod_cliente = 1801" in sql and "p.data_pedido >= DATE '2026-05-01'" in sql
