@@ -48,8 +48,24 @@ TOP = re.compile(
 )
 
 
+SORTED = re.compile(
+    r"\b(?:(?:do|da) (maior|menor) (?:pro|pra|para o|para a|ao|a) (?:maior|menor)"
+    r"|from (?:the )?(highest|largest|biggest|most|lowest|smallest|least|fewest)"
+    r" to (?:the )?(?:highest|largest|biggest|most|lowest|smallest|least|fewest)"
+    r"|(?:em )?ordem (de)?(crescente|decrescente)|in (ascending|descending) order"
+    r"|(ascending|descending))\b"
+)
+"""An order asked for a whole list ("do maior pro menor", "from highest to lowest",
+"em ordem crescente"): how to sort it, not a ranking's first rows."""
+LOW_FIRST = {"menor", "lowest", "smallest", "least", "fewest", "crescente", "ascending"}
+
+
 def top_asked(intent: Intent, text: str) -> None:
     text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
+    if sorted_by := SORTED.search(text):
+        first = next(g for g in sorted_by.groups() if g)
+        intent.ascending = first in LOW_FIRST
+        text = f"{text[: sorted_by.start()]} {text[sorted_by.end() :]}"
     found = TOP.search(text)
     if found:
         intent.top = int(found.group(1) or found.group(2))

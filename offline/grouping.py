@@ -120,6 +120,13 @@ def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
         column = catalog.table(meaning.table).column(meaning.column) if meaning.column else None
         if meaning.kind == "column" and column is not None and not is_numeric(column):
             return Group(meaning.table, meaning.column)
+    for meaning in meanings:  # "por revisor": a reference to another table's row, by its name
+        if meaning.kind != "column" or not meaning.column:
+            continue
+        joins = catalog.table(meaning.table).meta.joins
+        to = next((j.to for j in joins if meaning.column in j.on and j.to != meaning.table), None)
+        if to is not None:
+            return Group(to, display_column(catalog.table(to)).name)
     for meaning in meanings:
         if meaning.kind == "table":
             return Group(meaning.table, display_column(catalog.table(meaning.table)).name)

@@ -17,6 +17,7 @@ from orquestra.offline.actors import who_did_it
 from orquestra.offline.asking import (
     COUNT_NAMES,
     NUMBER_WORDS,
+    SORTED,
     aggregate_asked,
     state_of_a_yes_no,
     top_asked,
@@ -191,7 +192,7 @@ def parse(
             m.kind == "column" and is_measure(catalog.table(m.table), m.column) for m in meanings
         )
     }
-    aggregate_asked(intent, text, numeric_phrases, amounts)
+    aggregate_asked(intent, SORTED.sub(" ", text), numeric_phrases, amounts)  # no "highest"
     groups(intent, tokens, matches, catalog)
     matches = values_after_their_column(matches)
     # Things first, then their states: "missed shifts" is the shifts' own "missed", whichever

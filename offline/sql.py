@@ -128,6 +128,11 @@ def _base(intent: Intent) -> str:
     if intent.entity:
         return intent.entity[0]
     filtered = [table for table, _column in intent.filters]
+    # "tarefas por gerente": the rows grouped by the manager, not the managers (whose kind
+    # is a filter on the grouping's table)
+    grouping = {g.table for g in intent.groups if g.grain is None}
+    if any(t not in grouping for t in intent.tables):
+        filtered = [t for t in filtered if t not in grouping]
     for table in intent.tables:  # a mentioned table that a filter applies to, first
         if table in filtered:
             return table
@@ -236,6 +241,8 @@ def _conditions_apart(
 def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:
     """The table a grouping column comes from: a mentioned one that has it, else the nearest."""
     owners = [t for t in catalog.tables if group.column in catalog.table(t).column_names]
+    if group.table in owners and group.column == display_column(catalog.table(group.table)).name:
+        return group.table  # "por especialidade": its own name, not another table's "nome"
     for table in [*intent.tables, *joins.aliases]:
         if table in owners:
             return table

@@ -391,3 +391,73 @@ def test_how_much_one_row_did_in_other_rows_is_their_headline_amount(question: s
     sql = sql_for("logistics", question)
     assert "sum(p.valor_total) AS valor_vendido" in sql
     assert "c.cod_cliente = 1801" in sql and "p.data_pedido >= DATE '2026-05-01'" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "Cancelamentos por convênio no primeiro semestre de 2026, do maior pro menor",
+            "GROUP BY 1 ORDER BY quantidade DESC",
+        ),
+        ("clinics", "exames por modalidade em ordem crescente", "ORDER BY quantidade ASC"),
+        ("logistics", "sales by channel from highest to lowest", "ORDER BY valor_vendido DESC"),
+        ("logistics", "pedidos por canal do menor pro maior", "ORDER BY quantidade ASC"),
+    ],
+)
+def test_an_order_asked_for_a_whole_list_is_no_ranking(
+    deployment: str, question: str, wanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert sql.endswith(wanted)  # every group, no LIMIT
+    assert "max(" not in sql and "min(" not in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "taxa de discordância por revisor",
+            ["p.nome AS nome", "JOIN profissionais AS p ON rq.cod_revisor = p.cod_profissional"],
+        ),
+        (
+            "clinics",
+            "Discrepancy rate by reviewer, 2025.",
+            ["p.nome AS nome", "rq.data_revisao >= DATE '2025-01-01'"],
+        ),
+        (
+            "logistics",
+            "frete por transportadora",
+            ["t.nome AS nome", "JOIN transportadoras AS t"],
+        ),
+    ],
+)
+def test_grouping_by_a_reference_is_by_the_referred_rows_name(
+    deployment: str, question: str, wanted: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for part in wanted:
+        assert part in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        (
+            "laudos por médico",
+            "FROM laudos AS l JOIN profissionais AS p ON l.cod_medico = p.cod_profissional",
+        ),
+        (
+            "exames por técnico em maio",
+            "FROM exames AS e JOIN profissionais AS p ON e.cod_tecnico = p.cod_profissional",
+        ),
+        ("médicos por especialidade", "SELECT e.nome AS nome, count(*) AS quantidade"),
+        ("doctors by specialty", "JOIN especialidades AS e"),
+    ],
+)
+def test_rows_grouped_by_a_kind_of_other_rows_are_counted_not_those(
+    question: str, wanted: str
+) -> None:
+    assert wanted in sql_for("clinics", question)
