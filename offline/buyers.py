@@ -20,7 +20,7 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import display_column, verb_roots
-from orquestra.offline.ranking import SUMMED, better
+from orquestra.offline.ranking import FAST, SLOW, SUMMED, better
 
 IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy", "paid": "pay"}
 """English verb forms whose root starts their agent noun ("buyer", "payer")."""
@@ -108,6 +108,8 @@ def owners_listed(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
         return
     if not HAVE & set(tokens):
         return
+    if FAST.search(" ".join(tokens)) or SLOW.search(" ".join(tokens)):
+        return  # "which team has the fastest turnaround": a ranking, not the owners
     named = intent.tables[0]
     filtered = [t for t, _c in intent.filters if t != named]
     measured = intent.metric.metric.table if intent.metric and intent.metric.metric else None

@@ -120,3 +120,29 @@ def _records_creation(column) -> bool:
 def _metric_date(intent: Intent) -> str | None:
     metric = intent.metric.metric if intent.metric else None
     return metric.date_column if metric else None
+
+
+def undated_kinds_in_time(intent: Intent, catalog: Catalog) -> None:
+    """ "quantos equipamentos do tipo X usamos em maio": rows that have no date of their own
+    nor refer to a dated row (a kind, a catalogue entry), counted or listed in a period, are
+    the rows that refer to them and have a date, when exactly one table does; otherwise the
+    period would be silently dropped."""
+    if not intent.periods or intent.metric or intent.measure or intent.entity:
+        return
+    named = [*intent.tables, *(t for t, _c in intent.filters)]
+    if not named:
+        return
+    first = catalog.table(named[0])
+    if date_column(first) is not None:
+        return
+    if any(date_column(catalog.table(j.to)) for j in first.meta.joins if j.to != first.name):
+        return  # placed by the row it refers to (`rows_date`)
+    referring = [
+        table.name
+        for table in catalog.tables.values()
+        if table.name != first.name
+        and any(j.to == first.name for j in table.meta.joins)
+        and date_column(table) is not None
+    ]
+    if len(referring) == 1:
+        intent.tables = [referring[0], *(t for t in intent.tables if t != referring[0])]

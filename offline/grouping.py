@@ -133,6 +133,26 @@ def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
     return None
 
 
+def ranked_by_count(intent: Intent, catalog: Catalog) -> None:
+    """ "top 3 tipos de tarefa por volume", "the 5 busiest kinds this year": a ranking of
+    rows nothing measures, whose rows other rows in play refer to, counts those rows per
+    ranked row (its name shown), not the ranked rows' own columns."""
+    if not intent.top or intent.groups or intent.entity or intent.recency:
+        return
+    if intent.metric or intent.measure or not intent.tables:
+        return
+    named = intent.tables[0]
+    in_play = [t for t, _c in intent.filters if t != named] + intent.tables[1:]
+    refer = [
+        t for t in dict.fromkeys(in_play) if any(j.to == named for j in catalog.table(t).meta.joins)
+    ]
+    if len(refer) != 1:
+        return
+    intent.groups.append(Group(named, display_column(catalog.table(named)).name))
+    intent.aggregate = "count"
+    intent.tables = [refer[0], *(t for t in intent.tables if t != refer[0])]
+
+
 def ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
     """ "top 5 clientes por valor": rank the first table named by the measure."""
     if not intent.top or intent.groups or intent.entity or intent.recency:

@@ -37,6 +37,7 @@ from orquestra.offline.conditions import (
     states_a_term_defines,
     values_after_their_column,
 )
+from orquestra.offline.dating import undated_kinds_in_time
 from orquestra.offline.deadlines import deadline_readings
 from orquestra.offline.durations import duration_asked
 from orquestra.offline.filler import examples_of_groups, kinds_unknown, without_pronoun_codes
@@ -45,6 +46,7 @@ from orquestra.offline.grouping import (
     GROUP_MARKERS,
     groups,
     groups_of_other_rows,
+    ranked_by_count,
     ranked_group,
 )
 from orquestra.offline.intent import Intent
@@ -126,6 +128,7 @@ KNOWN |= SPEED_WORDS
 GERUNDS = ("ando", "endo", "indo")
 """A verb said as going on ("alunos faltando"): what the rows before it are doing."""
 ARTICLES = ("o", "a", "os", "as", "um", "uma", "the", "an")
+KNOWN |= COUNT_NAMES | {"volume"}  # "top 3 tipos por volume": ranked by how many
 KNOWN |= {"one", "momento", "moment", "algum", "alguma", "alguns", "algumas", "any", "cada", "each"}
 """The parser's own words: never unknown to the catalog, never a row's name."""
 
@@ -244,11 +247,13 @@ def parse(
     time_ranked_alone(intent, tokens, GRAINS, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
     ranked_group(intent, matches, catalog)
+    ranked_by_count(intent, catalog)
     worst_and_best(intent, text)
     groups_of_other_rows(intent, tokens, matches, catalog)
     examples_of_groups(intent)  # "cada tipo de cliente (varejo, atacado etc.)"
     _comparisons_the_metric_makes(intent)
     _states_the_rate_tests(intent)
+    undated_kinds_in_time(intent, catalog)
     known = KNOWN
     intent.named = named
     intent.unknown = [

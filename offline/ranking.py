@@ -163,6 +163,8 @@ def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     if intent.measure or not (FAST.search(text) or SLOW.search(text)):
         return
     if intent.metric is not None and is_time_taken(intent.metric):
+        if intent.tables:  # "which doctor had the slowest turnaround": the rows named, ranked
+            intent.top = intent.top or 1
         return
     durations = [t for t in catalog.glossary if _is_duration(t)]
     shared = {term.term: len(words_shared(term, tokens, catalog)) for term in durations}

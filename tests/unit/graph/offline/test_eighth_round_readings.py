@@ -461,3 +461,77 @@ def test_rows_grouped_by_a_kind_of_other_rows_are_counted_not_those(
     question: str, wanted: str
 ) -> None:
     assert wanted in sql_for("clinics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        (
+            "Quantas ressonâncias a gente fez no 2º trimestre?",
+            ["FROM exames AS e JOIN tipos_exame AS te", "te.modalidade = 'RM'", "'2026-04-01'"],
+        ),
+        ("how many CT scans in May?", ["FROM exames AS e", "'2026-05-01'"]),
+    ],
+)
+def test_kinds_counted_in_a_period_are_the_dated_rows_of_that_kind(
+    question: str, wanted: list[str]
+) -> None:
+    sql = sql_for("clinics", question)
+    for part in wanted:
+        assert part in sql
+
+
+def test_kinds_counted_with_no_period_are_the_kinds() -> None:
+    assert "FROM tipos_exame AS te WHERE" in sql_for(
+        "clinics", "quantos tipos de exame de RM temos?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "Which radiologist had the slowest turnaround last quarter?",
+            ["p.nome AS nome", "ORDER BY tempo_de_laudo DESC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "which carrier has the fastest lead time?",
+            ["t.nome AS nome", "ORDER BY lead_time ASC LIMIT 1"],
+        ),
+        (
+            "logistics",
+            "qual transportadora tem o lead time mais rápido?",
+            ["t.nome AS nome", "ORDER BY lead_time ASC LIMIT 1"],
+        ),
+    ],
+)
+def test_the_rows_named_ranked_by_a_time_taken(
+    deployment: str, question: str, wanted: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for part in wanted:
+        assert part in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "Top 3 exam types by volume performed this year.",
+            "SELECT te.descricao AS descricao, count(*) AS quantidade FROM exames AS e",
+        ),
+        (
+            "logistics",
+            "top 3 transportadoras por quantidade de cargas",
+            "SELECT t.nome AS nome, count(*) AS quantidade FROM cargas AS c",
+        ),
+    ],
+)
+def test_kinds_ranked_by_volume_count_the_rows_of_each(
+    deployment: str, question: str, wanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert sql.startswith(wanted) and "DESC LIMIT 3" in sql
