@@ -83,6 +83,17 @@ def _states_of_their_own(intent: Intent, first: Intent) -> None:
             intent.filters[key] = [v for v in intent.filters.get(key, []) if v not in own]
             if not intent.filters[key]:
                 del intent.filters[key]
+    # "quanto vendemos pelo canal A e quanto pelo B": the first clause's own state of the
+    # same column conditions the first measure alone, or the second would have no rows
+    theirs = {v for other in intent.also for values in other.filters.values() for v in values}
+    for key in {key for other in intent.also for key in other.own}:
+        mine = [v for v in first.filters.get(key, []) if v not in theirs]
+        mine = [v for v in mine if v in intent.filters.get(key, [])]
+        if mine:
+            intent.own[key] = mine
+            intent.filters[key] = [v for v in intent.filters[key] if v not in mine]
+            if not intent.filters[key]:
+                del intent.filters[key]
 
 
 def _measured_table(part: Intent) -> str | None:

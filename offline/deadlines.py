@@ -66,7 +66,7 @@ def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Cat
     if done is None:
         # "what share of our tasks made it on time": no verb names the date done by the
         # deadline, but a rate that shares the rows out by it answers the share
-        if on_time and not late and PERCENT.search(text):
+        if on_time and not late and _share_of_it(text, on_time.start()):
             _the_rate_of_it(intent, table.name, None, deadline.name, catalog)
         return
     sides = {"<=": on_time, ">": late}
@@ -83,8 +83,16 @@ def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Cat
     intent.tables = [table.name, *(t for t in intent.tables if t != table.name)]  # counted
     _without_the_verbs_state(intent, table, done)
     _in_the_definitions_terms(intent, table.name, done.name, deadline.name, catalog, both)
-    if on_time and not late and PERCENT.search(text):
+    if on_time and not late and _share_of_it(text, on_time.start()):
         _the_rate_of_it(intent, table.name, done.name, deadline.name, catalog)
+
+
+def _share_of_it(text: str, on_time: int) -> bool:
+    """A percentage asked of the rows done on time, said after it ("qual o percentual de
+    tarefas feitas no prazo"); said before it, the on-time rows are what the share is taken
+    of ("das tarefas feitas no prazo, qual percentual era urgente")."""
+    percent = PERCENT.search(text)
+    return percent is not None and percent.start() < on_time
 
 
 def _the_rate_of_it(

@@ -28,7 +28,7 @@ NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "
 NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
 NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
-NEGATIONS += ("desconsiderando", "ignorando", "leave", "leaving", "ignoring")  # "leave … out"
+NEGATIONS += ("desconsiderando", "ignorando", "ignoring")  # "desconsiderando as canceladas"
 """Words that say something did not happen or is left out. (Not "no": in Portuguese it is
 "in the", as in "no mês passado".)"""
 VERB_ENDINGS = (
@@ -51,6 +51,11 @@ what is still to happen)."""
 ROOT_LENGTH = 5
 """Shortest root compared: shorter ones ("emit", "pag") meet unrelated words."""
 DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
+
+
+def genderless(word: str) -> str:
+    """ "travada", "travado" → "travad": a participle compared in either gender."""
+    return word[:-1] if word.endswith(("a", "o")) else word
 
 
 def _is_table(meaning: Meaning, table: str) -> bool:
@@ -79,6 +84,9 @@ class Lexicon:
         """Verb roots of one-word states ("conclu" of CONCLUIDO): "concluímos" means it."""
         self.value_short_roots: dict[str, list[Meaning]] = {}
         """Four-letter roots of states said as verbs ("falt" of "faltou")."""
+        self.short_states: dict[str, Meaning] = {}
+        """A state's word that a glossary term says beside its table's name ("travada" of
+        "tarefa travada"), by its root without gender: that state, of that table's rows."""
         self.terms: dict[tuple[str, ...], GlossaryTerm] = {}
         """Every glossary term's phrases (concepts, matched without consuming words)."""
         for table in catalog.tables.values():
@@ -201,10 +209,14 @@ class Lexicon:
                 if table_words:
                     self._add(synonym, Meaning("table", table))
                     # "a tarefa 7 está travada": the state's own word, the table named apart
+                    # (read only of that table's rows: `parser._short_states`)
                     rest = [w for w in key if not any(w in k for k in table_words)]
-                    alone = tuple(rest)
-                    if len(alone) == 1 and len(alone[0]) >= ROOT_LENGTH:
-                        self.phrases.setdefault(alone, [states[0]])
+                    if (
+                        len(rest) == 1
+                        and len(rest[0]) >= ROOT_LENGTH
+                        and (*rest,) not in self.phrases
+                    ):
+                        self.short_states.setdefault(genderless(rest[0]), states[0])
                 self._add(synonym, states[0])
             return
 

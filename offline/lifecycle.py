@@ -32,7 +32,7 @@ def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
         stated = (table, column) in intent.filters or (
             rule is not None and rule.table == table and _fixes(rule.filter or "", column)
         )
-        if rule is not None and rule.table == table and _leaves_out(rule.filter, column, values):
+        if rule is not None and rule.table == table and leaves_out(rule.filter, column, values):
             del intent.excluded[table, column]  # "ainda a receber, tudo que não foi pago"
             continue  # its metric's own filter already leaves these states out
         if len(values) != 1 or values[0] not in listed or stated:
@@ -55,12 +55,12 @@ def _fixes(condition: str, column: str) -> bool:
     return bool(re.search(rf"\b{column}\s*(=|in\b)", condition, re.IGNORECASE))
 
 
-def _leaves_out(condition: str | None, column: str, values: list[str]) -> bool:
+def leaves_out(condition: str | None, column: str, values: list[str]) -> bool:
     """The condition leaves exactly these states out.
 
-    >>> _leaves_out("status <> 'PAGO'", "status", ["PAGO"])
+    >>> leaves_out("status <> 'PAGO'", "status", ["PAGO"])
     True
-    >>> _leaves_out("status <> 'PAGO'", "status", ["VENCIDO"])
+    >>> leaves_out("status <> 'PAGO'", "status", ["VENCIDO"])
     False
     """
     said = re.fullmatch(rf"\s*{column}\s*(?:<>|!=)\s*'([^']*)'\s*", condition or "")

@@ -7,6 +7,7 @@ canceladas")."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import fold, stem, words
@@ -14,6 +15,7 @@ from orquestra.offline.asking import COUNT_WORDS
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values, qualify
 from orquestra.offline.lexicon import amount_column, is_measure
+from orquestra.offline.lifecycle import leaves_out
 
 
 def metric_expression(intent: Intent) -> str:
@@ -52,6 +54,14 @@ def _clause_measure(
     other: Intent, intent: Intent, catalog: Catalog, base: str, alias: str, today: str
 ) -> tuple[str, str] | None:
     metric = other.metric.metric if other.metric else None
+    if metric is not None and any(
+        t == metric.table and leaves_out(metric.filter, c, values)
+        for (t, c), values in other.own.items()
+    ):
+        # "… e qual o valor total dos pedidos cancelados": the clause's own state is one its
+        # metric's filter leaves out; the clause asks the amount of those rows, unfiltered
+        other = replace(other, metric=None, measure=None, aggregate="sum")
+        metric = None
     condition = share_condition(metric) if metric and other.aggregate == "count" else None
     if metric is not None and metric.table == base and condition:
         # "and how many of them were no-shows": the rows of the share's condition, counted

@@ -58,6 +58,7 @@ from orquestra.offline.lexicon import (
     Lexicon,
     Meaning,
     amount_column,
+    genderless,
     is_measure,
     is_numeric,
     key_column,
@@ -125,6 +126,8 @@ YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
 KNOWN |= set(LEFT_OUT)
 KNOWN |= SPEED_WORDS
+LEAVE = ("leave", "leaving", "deixando", "deixe", "deixar", "deixa")
+"""Verbs that leave rows out only with "out"/"fora" after them ("leave … out")."""
 GERUNDS = ("ando", "endo", "indo")
 """A verb said as going on ("alunos faltando"): what the rows before it are doing."""
 ARTICLES = ("o", "a", "os", "as", "um", "uma", "the", "an")
@@ -205,6 +208,7 @@ def parse(
     ):
         _note(intent, meanings)
     _states_in_names(intent, tokens, matches, lexicon)
+    short_unread = _short_states(intent, tokens, lexicon, catalog)
     _states_of_rows_named(intent, tokens, matches, catalog)
     metrics = lexicon.metrics_in(tokens, matches)
     if metrics:
@@ -261,9 +265,50 @@ def parse(
         for w in unknown_words(intent, tokens, matches, used, known)
         if stem(w) not in lexicon.vocabulary
     ]
+    intent.unknown += [w for w in short_unread if w not in intent.unknown]
     intent.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
     intent.unmapped = intent.unmapped or kinds_unknown(intent, said, catalog, lexicon)
     return intent
+
+
+def _short_states(
+    intent: Intent, tokens: list[str], lexicon: Lexicon, catalog: Catalog
+) -> list[str]:
+    """ "a tarefa 7 está travada", "tarefas anuladas": a state said by the one word a
+    glossary term puts beside its table's name, of the rows in play: that table's state, or
+    the state of the same name of other rows ("projetos anulados": the projects' own
+    cancelled). The words said of rows with no such state are returned, not understood."""
+    rows = [*([intent.entity[0]] if intent.entity else []), *intent.tables]
+    unread = []
+    for token in tokens:
+        meaning = lexicon.short_states.get(genderless(stem(token)))
+        if meaning is None or not rows:
+            continue
+        found = _same_state(meaning, rows, catalog)
+        if found is None:
+            unread.append(token)
+            continue
+        table, column, value = found
+        if intent.entity and intent.entity[0] == table:
+            intent.wants_status = True  # of one row, the state is asked
+            continue
+        values = intent.filters.setdefault((table, column), [])
+        if value not in values:
+            values.append(value)
+    return unread
+
+
+def _same_state(meaning: Meaning, rows: list[str], catalog: Catalog) -> tuple[str, str, str] | None:
+    """The state of the first of `rows` that is `meaning`'s, or is named like it."""
+    root = genderless(fold(meaning.value))
+    for name in rows:
+        if name == meaning.table:
+            return meaning.table, meaning.column, meaning.value
+        for column in catalog.table(name).columns:
+            for value in column.meta.values:
+                if genderless(fold(value)) == root:
+                    return name, column.name, value
+    return None
 
 
 def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexicon) -> None:
@@ -338,6 +383,11 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
         # "(cancelados fora)" leaves them out; "entregues fora do prazo" says when
         left_out = bool(after) and after[0] in LEFT_OUT
         left_out = left_out and not (after[1:] and after[1] in FUNCTION_WORDS)
+        # "leave the cancelled orders out", "deixando as canceladas de fora"
+        leave = any(t in LEAVE for t in tokens[max(0, start - 3) : start])
+        left_out = left_out or (
+            leave and bool(set(tokens[end : end + 3]) & {"out", "aside", "fora"})
+        )
         if not (any(t in NEGATIONS for t in before) or left_out):
             continue
         for meaning in meanings:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog, Table
-from orquestra.ddl_catalog.text import stem, words
+from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import NUMBER_WORDS
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
@@ -83,13 +83,20 @@ HEAD_LENGTH = 4
 """Shortest word read as the head of a column's name ("data", "valor", "date")."""
 
 
+NOT_MONEY = re.compile(
+    r"\b(?:pes[ao]\w*|weigh\w*|heavy|tempo|time|long|dias?|days?|horas?|hours?|atras\w*|late"
+    r"|vend\w*|sold|sell\w*|kg|quilos?|kilos?|unidades|units|itens|items)\b"
+)
+"""Words that say "how much" of one row asks something other than its money."""
+
+
 def amount_of_one_row(intent: Intent, catalog: Catalog) -> None:
     """ "tarefa 12: qual o projeto e quanto foi cobrado?", "how much is it": "how much" of
     one row, nothing else measured, is its own amount (its money column), not a total."""
     if intent.entity is None or intent.aggregate != "sum":
         return
-    if intent.metric or intent.measure or intent.groups:
-        return
+    if intent.metric or intent.measure or intent.groups or NOT_MONEY.search(fold(intent.question)):
+        return  # "quanto pesa a tarefa 12", "how long did it take": not its money
     table = catalog.table(intent.entity[0])
     if any(t != table.name for t in intent.tables):
         return  # "quanto a tarefa 12 gerou de horas": other rows' amounts, summed

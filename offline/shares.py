@@ -29,6 +29,8 @@ def share_asked(intent: Intent, text: str) -> None:
     rule = intent.metric.metric if intent.metric else None
     if rule is not None and not SIMPLE.fullmatch(rule.expression):
         return
+    if rule is not None and re.search(r"\bcase\b", rule.expression, re.IGNORECASE):
+        return  # a rate ("AVG(CASE … END)"): already a share, its conditions narrow its rows
     intent.share = True
     if not (intent.metric or intent.measure or intent.aggregate):
         intent.aggregate = "count"

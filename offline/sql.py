@@ -218,24 +218,33 @@ def _conditions_apart(
 ) -> None:
     """ "quanto faturamos e quanto ficou em tarefa bloqueada": when a further clause's own
     state is on a column the first measure's metric filter tests, that filter is the first
-    measure's FILTER, not every row's WHERE (the two would leave no row). A clause's state
-    on another table than the measured one stays a condition of every row."""
+    measure's FILTER, not every row's WHERE (the two would leave no row); so is the first
+    clause's own state of that column ("quanto pelo canal A e quanto pelo B"). A clause's
+    state on another table than the measured one stays a condition of every row."""
     rule = intent.metric.metric if intent.metric else None
     own = {key: values for other in intent.also for key, values in other.own.items()}
-    for (table, column), values in own.items():
+    for (table, column), values in [*own.items(), *intent.own.items()]:
         if table != base:
             where.append(in_values(f"{joins.alias(table)}.{column}", values))
     tested = {c for t, c in own if t == base}
-    if rule is None or not rule.filter or not tested or not selects:
+    if not tested or not selects or " FILTER (" in selects[-1]:
         return
-    if not any(re.search(rf"\b{c}\b", rule.filter) for c in tested):
-        return
-    stated = f"({qualify(rule.filter.replace('{today}', f'DATE {today!r}'), joins.alias(base))})"
-    if stated not in where or " FILTER (" in selects[-1]:
-        return
-    where.remove(stated)
-    expression, name = selects[-1].rsplit(" AS ", 1)
-    selects[-1] = f"{expression} FILTER (WHERE {stated[1:-1]}) AS {name}"
+    mine = [in_values(f"{joins.alias(t)}.{c}", v) for (t, c), v in intent.own.items() if t == base]
+    if (
+        rule is not None
+        and rule.filter
+        and any(re.search(rf"\b{c}\b", rule.filter) for c in tested)
+    ):
+        stated = (
+            f"({qualify(rule.filter.replace('{today}', f'DATE {today!r}'), joins.alias(base))})"
+        )
+        if stated in where:
+            where.remove(stated)
+            mine.insert(0, stated[1:-1])
+    if mine:
+        expression, name = selects[-1].rsplit(" AS ", 1)
+        said = " AND ".join(dict.fromkeys(mine))  # a state the metric also says, once
+        selects[-1] = f"{expression} FILTER (WHERE {said}) AS {name}"
 
 
 def _group_table(group: Group, intent: Intent, catalog: Catalog, joins: Joins) -> str:

@@ -88,7 +88,8 @@ def metric_by_verb(
                     or any(w.startswith(r) for r in roots for w in phrase)
                 )
                 rows = _table_words(catalog).get(term.metric.table if term.metric else "", set())
-                if named and not whole and _only_the_rows(phrase, roots, content, stems, rows):
+                verbs = heads + roots
+                if named and not whole and _only_the_rows(phrase, verbs, content, stems, rows):
                     continue  # "when did we start the first project": no "late starts"
                 if not (named or whole):
                     continue  # "quantos pedidos faturamos": the orders' state, not revenue
@@ -116,11 +117,16 @@ def _only_the_rows(
 
 @per_catalog
 def _table_words(catalog: Catalog) -> dict[str, set[str]]:
-    """Each table's words: those of the phrases that name it. Read once per catalog."""
+    """Each table's words: those of the phrases that name it or one of its date columns
+    (what its rows are, and what they did: "delivery" of a delivered date). Read once per
+    catalog."""
     found: dict[str, set[str]] = {}
     for key, meanings in lexicon_for(catalog).phrases.items():
         for meaning in meanings:
-            if meaning.kind == "table":
+            dated = meaning.kind == "column" and catalog.table(meaning.table).column(
+                meaning.column
+            ).type_sql.startswith(DATE_TYPES)
+            if meaning.kind == "table" or dated:
                 found.setdefault(meaning.table, set()).update(key)
     return found
 

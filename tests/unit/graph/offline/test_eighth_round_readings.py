@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.graph.offline.offline_sql import route_of, sql_for
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from tests.unit.graph.offline.offline_sql import CATALOGS, TODAY, route_of, sql_for
 
 LATE = (
     "(CAST(c.data_entrega AS date) > c.previsao_entrega OR (c.data_entrega IS NULL"
@@ -535,3 +537,132 @@ def test_kinds_ranked_by_volume_count_the_rows_of_each(
 ) -> None:
     sql = sql_for(deployment, question)
     assert sql.startswith(wanted) and "DESC LIMIT 3" in sql
+
+
+# The review's probes: each reading above, pressed where it must not fire.
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "what percent of urgent reports made it on time last month?",
+            "AS sla_de_laudo FROM laudos AS l WHERE (l.assinado_em IS NOT NULL) AND l.prioridade",
+        ),
+        (
+            "clinics",
+            "percentual de laudos urgentes assinados no prazo por médico",
+            "ORDER BY sla_de_laudo DESC",
+        ),
+        (
+            "clinics",
+            "dos laudos assinados no prazo, qual percentual era urgente?",
+            "100.0 * count(*) FILTER (WHERE l.prioridade = 'URGENTE')",
+        ),
+        (
+            "logistics",
+            "qual a % de cargas entregues dentro do prazo pela transportadora 3?",
+            "AS otif FROM cargas",
+        ),
+    ],
+)
+def test_a_rate_narrowed_by_a_state_and_a_share_of_on_time_rows(
+    deployment: str, question: str, wanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql
+    assert "NULLIF(avg(" not in sql  # never a ratio of two rates
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "first", "second"),
+    [
+        (
+            "logistics",
+            "quanto vendemos pelo EDI e quanto pelo portal em maio?",
+            "sum(p.valor_total) FILTER (WHERE p.canal = 'EDI')",
+            "sum(p.valor_total) FILTER (WHERE p.canal = 'PORTAL')",
+        ),
+        (
+            "logistics",
+            "quanto faturamos com notas autorizadas e quanto ficou em notas bloqueadas?",
+            "sum(nf.valor_nota) FILTER (WHERE nf.status = 'AUTORIZADA') AS faturamento",
+            "sum(nf.valor_nota) FILTER (WHERE nf.status = 'BLOQUEADA')",
+        ),
+        (
+            "logistics",
+            "quantos pedidos tivemos em maio e qual o valor total dos pedidos cancelados?",
+            "count(*) AS quantidade",
+            "sum(p.valor_total) FILTER (WHERE p.status = 'CANCELADO')",
+        ),
+        (
+            "clinics",
+            "quanto faturamos com exames particulares e quanto com Unimed?",
+            "FILTER (WHERE e.convenio = 'PARTICULAR')",
+            "FILTER (WHERE e.convenio = 'UNIMED')",
+        ),
+    ],
+)
+def test_each_clause_its_own_state_of_one_column(
+    deployment: str, question: str, first: str, second: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert first in sql and second in sql
+    where = sql.split(" FROM ", 1)[1]
+    assert "canal =" not in where and "convenio =" not in where
+    assert "<> 'CANCELADO' AND p.status = 'CANCELADO'" not in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "state"),
+    [
+        ("how many orders did we leave open last month?", "p.status = 'ABERTO'"),
+        ("which invoices did we leave blocked?", "nf.status = 'BLOQUEADA'"),
+    ],
+)
+def test_leave_without_out_leaves_nothing_out(question: str, state: str) -> None:
+    sql = sql_for("logistics", question)
+    assert state in sql and "<>" not in sql.replace("c.status <> 'CANCELADA'", "")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "quanto pesa a carga 17086?",
+        "how much does load 17086 weigh?",
+        "quanto tempo levou a carga 17086?",
+    ],
+)
+def test_how_much_of_one_row_that_is_not_money_keeps_its_columns(question: str) -> None:
+    assert "c.peso_total_kg" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("how many voided orders in May?", "p.status = 'CANCELADO'"),
+        ("quantas cargas anuladas?", "c.status = 'CANCELADA'"),
+        ("A nota 42007 está travada? qual o motivo?", "nf.status, nf.motivo_bloqueio"),
+    ],
+)
+def test_a_terms_short_state_word_is_the_state_of_that_name_of_the_rows_asked(
+    question: str, wanted: str
+) -> None:
+    sql = sql_for("logistics", question)
+    assert wanted in sql and "notas_fiscais" not in sql.replace("FROM notas_fiscais", "")
+
+
+def test_a_terms_short_state_word_of_rows_without_that_state_is_said_not_understood() -> None:
+    catalog = CATALOGS["logistics"]
+    intent = parse("quantas cargas travadas?", catalog, lexicon_for(catalog), TODAY)
+    assert intent.unmapped == ["travadas"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how many loads did we deliver in May?", "quantas cargas a gente entregou em maio?"],
+)
+def test_a_verb_of_the_rows_date_is_not_the_late_metric(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "previsao_entrega" not in sql and "c.data_entrega >= DATE '2026-05-01'" in sql
