@@ -40,8 +40,8 @@ PORTUGUESE = (
     r"\bquando (voces?|a empresa|o sistema) (considera|consideram|conta|contam|classifica)\b",
     r"\b(pra|para) (que|o que) (serve|servem)\b",
     # a procedure: "o que preciso fazer pra liberar?"; a rule in a case: "se uma tarefa …"
-    r"\bo que (eu |a gente |nos )?(preciso|precisa|precisamos|devo|deve|devemos|tenho que"
-    r"|temos que|tem que) fazer\b",
+    r"\bo que (eu |a gente |nos |(o|a|os|as) \w+ )?(preciso|precisa|precisamos|precisam|devo"
+    r"|deve|devemos|devem|tenho que|temos que|tem que|tem de) fazer\b",
     r"^se (um|uma|o|a|os|as) (?!.*\d)",
 )
 ENGLISH = (

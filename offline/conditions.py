@@ -25,6 +25,7 @@ from orquestra.offline.lexicon import (
     VERB_ENDINGS,
     Lexicon,
     Meaning,
+    amount_column,
     lexicon_for,
     verb_roots,
 )
@@ -166,19 +167,37 @@ def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
     """ "quanto custa em média o frete": an amount averaged (or added up) with no metric
     named, that exactly one glossary metric sums, counts the rows that metric counts (its
     filter: cancelled rows cost nothing), unless the question says its own states."""
-    if intent.metric or intent.implied or intent.measure is None or intent.filters:
+    if intent.metric or intent.implied or intent.entity:
+        return
+    _the_rows_amount(intent, catalog)
+    if intent.measure is None:
         return
     table, column = intent.measure
+    said = {c for t, c in intent.filters if t == table}  # its own states, said otherwise
     summing = [
         term
         for term in catalog.glossary
         if term.metric
         and term.metric.table == table
         and term.metric.filter
+        and not any(re.search(rf"\b{c}\b", term.metric.filter) for c in said)
         and re.fullmatch(rf"sum\(\s*{re.escape(column)}\s*\)", term.metric.expression, re.I)
     ]
     if len(summing) == 1:
         intent.implied.append(summing[0])
+
+
+def _the_rows_amount(intent: Intent, catalog: Catalog) -> None:
+    """ "total billed to plan X in April": a total asked of rows, no amount named, is of
+    their money column (the one that says how much a row is)."""
+    if intent.measure or intent.aggregate != "sum" or intent.groups:
+        return
+    named = [*intent.tables, *(t for t, _c in intent.filters)]
+    if not named:
+        return
+    amount = amount_column(catalog.table(named[0]))
+    if amount is not None:
+        intent.measure = (named[0], amount)
 
 
 SHORT_ROOT = 4

@@ -56,6 +56,9 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     concluídas" → `data_conclusao`, "cadastramos" → `cadastrado_em`); else the first."""
     if _metric_date(intent):
         return _metric_date(intent)
+    implied = intent.implied[0].metric if len(intent.implied) == 1 else None
+    if implied is not None and implied.table == base and implied.date_column:
+        return implied.date_column  # "total billed to plan X": placed as revenue is
     if intent.date_column and intent.date_column in catalog.table(base).column_names:
         return intent.date_column
     table = catalog.table(base)

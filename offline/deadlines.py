@@ -35,10 +35,13 @@ LATE = re.compile(
 LATE_SHORT = re.compile(r"\b(?:fora|not)\b")
 """Said after an on-time clause, the other side: "quantos no prazo e quantos fora"."""
 PASSED = re.compile(
-    r"\b(?:past|passed|beyond|overdue|expired|estourad[oa]s?|vencid[oa]s?|passou|passaram"
+    r"\b(?:past|passed|beyond|overdue|expired|blew|blown|estourad[oa]s?|estourou|estouraram"
+    r"|vencid[oa]s?|passou|passaram"
     r"|ultrapassad[oa]s?)\b"
 )
 NEGATED = set(NEGATIONS)
+HAVING = ("have", "has", "had", "with", "still")
+"""English words before "no <noun>" that say the noun is missing ("have no signature")."""
 CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+")
 SHARED_PREFIX = 6
 ROW_COUNT = re.compile(r"count\((\*|1)\)$|avg\(casewhen")
@@ -152,6 +155,11 @@ def _past_and_open(
     if done is None:  # "ainda sem assinatura": a noun of what was due, negated
         negated = [t for i, t in enumerate(tokens) if set(tokens[max(0, i - 2) : i]) & NEGATED]
         negated += [t[2:] for t in tokens if t.startswith("un") and len(t) > 6]  # "unsigned"
+        negated += [  # "still have no signature" (in Portuguese "no" is "in the")
+            t
+            for i, t in enumerate(tokens)
+            if i > 1 and tokens[i - 1] == "no" and tokens[i - 2] in HAVING
+        ]
         column = _done_column(negated, table, deadline)
         if column is None:
             return False

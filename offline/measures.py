@@ -29,6 +29,25 @@ def metric_expression(intent: Intent) -> str:
     return expression
 
 
+def one_aggregate(expression: str) -> bool:
+    """`expression` is one aggregate call (its parentheses balanced, closing at the end), so
+    it can take a FILTER; a ratio of two cannot.
+
+    >>> one_aggregate("AVG(EXTRACT(EPOCH FROM a - b) / 3600)"), one_aggregate("SUM(a) / SUM(b)")
+    (True, False)
+    """
+    said = expression.strip()
+    opened = re.match(r"\w+\(", said)
+    if opened is None:
+        return False
+    depth = 0
+    for index, char in enumerate(said[opened.end() - 1 :], opened.end() - 1):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return index == len(said) - 1
+    return False
+
+
 def extra_measure(
     other: Intent, intent: Intent, catalog: Catalog, base: str, alias: str, today: str
 ) -> tuple[str, str] | None:
@@ -71,7 +90,7 @@ def _clause_measure(
         expression = qualify(metric_expression(other), alias)
         own = intent.metric.metric.filter if intent.metric and intent.metric.metric else None
         if metric.filter and metric.filter != own:
-            if not re.fullmatch(r"\w+\([^()]*\)", metric.expression.strip()):
+            if not one_aggregate(metric.expression):
                 return None  # a ratio of aggregates cannot take one FILTER
             condition = qualify(metric.filter.replace("{today}", f"DATE {today!r}"), alias)
             expression += f" FILTER (WHERE {condition})"
@@ -193,7 +212,7 @@ def per_clause(
 ) -> list[str]:
     """ "quantas bloqueadas e quantas canceladas": the measure once per clause, each under
     its own condition as the aggregate's FILTER (what both share stays in the WHERE)."""
-    if not re.fullmatch(r"\w+\([^()]*\)", measure.strip()):
+    if not one_aggregate(measure):
         return [f"{measure} AS {name}"]  # a ratio of aggregates cannot take one FILTER
     selects = []
     for clause in intent.apart:

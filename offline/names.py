@@ -20,6 +20,10 @@ NAMING = ("nome", "name", "razao_social", "nome_fantasia")
 """Display columns that hold a name people type as it is (not a description)."""
 
 
+TITLES = {"dr", "dra", "sr", "sra", "srta", "mr", "mrs", "ms", "miss", "prof", "profa", "doctor"}
+"""Forms of address written before a person's name, never part of it."""
+
+
 def find_name(question: str, lexicon: Lexicon, known: set[str]) -> str | None:
     """The capitalised run of two or more words with one the catalog does not know; the
     sentence's first word and the languages' own words ("Qual", "When") lead it, not part."""
@@ -27,6 +31,8 @@ def find_name(question: str, lexicon: Lexicon, known: set[str]) -> str | None:
         parts = found.group(0).split()
         if found.start() == 0 or fold(parts[0]) in known:
             parts = parts[1:]
+        while parts and fold(parts[0]).rstrip(".") in TITLES:
+            parts = parts[1:]  # "Dra. Ana Lima": the person is "Ana Lima"
         if len(parts) < 2:
             continue
         said = words(" ".join(parts))

@@ -67,7 +67,7 @@ from orquestra.offline.lexicon import (
 )
 from orquestra.offline.lifecycle import done_state, not_yet, state_today
 from orquestra.offline.names import find_name
-from orquestra.offline.periods import find_periods
+from orquestra.offline.periods import DAY_RANGE, find_periods
 from orquestra.offline.phrasing import (
     amount_of_one_row,
     distinct_count,
@@ -155,7 +155,7 @@ def parse(
     )
     intent.terms = lexicon.terms_in(tokens)
     used: set[int] = set()
-    _entity(intent, tokens, lexicon, catalog, used)
+    _entity(intent, _days_hidden(tokens), lexicon, catalog, used)  # "de 01/04 a 15/04": days
     intent.is_concept = asks_what_it_means(text) and intent.entity is None
     masked = " ".join("#" if i in used else t for i, t in enumerate(tokens))
     intent.periods = find_periods(masked, today)
@@ -258,6 +258,7 @@ def parse(
     _comparisons_the_metric_makes(intent)
     _states_the_rate_tests(intent)
     undated_kinds_in_time(intent, catalog)
+    _periods_compared_counted(intent)
     known = KNOWN
     intent.named = named
     intent.unknown = [
@@ -269,6 +270,27 @@ def parse(
     intent.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
     intent.unmapped = intent.unmapped or kinds_unknown(intent, said, catalog, lexicon)
     return intent
+
+
+def _days_hidden(tokens: list[str]) -> list[str]:
+    """`tokens` with the numbers of a range of days ("de 01/04 a 15/04/2026") hidden: a
+    day is no row's number."""
+    said = " ".join(tokens)
+    found = DAY_RANGE.search(said)
+    if found is None:
+        return tokens
+    first = len(said[: found.start()].split())
+    last = first + len(found.group(0).split())
+    return ["#" if first <= i < last and t.isdigit() else t for i, t in enumerate(tokens)]
+
+
+def _periods_compared_counted(intent: Intent) -> None:
+    """ "tarefas concluídas no 1º tri de 2026 vs 1º tri de 2025": rows compared across
+    periods, nothing else measured, are counted in each (a list of both says nothing)."""
+    if len(intent.periods) < 2 or intent.listing or intent.entity:
+        return
+    if not (intent.metric or intent.measure or intent.aggregate or intent.groups):
+        intent.aggregate = "count"
 
 
 def _short_states(

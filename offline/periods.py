@@ -328,6 +328,37 @@ def _since(text: str, today: date) -> Period | None:
     return None
 
 
+DAY = r"(?:(\d{4})[-\s](\d{1,2})[-\s](\d{1,2})|(\d{1,2})[/\s](\d{1,2})(?:[/\s](\d{2,4}))?)\b"
+DAY_RANGE = re.compile(
+    rf"\b(?:between|entre|from|de|do dia|desde)\s+{DAY}\s+(?:and|e|to|a|ate|until|through)"
+    rf"\s+(?:o dia\s+)?{DAY}"
+)
+"""Two days, both included: "between 2026-04-01 and 2026-04-30", "de 01/04 a 15/04/2026"."""
+
+
+def _day(parts: tuple[str | None, ...], year: int) -> date | None:
+    """A day written as ISO (`parts[:3]`) or as day/month[/year] (`parts[3:]`)."""
+    try:
+        if parts[0]:
+            return date(int(parts[0]), int(parts[1] or 0), int(parts[2] or 0))
+        said = int(parts[5]) if parts[5] else year
+        return date(said + (2000 if said < 100 else 0), int(parts[4] or 0), int(parts[3] or 0))
+    except ValueError:
+        return None
+
+
+def _day_range(text: str, today: date) -> Period | None:
+    found = DAY_RANGE.search(text)
+    if found is None:
+        return None
+    groups = found.groups()
+    last = _day(groups[6:], today.year)
+    first = _day(groups[:6], last.year if last else today.year)
+    if first is None or last is None or last < first:
+        return None
+    return Period(first, last + timedelta(days=1), found.group(0))
+
+
 def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     """Every period the question names, in order of discovery ("este mês com o mês passado")."""
     text, found = fold(question), []
@@ -408,7 +439,7 @@ def _numeric_month(text: str, today: date) -> Period | None:
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
-    for named in (_numeric_month, _short_part, _part_of_year, _month_range, _since):
+    for named in (_day_range, _numeric_month, _short_part, _part_of_year, _month_range, _since):
         period = named(text, today)
         if period is not None:
             return period

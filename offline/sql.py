@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import words
 from orquestra.offline.dating import SIMPLE_STATE, rows_date, time_column
 from orquestra.offline.intent import Group, Intent
@@ -28,6 +28,7 @@ from orquestra.offline.lexicon import (
     is_measure,
     key_column,
 )
+from orquestra.offline.lifecycle import leaves_out
 from orquestra.offline.measures import (
     compared,
     counted_in_unit,
@@ -213,6 +214,15 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     return sql
 
 
+def _states_it_leaves_out(intent: Intent, metric: MetricDefinition) -> bool:
+    """ "o frete das tarefas canceladas": the question asks of rows in a state the metric's
+    filter leaves out; those rows are what it asks, so the filter yields (else no row)."""
+    return any(
+        t == metric.table and leaves_out(metric.filter, c, values)
+        for (t, c), values in intent.filters.items()
+    )
+
+
 def _conditions_apart(
     intent: Intent, selects: list[str], where: list[str], joins: Joins, base: str, today: str
 ) -> None:
@@ -274,7 +284,7 @@ def _filters(
     base = base or _base(intent)
     alias = joins.alias(base)
     metric = intent.metric.metric if intent.metric else None
-    if metric and metric.filter:
+    if metric and metric.filter and not _states_it_leaves_out(intent, metric):
         # Parenthesised: a metric's filter may hold an OR, and the other conditions are ANDed.
         where.append(f"({qualify(metric.filter.replace('{today}', f'DATE {today!r}'), alias)})")
     share = share_condition(metric) if intent.aggregate == "count" else None

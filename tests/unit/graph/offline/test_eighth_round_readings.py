@@ -666,3 +666,123 @@ def test_a_terms_short_state_word_of_rows_without_that_state_is_said_not_underst
 def test_a_verb_of_the_rows_date_is_not_the_late_metric(question: str) -> None:
     sql = sql_for("logistics", question)
     assert "previsao_entrega" not in sql and "c.data_entrega >= DATE '2026-05-01'" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "Total billed to Unimed between 2026-04-01 and 2026-04-30.",
+            [
+                "sum(e.valor)",
+                "e.convenio = 'UNIMED'",
+                "(e.status = 'REALIZADO')",
+                "e.data_realizacao >= DATE '2026-04-01' AND e.data_realizacao < DATE '2026-05-01'",
+            ],
+        ),
+        (
+            "logistics",
+            "pedidos de 01/04 a 15/04/2026",
+            ["p.data_pedido >= DATE '2026-04-01' AND p.data_pedido < DATE '2026-04-16'"],
+        ),
+        (
+            "logistics",
+            "how many loads left from 2026-03-01 to 2026-03-31?",
+            ["c.data_saida >= DATE '2026-03-01' AND c.data_saida < DATE '2026-04-01'"],
+        ),
+    ],
+)
+def test_days_written_out_and_a_total_of_the_rows_money(
+    deployment: str, question: str, wanted: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    for part in wanted:
+        assert part in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "name"),
+    [
+        (
+            "clinics",
+            "sou o Dr. Roberto Lima Barbosa: quais laudos meus ainda não foram assinados?",
+            "p.nome = 'Roberto Lima Barbosa'",
+        ),
+        (
+            "clinics",
+            "último laudo assinado pela Dra. Mariana Mendes Monteiro",
+            "p.nome = 'Mariana Mendes Monteiro'",
+        ),
+        (
+            "logistics",
+            "pedidos da Sra. Drogaria Horizonte Ltda em maio",
+            "Drogaria Horizonte Ltda'",
+        ),
+    ],
+)
+def test_a_title_before_a_name_is_not_part_of_it(deployment: str, question: str, name: str) -> None:
+    sql = sql_for(deployment, question)
+    assert name in sql and "Dr." not in sql and "Sra." not in sql
+
+
+def test_two_periods_compared_with_nothing_measured_count_the_rows() -> None:
+    sql = sql_for("clinics", "MRI scans performed in Q1 2026 vs Q1 2025")
+    assert sql.startswith("SELECT count(*) FILTER (WHERE e.data_realizacao >= DATE '2026-01-01'")
+    assert "AS quantidade_2" in sql
+
+
+def test_a_further_measure_of_one_aggregate_with_nested_parentheses_is_kept() -> None:
+    sql = sql_for(
+        "clinics",
+        "For reports opened in March 2026: how many got signed, and what was the average"
+        " turnaround in hours?",
+    )
+    assert "AS tempo_de_laudo" in sql and "FILTER (WHERE l.assinado_em IS NOT NULL)" in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "frete total das cargas canceladas",
+            "sum(c.valor_frete) AS custo_de_frete FROM cargas AS c WHERE c.status = 'CANCELADA'",
+        ),
+        (
+            "logistics",
+            "valor vendido de pedidos cancelados",
+            "FROM pedidos AS p WHERE p.status = 'CANCELADO'",
+        ),
+    ],
+)
+def test_rows_in_a_state_the_metric_leaves_out_are_measured_without_its_filter(
+    deployment: str, question: str, wanted: str
+) -> None:
+    assert wanted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "route"),
+    [
+        (
+            "clinics",
+            "o que o médico tem que fazer quando acha um achado crítico no exame?",
+            "KNOWLEDGE",
+        ),
+        ("logistics", "o que o financeiro deve fazer com uma nota bloqueada?", "KNOWLEDGE"),
+    ],
+)
+def test_what_someone_must_do_is_knowledge(deployment: str, question: str, route: str) -> None:
+    assert route_of(deployment, question) == route
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "List the reports that blew their deadline and still have no signature.",
+        "quais laudos estouraram o prazo e ainda não foram assinados?",
+    ],
+)
+def test_past_the_deadline_and_still_not_done_in_more_words(question: str) -> None:
+    assert "l.assinado_em IS NULL AND l.status <> 'CANCELADO'" in sql_for("clinics", question)
