@@ -168,19 +168,36 @@ def entity_columns(
         t == table.name and table.column(c).type_sql.startswith(DATE_TYPES)
         for t, c in intent.columns
     )
-    if WHEN.search(" ".join(tokens)) and not dated:  # "pra que dia … e por qual canal"
+    if WHEN.search(" ".join(tokens)):  # "pra que dia … e por qual canal"
         naming = {
             i
             for start, end, meanings in matches
             if any(m.kind == "table" for m in meanings)
             for i in range(start, end)
         }
+        dates = {  # "when is bill 7 due": a word naming the table may name its date too
+            w
+            for c in table.columns
+            if c.type_sql.startswith(DATE_TYPES)
+            for w in words(" ".join(c.meta.synonyms.all()))
+        }
         verbs = [
             t
             for i, t in enumerate(tokens)
-            if i not in used | naming and len(t) >= SHARED_START and not WHEN.fullmatch(t)
+            if i not in used
+            and (i not in naming or t in dates - DATE_WORDS)
+            and len(t) >= 3
+            and t not in FUNCTION_WORDS
+            and not WHEN.fullmatch(t)
         ]
-        _when(intent, table, verbs)
+        if (verbs or not dated) and _when(intent, table, verbs):
+            # "quando" may be another table's date column's synonym too: the verb named the
+            # row's own date, which is the one asked
+            intent.columns = [
+                (t, c)
+                for t, c in intent.columns
+                if t == table.name or not catalog.table(t).column(c).type_sql.startswith(DATE_TYPES)
+            ]
     # A state of the row itself ("a tarefa 12 está bloqueada? qual o motivo?") asks for its
     # state column beside what else was asked (alone, every column shows it anyway).
     asked_own = any(t == table.name for t, _c in intent.columns)
@@ -202,16 +219,29 @@ def entity_columns(
                 intent.columns.insert(0, (table.name, column.name))
 
 
-def _when(intent: Intent, table: Table, verbs: list[str]) -> None:
-    """ "when was it issued?": the row's own date whose words the verb shares."""
+DATE_WORDS = {"data", "date", "dia", "day", "hora", "time", "quando", "when"}
+"""Words any date column is spelled with: they name no one date."""
+
+
+def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
+    """ "when was it issued?": the row's own date whose words the verb shares ("entregue" ~
+    "entrega"; a short verb, "due", only as one of the column's words), one not asked yet
+    ("a data prometida … e quando foi entregue")."""
+    said = [v for v in verbs if v not in DATE_WORDS]
     for column in table.columns:
-        if not column.type_sql.startswith(DATE_TYPES):
+        if (
+            not column.type_sql.startswith(DATE_TYPES)
+            or (table.name, column.name) in intent.columns
+        ):
             continue
         spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
-        starts = {w[:SHARED_START] for w in spelled}
-        if any(verb[:SHARED_START] in starts for verb in verbs):
+        starts = {w[:SHARED_START] for w in spelled if w not in DATE_WORDS}
+        if any(
+            v[:SHARED_START] in starts if len(v) >= SHARED_START else v in spelled for v in said
+        ):
             intent.columns.append((table.name, column.name))
-            return
+            return True
+    return False
 
 
 def rank_subject(

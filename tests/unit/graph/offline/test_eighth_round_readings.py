@@ -786,3 +786,29 @@ def test_what_someone_must_do_is_knowledge(deployment: str, question: str, route
 )
 def test_past_the_deadline_and_still_not_done_in_more_words(question: str) -> None:
     assert "l.assinado_em IS NULL AND l.status <> 'CANCELADO'" in sql_for("clinics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "columns"),
+    [
+        (
+            "qual era a data prometida da carga 17100 e quando ela foi entregue de fato?",
+            "SELECT c.cod_carga, c.previsao_entrega, c.data_entrega FROM cargas AS c",
+        ),
+        (
+            "When is bill 920061 due and how much is it for?",
+            "SELECT t.num_titulo, t.valor, t.vencimento FROM titulos AS t",
+        ),
+        ("quando vence o título 920061?", "SELECT t.num_titulo, t.vencimento FROM titulos AS t"),
+    ],
+)
+def test_when_of_one_row_is_the_date_its_verb_names_beside_a_date_already_asked(
+    question: str, columns: str
+) -> None:
+    sql = sql_for("logistics", question)
+    assert sql.startswith(columns) and "eventos_rastreamento" not in sql
+
+
+def test_when_of_a_row_whose_own_dates_no_verb_names_keeps_its_events_date() -> None:
+    sql = sql_for("logistics", "quando a nota 40908 foi entregue?")
+    assert "last_updated FROM eventos_rastreamento" in sql
