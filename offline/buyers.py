@@ -19,7 +19,7 @@ import re
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import display_column, verb_roots
+from orquestra.offline.lexicon import display_column, is_numeric, verb_roots
 from orquestra.offline.ranking import FAST, SLOW, SUMMED, better
 
 IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy", "paid": "pay"}
@@ -32,11 +32,16 @@ def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: 
     if intent.entity and intent.aggregate == "sum":
         _how_much_one_did(intent, tokens, catalog, known)
         return
-    if intent.entity or intent.metric or intent.measure or intent.groups or not intent.tables:
+    if intent.entity or intent.metric or intent.measure or intent.groups:
+        return
+    # "qual estado compra mais": a column of the rows that act, ranked, names them by it
+    by_column = {t: c for t, c in intent.columns if not is_numeric(catalog.table(t).column(c))}
+    named_rows = intent.tables or (list(by_column) if intent.top else [])
+    if not named_rows:
         return
     for token in (t for t in tokens if stem(t) not in known):
-        roots = [IRREGULAR_AGENTS[token]] if token in IRREGULAR_AGENTS else verb_roots(token)
-        acts = _acts(roots, intent.tables, catalog) if roots else None
+        roots = _agent_roots(token)
+        acts = _acts(roots, named_rows, catalog) if roots else None
         if acts is None:
             continue
         table, named = acts
@@ -44,9 +49,9 @@ def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: 
             metric = _amount(table, catalog)
             if metric is None:
                 return
+            shown = by_column.get(named)  # "qual segmento comprou mais": by that column
             intent.metric, intent.tables = metric, [named]
-            shown = display_column(catalog.table(named))
-            intent.groups.append(Group(named, shown.name))
+            intent.groups.append(Group(named, shown or display_column(catalog.table(named)).name))
             intent.ascending = False
         elif intent.aggregate == "count":
             intent.tables = [table, named]
@@ -61,12 +66,27 @@ def _how_much_one_did(intent: Intent, tokens: list[str], catalog: Catalog, known
         return
     assert intent.entity is not None
     for token in (t for t in tokens if stem(t) not in known):
-        roots = [IRREGULAR_AGENTS[token]] if token in IRREGULAR_AGENTS else verb_roots(token)
+        roots = _agent_roots(token)
         acts = _acts(roots, [intent.entity[0]], catalog) if roots else None
         metric = _amount(acts[0], catalog) if acts else None
         if metric is not None:
             intent.metric = metric
             return
+
+
+PRESENT = ("am", "em", "a", "e")
+"""Portuguese present endings ("compra", "compram"): the verb said of what rows do."""
+
+
+def _agent_roots(token: str) -> list[str]:
+    """The roots a verb shares with its agent noun: "bought" → "buy", "comprou" → "compr",
+    and in the present, "compra"/"compram" → "compr"."""
+    if token in IRREGULAR_AGENTS:
+        return [IRREGULAR_AGENTS[token]]
+    roots = verb_roots(token)
+    if not roots and len(token) > 5:
+        roots = [token[: -len(end)] for end in PRESENT if token.endswith(end)][:1]
+    return roots
 
 
 def _acts(roots: list[str], named: list[str], catalog: Catalog) -> tuple[str, str] | None:

@@ -812,3 +812,20 @@ def test_when_of_one_row_is_the_date_its_verb_names_beside_a_date_already_asked(
 def test_when_of_a_row_whose_own_dates_no_verb_names_keeps_its_events_date() -> None:
     sql = sql_for("logistics", "quando a nota 40908 foi entregue?")
     assert "last_updated FROM eventos_rastreamento" in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "group"),
+    [
+        ("qual cliente compra mais da gente?", "c.nome AS nome"),
+        ("quais clientes compram mais?", "c.nome AS nome"),
+        ("qual estado compra mais da gente?", "c.uf AS uf"),
+        ("which state buys the most from us?", "c.uf AS uf"),
+        ("qual segmento comprou mais em 2026?", "c.segmento AS segmento"),
+    ],
+)
+def test_rows_or_their_column_ranked_by_what_they_do_in_the_present_too(
+    question: str, group: str
+) -> None:
+    sql = sql_for("logistics", question)
+    assert sql.startswith(f"SELECT {group}, sum(p.valor_total) AS valor_vendido FROM pedidos")
