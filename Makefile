@@ -69,4 +69,10 @@ eval: $(STAMP)
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev4.jsonl --out evals/out/clinics_paraphrases_dev4
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev5.jsonl --out evals/out/paraphrases_dev5
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev5.jsonl --out evals/out/clinics_paraphrases_dev5
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev6.jsonl --out evals/out/paraphrases_dev6
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev6.jsonl --out evals/out/clinics_paraphrases_dev6
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev7.jsonl --out evals/out/paraphrases_dev7
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev7.jsonl --out evals/out/clinics_paraphrases_dev7
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev8.jsonl --out evals/out/paraphrases_dev8
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev8.jsonl --out evals/out/clinics_paraphrases_dev8
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_heldout2.jsonl --out evals/out/paraphrases_heldout2

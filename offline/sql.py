@@ -237,9 +237,10 @@ def _conditions_apart(
         if table != base:
             where.append(in_values(f"{joins.alias(table)}.{column}", values))
     tested = {c for t, c in own if t == base}
-    if not tested or not selects or " FILTER (" in selects[-1]:
-        return
     mine = [in_values(f"{joins.alias(t)}.{c}", v) for (t, c), v in intent.own.items() if t == base]
+    if not tested or not selects or " FILTER (" in selects[-1]:
+        where.extend(mine)  # the first measure cannot take them alone: every row's, as before
+        return
     if (
         rule is not None
         and rule.filter
