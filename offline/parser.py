@@ -67,7 +67,7 @@ from orquestra.offline.lexicon import (
 )
 from orquestra.offline.lifecycle import done_state, not_yet, state_today
 from orquestra.offline.names import find_name
-from orquestra.offline.periods import DAY_RANGE, find_periods
+from orquestra.offline.periods import DAY_RANGE, find_periods, month_years_spelled
 from orquestra.offline.phrasing import (
     amount_of_one_row,
     distinct_count,
@@ -140,6 +140,7 @@ def parse(
     question: str, catalog: Catalog, lexicon: Lexicon, today: date, clauses: bool = True
 ) -> Intent:
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
+    question = month_years_spelled(question)  # "mai/26": "mai de 2026"
     question = spelled_out(question, lexicon)  # "vlr", "fat.", "qtd de pedidos"
     question = without_pronoun_codes(question, catalog)  # "paid us", not the type code "US"
     text = fold(question).strip()

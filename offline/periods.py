@@ -359,6 +359,44 @@ def _day_range(text: str, today: date) -> Period | None:
     return Period(first, last + timedelta(days=1), found.group(0))
 
 
+SHORT_MONTHS = {"mai": "maio"}
+"""Short month names only read before a year ("mai/26"): alone they are other words."""
+
+
+def month_years_spelled(question: str) -> str:
+    """`question` with a month written with its year after a slash or dash ("mai/26",
+    "março/2026", "jun-25") spelled as "<month> de <year>", which the period readers read
+    (and which words() would otherwise split into a month and a bare number)."""
+    names = "|".join(sorted([*MONTHS, *SHORT_MONTHS], key=len, reverse=True))
+
+    def spelled(found: re.Match[str]) -> str:
+        year, month = int(found.group(2)), found.group(1)
+        return f"{SHORT_MONTHS.get(month.lower(), month)} de {year + (2000 if year < 100 else 0)}"
+
+    return re.sub(rf"\b({names})\s*[/-]\s*(\d{{4}}|\d{{2}})\b", spelled, question, flags=re.I)
+
+
+def _since_month_day(text: str, today: date) -> Period | None:
+    """ "since April 15", "desde 15 de abril": from that day up to today."""
+    names = "|".join(sorted(MONTHS, key=len, reverse=True))
+    found = re.search(
+        rf"\b(?:since|desde)\s+(?:(?:o dia\s+)?(\d{{1,2}})\s+de\s+({names})"
+        rf"|({names})\s+(\d{{1,2}}))\b",
+        text,
+    )
+    if found is None:
+        return None
+    day = int(found.group(1) or found.group(4))
+    month = MONTHS[found.group(2) or found.group(3)]
+    try:
+        start = date(today.year, month, day)
+    except ValueError:
+        return None
+    if start > today:
+        start = start.replace(year=today.year - 1)
+    return Period(start, today + timedelta(days=1), found.group(0))
+
+
 def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     """Every period the question names, in order of discovery ("este mês com o mês passado")."""
     text, found = fold(question), []
@@ -439,7 +477,8 @@ def _numeric_month(text: str, today: date) -> Period | None:
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
-    for named in (_day_range, _numeric_month, _short_part, _part_of_year, _month_range, _since):
+    readers = (_day_range, _since_month_day, _numeric_month, _short_part)
+    for named in (*readers, _part_of_year, _month_range, _since):
         period = named(text, today)
         if period is not None:
             return period

@@ -41,11 +41,17 @@ def spelled_out(question: str, lexicon: Lexicon) -> str:
     """`question` with its abbreviations replaced by the words they shorten."""
     longer = _long_words(lexicon.catalog)
     text = _how_many(question, lexicon)
+    tables = {  # the tables the question names by one word ("pedidos canc")
+        m.table
+        for w in words(text)
+        for m in lexicon.phrases.get((stem(w),), [])
+        if m.kind == "table"
+    }
     pieces: list[str] = []
     last = 0
     for found in TOKEN.finditer(text):
         at_start = not text[: found.start()].strip()
-        word = _expanded(found.group(0), text[found.end() :], at_start, lexicon, longer)
+        word = _expanded(found.group(0), text[found.end() :], at_start, lexicon, longer, tables)
         if word is not None:
             pieces += [text[last : found.start()], word]
             last = found.end()
@@ -59,7 +65,7 @@ def _placed_as_a_noun(after: str, at_start: bool) -> bool:
 
 
 def _expanded(
-    token: str, after: str, at_start: bool, lexicon: Lexicon, longer: list[str]
+    token: str, after: str, at_start: bool, lexicon: Lexicon, longer: list[str], tables: set[str]
 ) -> str | None:
     dotted = token.endswith(".") and bool(re.match(r"[ \t]+\S", after))
     short = fold(token.rstrip("."))
@@ -73,6 +79,12 @@ def _expanded(
         found = abbreviated_by(short, longer)
     elif dotted or (SHORTENED.fullmatch(short) and _placed_as_a_noun(after, at_start)):
         found = [w for w in longer if w.startswith(short) and len(w) > len(short)]
+    elif SHORTENED.fullmatch(short) and len(short) == 4:
+        # "NF bloq": the start of one state's word ("bloqueada"); of its genders, the one
+        # of a table the question names ("pedidos canc": "cancelado")
+        states = {w: t for w, t in _state_words(lexicon.catalog).items() if w.startswith(short)}
+        same = len({w[:-1] for w in states}) == 1
+        found = sorted(states, key=lambda w: states[w].isdisjoint(tables)) if same else []
     else:
         return None
     if not found:
@@ -100,6 +112,20 @@ def _how_many(question: str, lexicon: Lexicon) -> str:
 
 
 @per_catalog
+@per_catalog
+def _state_words(catalog: Catalog) -> dict[str, frozenset[str]]:
+    """The words of the catalog's enumerated values, folded ("bloqueada", "transito"), each
+    with the tables that have it."""
+    found: dict[str, set[str]] = {}
+    for table in catalog.tables.values():
+        for column in table.columns:
+            for value in column.meta.values:
+                for w in words(value.replace("_", " ")):
+                    if len(w) > 5 and w.isalpha():
+                        found.setdefault(w, set()).add(table.name)
+    return {w: frozenset(t) for w, t in found.items()}
+
+
 def _long_words(catalog: Catalog) -> list[str]:
     """The catalog's and glossary's words longer than an abbreviation, metric words first,
     then table names, then column names (each in the catalog's order)."""

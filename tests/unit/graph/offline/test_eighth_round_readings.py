@@ -829,3 +829,46 @@ def test_rows_or_their_column_ranked_by_what_they_do_in_the_present_too(
 ) -> None:
     sql = sql_for("logistics", question)
     assert sql.startswith(f"SELECT {group}, sum(p.valor_total) AS valor_vendido FROM pedidos")
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "qtas NFs distintas tiveram ocorrência em mai/26?",
+            "er.last_updated >= DATE '2026-05-01' AND er.last_updated < DATE '2026-06-01'",
+        ),
+        (
+            "logistics",
+            "faturamento março/2025",
+            "nf.data_emissao >= DATE '2025-03-01' AND nf.data_emissao < DATE '2025-04-01'",
+        ),
+        (
+            "logistics",
+            "How many authorized invoices have we issued since April 15?",
+            "nf.data_emissao >= DATE '2026-04-15' AND nf.data_emissao < DATE '2026-07-01'",
+        ),
+        (
+            "clinics",
+            "quantos exames realizados desde 15 de abril?",
+            ">= DATE '2026-04-15'",
+        ),
+    ],
+)
+def test_months_with_their_year_after_a_slash_and_days_since(
+    deployment: str, question: str, wanted: str
+) -> None:
+    assert wanted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("qtd NF bloq e valor total", "WHERE nf.status = 'BLOQUEADA'"),
+        ("pedidos canc em maio", "WHERE p.status = 'CANCELADO'"),
+        ("cargas canc em maio", "WHERE c.status = 'CANCELADA'"),
+    ],
+)
+def test_a_state_cut_short_is_the_state_of_the_rows_named(question: str, wanted: str) -> None:
+    assert wanted in sql_for("logistics", question)
