@@ -53,6 +53,21 @@ ROOT_LENGTH = 5
 DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
 
 
+WAITING = {
+    "aguardando": ("esperando", "esperando a", "esperando o", "esperando pela", "esperando pelo"),
+    "awaiting": ("waiting for", "waiting for a", "waiting for the", "waiting on"),
+}
+"""The languages' other ways to say a state of waiting for something ("aguardando
+assinatura": "esperando a assinatura", "waiting for a signature")."""
+
+
+def _waiting_said_otherwise(phrase: str) -> list[str]:
+    first, _, rest = fold(phrase).partition(" ")
+    if first not in WAITING or not rest:
+        return []
+    return [f"{other} {rest}" for other in WAITING[first]]
+
+
 def genderless(word: str) -> str:
     """ "travada", "travado" → "travad": a participle compared in either gender."""
     return word[:-1] if word.endswith(("a", "o")) else word
@@ -243,6 +258,8 @@ class Lexicon:
                 spelled = [] if fold(value) in FUNCTION_WORDS else [value]
                 for phrase in [*spelled, *column.meta.value_synonyms.get(value, [])]:
                     self._add(phrase, Meaning("value", table.name, column.name, value))
+                    for said in _waiting_said_otherwise(phrase):  # "esperando a assinatura"
+                        self._add(said, Meaning("value", table.name, column.name, value))
                     key = phrase_key(phrase)
                     for root in verb_roots(key[0]) if len(key) == 1 else []:
                         meanings = self.value_roots.setdefault(root, [])

@@ -872,3 +872,15 @@ def test_months_with_their_year_after_a_slash_and_days_since(
 )
 def test_a_state_cut_short_is_the_state_of_the_rows_named(question: str, wanted: str) -> None:
     assert wanted in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "quais laudos estão só esperando a assinatura do médico agora?",
+        "Which reports are sitting there waiting for a signature right now?",
+        "quantos laudos aguardando assinatura?",
+    ],
+)
+def test_a_waiting_state_said_in_other_words(question: str) -> None:
+    assert "l.status = 'AGUARDANDO_ASSINATURA'" in sql_for("clinics", question)
