@@ -112,7 +112,6 @@ def _how_many(question: str, lexicon: Lexicon) -> str:
 
 
 @per_catalog
-@per_catalog
 def _state_words(catalog: Catalog) -> dict[str, frozenset[str]]:
     """The words of the catalog's enumerated values, folded ("bloqueada", "transito"), each
     with the tables that have it."""
@@ -126,6 +125,7 @@ def _state_words(catalog: Catalog) -> dict[str, frozenset[str]]:
     return {w: frozenset(t) for w, t in found.items()}
 
 
+@per_catalog
 def _long_words(catalog: Catalog) -> list[str]:
     """The catalog's and glossary's words longer than an abbreviation, metric words first,
     then table names, then column names (each in the catalog's order)."""
