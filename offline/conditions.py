@@ -26,6 +26,7 @@ from orquestra.offline.lexicon import (
     Lexicon,
     Meaning,
     amount_column,
+    genderless,
     lexicon_for,
     verb_roots,
 )
@@ -343,7 +344,7 @@ def _same_word(token: str, word: str) -> bool:
     """The same word, in either number or gender ("vendida", "vendidos": "vendido")."""
     one, other = stem(token), stem(word)
     return one == other or (
-        len(one) > 4 and one[:-1] == other[:-1] and {one[-1], other[-1]} <= {"a", "o"}
+        len(one) > 4 and one[-1] in "ao" and genderless(one) == genderless(other)
     )
 
 
@@ -456,15 +457,16 @@ def states_a_term_defines(
     the glossary's definition, not the state. Of one row, the word still asks its state."""
     if intent.entity is not None:
         return
-    lexicon = lexicon_for(catalog)
+    defined = states_defined_apart(catalog)
     for start, end, meanings in matches:
-        said = set(tokens[start:end])
+        said = {stem(t) for t in tokens[start:end]}
         for meaning in meanings:
             if meaning.kind != "value":
                 continue
             if meaning.value not in intent.filters.get((meaning.table, meaning.column), []):
                 continue
-            term = _defined_apart(meaning, {stem(t) for t in said}, lexicon, catalog)
+            candidates = defined.get((meaning.table, meaning.column, meaning.value), [])
+            term = next((t for t, phrases in candidates if any(said <= p for p in phrases)), None)
             if term is None or term.metric is None:
                 continue
             drop_values_at(intent, start, matches)
@@ -474,21 +476,26 @@ def states_a_term_defines(
             break
 
 
-def _defined_apart(
-    state: Meaning, said: set[str], lexicon: Lexicon, catalog: Catalog
-) -> GlossaryTerm | None:
-    """The metric on the state's table among whose names the state's words are, whose
-    filter tests other columns than the state's and never the state itself."""
-    table = catalog.table(state.table)
-    for term, phrases in lexicon.metric_words:
+@per_catalog
+def states_defined_apart(
+    catalog: Catalog,
+) -> dict[tuple[str, str, str], list[tuple[GlossaryTerm, list[set[str]]]]]:
+    """For each state, the metrics on its table (with their phrases' words) whose filter
+    tests other columns than the state's and never the state itself. Read once per
+    catalog."""
+    found: dict[tuple[str, str, str], list[tuple[GlossaryTerm, list[set[str]]]]] = {}
+    for term, phrases in lexicon_for(catalog).metric_words:
         rule = term.metric
-        if rule is None or rule.table != state.table or not rule.filter:
+        if rule is None or not rule.filter:
             continue
-        if f"'{state.value}'" in f"{rule.filter} {rule.expression}":
-            continue
+        table = catalog.table(rule.table)
         tested = {c.name for c in table.columns if re.search(rf"\b{c.name}\b", rule.filter)}
-        if not tested - {state.column}:
-            continue  # defined by the state's own column ("status <> 'PAGO'"): the state
-        if any(said <= set(phrase) for phrase in phrases):
-            return term
-    return None
+        for column in table.columns:
+            if not tested - {column.name}:
+                continue  # defined by the state's own column ("status <> 'PAGO'"): the state
+            for value in column.meta.values:
+                if f"'{value}'" in f"{rule.filter} {rule.expression}":
+                    continue
+                key = (table.name, column.name, value)
+                found.setdefault(key, []).append((term, [set(p) for p in phrases]))
+    return found

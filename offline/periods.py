@@ -363,28 +363,30 @@ SHORT_MONTHS = {"mai": "maio"}
 """Short month names only read before a year ("mai/26"): alone they are other words."""
 
 
+MONTH_NAMES = "|".join(sorted([*MONTHS, *SHORT_MONTHS, "março"], key=len, reverse=True))
+MONTH_YEAR = re.compile(rf"\b({MONTH_NAMES})\s*[/-]\s*(\d{{4}}|\d{{2}})\b", re.IGNORECASE)
+SINCE_DAY = re.compile(
+    rf"\b(?:since|desde)\s+(?:(?:o dia\s+)?(\d{{1,2}})\s+de\s+({MONTH_NAMES})"
+    rf"|({MONTH_NAMES})\s+(\d{{1,2}}))\b"
+)
+
+
 def month_years_spelled(question: str) -> str:
     """`question` with a month written with its year after a slash or dash ("mai/26",
     "março/2026", "jun-25") spelled as "<month> de <year>", which the period readers read
     (and which words() would otherwise split into a month and a bare number)."""
-    names = "|".join(sorted([*MONTHS, *SHORT_MONTHS], key=len, reverse=True))
 
     def spelled(found: re.Match[str]) -> str:
         year, month = int(found.group(2)), found.group(1)
         return f"{SHORT_MONTHS.get(month.lower(), month)} de {year + (2000 if year < 100 else 0)}"
 
-    return re.sub(rf"\b({names})\s*[/-]\s*(\d{{4}}|\d{{2}})\b", spelled, question, flags=re.I)
+    return MONTH_YEAR.sub(spelled, question)
 
 
 def _since_month_day(text: str, today: date) -> Period | None:
     """ "since April 15", "desde 15 de abril": from that day up to today."""
-    names = "|".join(sorted(MONTHS, key=len, reverse=True))
-    found = re.search(
-        rf"\b(?:since|desde)\s+(?:(?:o dia\s+)?(\d{{1,2}})\s+de\s+({names})"
-        rf"|({names})\s+(\d{{1,2}}))\b",
-        text,
-    )
-    if found is None:
+    found = SINCE_DAY.search(text)
+    if found is None or (found.group(2) or found.group(3)) not in MONTHS:
         return None
     day = int(found.group(1) or found.group(4))
     month = MONTHS[found.group(2) or found.group(3)]

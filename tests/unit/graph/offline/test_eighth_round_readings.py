@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from orquestra.offline.conditions import states_defined_apart
 from orquestra.offline.lexicon import lexicon_for
 from orquestra.offline.parser import parse
 from tests.unit.graph.offline.offline_sql import CATALOGS, TODAY, route_of, sql_for
@@ -46,15 +47,19 @@ def test_a_state_the_glossary_defines_by_dates_is_its_definition(
     assert sql.count(LATE) <= 1  # said by the metric's words and the state's: once
 
 
-@pytest.mark.parametrize(
-    "question",
-    ["a carga 17086 está atrasada?", "títulos em aberto do cliente 1801"],
-)
-def test_one_rows_state_and_a_state_its_own_column_defines_are_left_alone(question: str) -> None:
-    sql = sql_for("logistics", question)
-    assert "previsao_entrega <" not in sql or "17086" in sql
-    if "1801" in sql:
-        assert "t.status <> 'PAGO'" in sql
+def test_one_rows_state_is_left_to_the_one_row_readings() -> None:
+    catalog = CATALOGS["logistics"]
+    intent = parse("a carga 17086 está atrasada?", catalog, lexicon_for(catalog), TODAY)
+    assert intent.entity == ("cargas", "cod_carga", 17086)
+    assert intent.conditions == []  # no definition added of one row's state
+
+
+def test_only_a_definition_by_other_columns_replaces_a_state() -> None:
+    defined = states_defined_apart(CATALOGS["logistics"])
+    late = [term.term for term, _phrases in defined[("cargas", "status", "ATRASADA")]]
+    assert "carga atrasada" in late  # by the dates, not by the status
+    assert ("titulos", "status", "ABERTO") not in defined  # "status <> 'PAGO'": the state's own
+    assert ("notas_fiscais", "status", "BLOQUEADA") not in defined
 
 
 @pytest.mark.parametrize(
@@ -838,6 +843,11 @@ def test_rows_or_their_column_ranked_by_what_they_do_in_the_present_too(
             "logistics",
             "qtas NFs distintas tiveram ocorrência em mai/26?",
             "er.last_updated >= DATE '2026-05-01' AND er.last_updated < DATE '2026-06-01'",
+        ),
+        (
+            "logistics",
+            "faturamento março/26",
+            "nf.data_emissao >= DATE '2026-03-01' AND nf.data_emissao < DATE '2026-04-01'",
         ),
         (
             "logistics",
