@@ -62,7 +62,12 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     if intent.date_column and intent.date_column in catalog.table(base).column_names:
         return intent.date_column
     table = catalog.table(base)
-    dated = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES)]
+    # a date said not to have happened ("never reviewed") places no row in time
+    dated = [
+        c
+        for c in table.columns
+        if c.type_sql.startswith(DATE_TYPES) and (base, c.name) not in intent.unset
+    ]
     named = [c for t, c in intent.columns if t == base and c in {d.name for d in dated}]
     if named:
         return named[0]

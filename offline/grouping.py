@@ -5,6 +5,8 @@ valor")."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
@@ -206,3 +208,50 @@ def _rows_asked(intent: Intent) -> str | None:
 def _refers_to(catalog: Catalog, table: str, other: str) -> bool:
     """`table`'s rows point at `other`'s rows (a join from it to `other`)."""
     return any(j.to == other for j in catalog.table(table).meta.joins)
+
+
+COMPARED = ("e", "and", "vs", "versus", "x", "contra", "against")
+AGAINST = ("vs", "versus", "x", "contra", "against")
+PLACES = ("no", "na", "nos", "nas", "pelo", "pela", "pelos", "pelas", "em", "in", "on", "by")
+PLACES += ("via", "do", "da", "dos", "das", "de", "for", "of", "from", "com", "with")
+"""The words before each value of a list that says the values are apart ("no X e no Y",
+"pelo X e pelo Y", "for X and for Y")."""
+TOGETHER = ("juntos", "juntas", "somados", "somadas", "conjunto", "together", "combined", "both")
+"""Words that ask one measure of the values together ("EDI e portal juntos")."""
+
+
+def values_compared(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+    """ "peso médio no rodoviário e no aéreo", "receita A vs B": a measure of two values of
+    one column, each said with its own preposition or set against the other, is a measure
+    of each — grouped by that column, its filter kept. A list said once ("pedidos A e B")
+    stays one measure of both. ("por carga" is no grouping: a measure per row.)"""
+    per_row = [g for g in intent.groups if g.column in catalog.table(g.table).primary_key]
+    if intent.groups != per_row or intent.entity or intent.also or intent.apart:
+        return
+    if set(tokens) & set(TOGETHER):
+        return
+    if not (intent.aggregate or intent.metric or intent.measure):
+        return
+    for (table, column), values in intent.filters.items():
+        if len(values) < 2:
+            continue
+        spans = sorted(
+            (start, end)
+            for start, end, meanings in matches
+            if any(
+                m.kind == "value" and (m.table, m.column) == (table, column) and m.value in values
+                for m in meanings
+            )
+        )
+        if len(spans) < 2:
+            continue
+        first = tokens[max(0, spans[0][0] - 1)] if spans[0][0] else ""
+        apart = True
+        for (_s, end), (start, _e) in pairwise(spans):
+            between = tokens[end:start]
+            against = bool(between) and between[0] in AGAINST
+            repeated = first in PLACES and between[1:] == [first] and between[0] in COMPARED
+            apart = apart and (against or repeated)
+        if apart:
+            intent.groups.append(Group(table, column))
+            return

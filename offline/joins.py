@@ -26,6 +26,27 @@ class Joins:
         self.aliases = {base: alias_for(base, set())}
         self.clauses = [f"{base} AS {self.aliases[base]}"]
         self.graph = join_graph(catalog)
+        self.taken: set[str] = set()  # aliases of tables joined only to name a reference
+        # (from alias, table, key pairs) → alias: each reference followed once
+        self.edges: dict[tuple[str, str, tuple[tuple[str, str], ...]], str] = {}
+
+    def taken_aliases(self) -> set[str]:
+        return {*self.aliases.values(), *self.taken}
+
+    def refer(self, alias: str, pairs: list[tuple[str, str]], target: str, optional: bool) -> str:
+        """A referred row joined under an alias of its own, to show what a reference names
+        ("cod_dono" → the owner's name); outer when the reference may be empty, so no row is
+        lost. The same reference joined twice is joined once."""
+        edge = (alias, target, tuple(pairs))
+        if edge in self.edges:
+            return self.edges[edge]
+        other = alias_for(target, self.taken_aliases())
+        self.taken.add(other)
+        self.edges[edge] = other
+        kind = "LEFT JOIN" if optional else "JOIN"
+        keys = " AND ".join(f"{alias}.{a} = {other}.{b}" for a, b in pairs)
+        self.clauses.append(f"{kind} {target} AS {other} ON {keys}")
+        return other
 
     def alias(self, table: str) -> str:
         if table not in self.aliases:
@@ -35,7 +56,8 @@ class Joins:
             for left, right, pairs in path:
                 if right in self.aliases:
                     continue
-                self.aliases[right] = alias_for(right, set(self.aliases.values()))
+                self.aliases[right] = alias_for(right, self.taken_aliases())
+                self.edges[(self.aliases[left], right, tuple(pairs))] = self.aliases[right]
                 keys = " AND ".join(
                     f"{self.aliases[left]}.{a} = {self.aliases[right]}.{b}" for a, b in pairs
                 )
@@ -49,7 +71,7 @@ class Joins:
         base = self.catalog.table(next(iter(self.aliases)))
         if target.primary_key != (target.tenant_column,) or not base.tenant_column:
             raise Unmappable(f"{table} cannot be joined to the other tables")
-        alias = self.aliases[table] = alias_for(table, set(self.aliases.values()))
+        alias = self.aliases[table] = alias_for(table, self.taken_aliases())
         self.clauses.append(
             f"JOIN {table} AS {alias} ON {self.aliases[base.name]}.{base.tenant_column}"
             f" = {alias}.{target.tenant_column}"

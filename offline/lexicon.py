@@ -29,6 +29,7 @@ NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the 
 NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
 NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
 NEGATIONS += ("desconsiderando", "ignorando", "ignoring")  # "desconsiderando as canceladas"
+NEGATIONS += ("non",)  # "non-cancelled tasks", "non cancelled"
 """Words that say something did not happen or is left out. (Not "no": in Portuguese it is
 "in the", as in "no mês passado".)"""
 VERB_ENDINGS = (

@@ -48,6 +48,7 @@ from orquestra.offline.grouping import (
     groups_of_other_rows,
     ranked_by_count,
     ranked_group,
+    values_compared,
 )
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
@@ -55,6 +56,7 @@ from orquestra.offline.lexicon import (
     FINITE_PAST,
     FUNCTION_WORDS,
     NEGATIONS,
+    PARTICIPLE_ENDINGS,
     Lexicon,
     Meaning,
     amount_column,
@@ -229,6 +231,7 @@ def parse(
     state_of_a_yes_no(intent, tokens, matches)
     who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
+    values_compared(intent, tokens, matches, catalog)  # "no rodoviário e no aéreo": each apart
     not_yet(intent, text, catalog)
     state_today(intent, text, today, catalog)
     done_state(intent, text, catalog)
@@ -431,7 +434,11 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
                 spelled = words(
                     " ".join([column.name.replace("_", " "), *column.meta.synonyms.all()])
                 )
-                if shares_root(token, spelled) and (table, column.name) not in intent.unset:
+                # "never passed on": a participle the date is spelled with, however short
+                said = shares_root(token, spelled) or (
+                    token in spelled and token.endswith(PARTICIPLE_ENDINGS)
+                )
+                if said and (table, column.name) not in intent.unset:
                     intent.unset.append((table, column.name))
                     intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != table}
 

@@ -223,11 +223,19 @@ DATE_WORDS = {"data", "date", "dia", "day", "hora", "time", "quando", "when"}
 """Words any date column is spelled with: they name no one date."""
 
 
+DONE = {"feito": "realizado", "feita": "realizada", "fez": "realizou", "fizeram": "realizaram"}
+DONE |= {"done": "performed", "leave": "departure", "left": "departure", "leaves": "departure"}
+"""Everyday verbs for the event a date records in its own words: "que dia foi feito" asks
+when it was performed ("realizado em"), "when did it leave" its departure."""
+
+
 def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
     """ "when was it issued?": the row's own date whose words the verb shares ("entregue" ~
     "entrega"; a short verb, "due", only as one of the column's words), one not asked yet
-    ("a data prometida … e quando foi entregue")."""
-    said = [v for v in verbs if v not in DATE_WORDS]
+    ("a data prometida … e quando foi entregue"); a date spelled with the verb itself
+    ("delivered at") before one that only shares its start ("expected delivery")."""
+    said = [DONE.get(v, v) for v in verbs if v not in DATE_WORDS]
+    found: list[tuple[int, str]] = []
     for column in table.columns:
         if (
             not column.type_sql.startswith(DATE_TYPES)
@@ -236,12 +244,15 @@ def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
             continue
         spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
         starts = {w[:SHARED_START] for w in spelled if w not in DATE_WORDS}
-        if any(
-            v[:SHARED_START] in starts if len(v) >= SHARED_START else v in spelled for v in said
-        ):
-            intent.columns.append((table.name, column.name))
-            return True
-    return False
+        if any(v in spelled for v in said):
+            found.append((0, column.name))
+        elif any(len(v) >= SHARED_START and v[:SHARED_START] in starts for v in said):
+            found.append((1, column.name))
+    if not found:
+        return False
+    best = min(rank for rank, _name in found)  # the first in the table's order, of the best
+    intent.columns.append((table.name, next(n for rank, n in found if rank == best)))
+    return True
 
 
 def rank_subject(

@@ -4,10 +4,10 @@ latest event of its series by timestamp)."""
 
 from __future__ import annotations
 
-from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.model import Catalog, JoinMeta, Table
 from orquestra.ddl_catalog.text import words
 from orquestra.offline.intent import Intent
-from orquestra.offline.joins import Joins, Unmappable, alias_for, join_path
+from orquestra.offline.joins import Joins, Unmappable, join_path
 from orquestra.offline.lexicon import display_column, key_column
 
 CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
@@ -54,6 +54,70 @@ def joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]
     )
 
 
+def referred_paths(catalog: Catalog, name: str) -> dict[str, list[tuple[str, JoinMeta]]]:
+    """The rows one row refers to, directly or through its references (a bill's order, the
+    order's customer): each table's shortest path of references from `name`. One row each:
+    following references never multiplies the row. The tenant's own table is left out."""
+    paths: dict[str, list[tuple[str, JoinMeta]]] = {name: []}
+    queue = [name]
+    while queue:
+        current = catalog.table(queue.pop(0))
+        for join in current.meta.joins:
+            if join.to in paths or set(join.on) <= {current.tenant_column}:
+                continue
+            paths[join.to] = [*paths[current.name], (current.name, join)]
+            queue.append(join.to)
+    del paths[name]
+    return paths
+
+
+def across_references(intent: Intent, catalog: Catalog) -> str | None:
+    """ "Task 12: which project, which owner?", "tarefa 7: qual projeto e que dono?":
+    what is asked of one row and of the rows it refers to, in one row — the asked columns
+    of each, and each named table by its name. None when a table asked is not one the row
+    refers to (its items, its events: other readings)."""
+    entity, key, number = intent.entity
+    paths = referred_paths(catalog, entity)
+    related = [t for t in dict.fromkeys(intent.tables) if t != entity]
+    if not related or any(t not in paths for t in related):
+        return None
+    joins = Joins(catalog, entity)
+    aliases = {entity: joins.alias(entity)}
+
+    def reach(name: str) -> str:
+        optional = False
+        for source, join in paths[name]:
+            owner = catalog.table(source)
+            optional = optional or any(not owner.column(c).not_null for c in join.on)
+            pairs = list(join.on.items())
+            aliases[join.to] = joins.refer(aliases[source], pairs, join.to, optional)
+        return aliases[name]
+
+    shown: dict[str, list[str]] = {}
+    for t, c in intent.columns:
+        if t == entity or t in paths:
+            shown.setdefault(t, []).append(c)
+    for t in related:  # a table named and none of its columns asked: which row, by its name
+        target = catalog.table(t)
+        pointing = paths[t][-1]
+        via = [c for c in pointing[1].on if c != catalog.table(pointing[0]).tenant_column]
+        if t not in shown and not set(via) & set(shown.get(pointing[0], [])):
+            key_name = key_column(target, catalog)
+            named_by = [*([key_name.name] if key_name else []), display_column(target).name]
+            shown[t] = list(dict.fromkeys(named_by))
+    selects = [f"{aliases[entity]}.{key}"]
+    for t in [entity, *paths]:
+        if t not in shown:
+            continue
+        alias = aliases[t] if t in aliases else reach(t)
+        columns = [c for c in dict.fromkeys(shown[t]) if f"{alias}.{c}" not in selects]
+        selects += named(catalog.table(t), alias, columns, catalog, joins)
+    return (
+        f"SELECT {', '.join(dict.fromkeys(selects))} FROM {joins.sql()} "
+        f"WHERE {aliases[entity]}.{key} = {number}"
+    )
+
+
 def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     """Rows of another table tied to the entity ("which items are in sale 12")."""
     table = catalog.table(other)
@@ -90,28 +154,42 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
 
 
 def entity_details(intent: Intent, catalog: Catalog) -> str:
-    """One row's columns; an asked column that points at another table's row (the owner
-    of a task) also shows that row's name, joined — people ask "who", not "which code"."""
+    """One row's columns; a shown column that points at another table's row (the owner of
+    a task) also shows that row's name, joined — people ask "who", not "which code"."""
     table = catalog.table(intent.entity[0])
-    columns = visible_columns(table, intent, catalog)
-    asked = {c for t, c in intent.columns if t == table.name}
-    alias = alias_for(table.name, set())
-    selects, clauses = [f"{alias}.{c}" for c in columns], [f"{table.name} AS {alias}"]
-    for join in table.meta.joins:
-        if len(join.on) != 1 or next(iter(join.on)) not in asked:
-            continue
-        (local, remote), target = next(iter(join.on.items())), catalog.table(join.to)
-        name = display_column(target).name
-        if name == remote or join.to == table.name or target.column(name).meta.values:
-            continue
-        other = alias_for(join.to, {alias, *(c.rsplit(" AS ", 1)[-1] for c in clauses)})
-        kind = "JOIN" if table.column(local).not_null else "LEFT JOIN"
-        clauses.append(f"{kind} {join.to} AS {other} ON {alias}.{local} = {other}.{remote}")
-        selects.append(f"{other}.{name} AS {name}_{_plain(local)}")
+    joins = Joins(catalog, table.name)
+    alias = joins.alias(table.name)
+    selects = named(table, alias, visible_columns(table, intent, catalog), catalog, joins)
     return (
-        f"SELECT {', '.join(selects)} FROM {' '.join(clauses)} "
+        f"SELECT {', '.join(selects)} FROM {joins.sql()} "
         f"WHERE {alias}.{intent.entity[1]} = {intent.entity[2]}"
     )
+
+
+def named(
+    table: Table, alias: str, columns: list[str], catalog: Catalog, joins: Joins
+) -> list[str]:
+    """The select list of a table's shown columns, each reference to another row followed
+    by that row's name ("cod_dono" → "nome_dono"), joined under an alias of its own: a code
+    alone tells people nothing. A reference whose row is named by its own key, or by a state,
+    is shown as it is."""
+    selects = []
+    for column in columns:
+        selects.append(f"{alias}.{column}")
+        join = next(
+            (j for j in table.meta.joins if len(j.on) == 1 and column in j.on),
+            None,
+        )
+        if join is None or join.to == table.name:
+            continue
+        target, remote = catalog.table(join.to), join.on[column]
+        name = display_column(target).name
+        if name == remote or name in target.primary_key or target.column(name).meta.values:
+            continue
+        optional = not table.column(column).not_null
+        other = joins.refer(alias, [(column, remote)], join.to, optional)
+        selects.append(f"{other}.{name} AS {name}_{_plain(column)}")
+    return selects
 
 
 def _plain(column: str) -> str:

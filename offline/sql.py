@@ -42,11 +42,13 @@ from orquestra.offline.names import named_row
 from orquestra.offline.periods import Period
 from orquestra.offline.phrasing import SHARED_START
 from orquestra.offline.rows import (
+    across_references,
     asked_elsewhere,
     entity_details,
     events,
     joined_details,
     joined_on,
+    named,
     places,
     related_rows,
     series_for,
@@ -107,7 +109,7 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     if plain:
         related = [t for t in intent.tables if t != intent.entity[0]]
         if related and not intent.wants_status:
-            return related_rows(intent, catalog, related[0])
+            return across_references(intent, catalog) or related_rows(intent, catalog, related[0])
         return entity_details(intent, catalog)
     if not intent.understood and not intent.groups:
         raise Unmappable("no table, column, value or business term of the catalog was recognised")
@@ -353,7 +355,7 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
         sql += f" WHERE {' AND '.join(where)}" if where else ""
         order = "ASC" if intent.ascending else "DESC"  # "o mais barato": the least
         return sql + f" ORDER BY {alias}.{amounts[0]} {order} LIMIT {intent.top}"
-    sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
+    sql = f"SELECT {', '.join(named(base, alias, columns, catalog, joins))} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     if dated is not None:
         sql += f" ORDER BY {alias}.{dated.name} DESC"
@@ -396,7 +398,7 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
         where.append(f"{alias}.{dated} IS NOT NULL")
     columns = visible_columns(table, intent, catalog)
     columns += [dated] if dated not in columns else []  # the date that puts them first
-    sql = f"SELECT {', '.join(f'{alias}.{c}' for c in columns)} FROM {joins.sql()}"
+    sql = f"SELECT {', '.join(named(table, alias, columns, catalog, joins))} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
     return sql + f" ORDER BY {alias}.{dated} {intent.recency} LIMIT {intent.top or 1}"
 

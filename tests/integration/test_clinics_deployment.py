@@ -25,6 +25,9 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.guards.sql_guard import guard_sql
 from orquestra.guards.table_policy import GuardPolicy
 from orquestra.guards.tenant_query import ExecutionLimits, run_as_tenant
+from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.parser import parse
+from orquestra.offline.sql import build_sql
 from tests.deployment_cases import chain_join_sql
 
 REPO = Path(__file__).resolve().parents[2]
@@ -122,6 +125,24 @@ async def test_gold_sql_runs_guarded_and_returns_rows(
     )
     assert result.rows, case["id"]
     assert any(value is not None for value in result.rows[0]), case["id"]
+
+
+async def test_offline_rows_name_their_references_and_keep_empty_ones(
+    catalog: Catalog, policy: GuardPolicy, agent_conn: asyncpg.Connection
+) -> None:
+    """The offline model shows a reference's name beside its code; a reference that may be
+    empty (an exam not yet performed has no technician) is joined outer, so the newest
+    scheduled exams are all there, their technician empty and their patient named."""
+    question = "os 10 exames agendados mais recentes"
+    intent = parse(question, catalog, lexicon_for(catalog), date(2026, 6, 30))
+    guarded = guard_sql(build_sql(intent, catalog, "2026-06-30"), policy, "201")
+    result = await run_as_tenant(
+        agent_conn, guarded.sql, guarded.params, tenant="201", limits=NO_CAP
+    )
+    rows = [dict(zip(result.columns, row, strict=True)) for row in result.rows]
+    assert len(rows) == 10
+    assert all(row["cod_tecnico"] is None and row["nome_tecnico"] is None for row in rows)
+    assert all(row["nome_paciente"] and row["descricao_tipo_exame"] for row in rows)
 
 
 async def test_every_example_passes_the_guard_and_runs(
