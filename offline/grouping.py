@@ -225,7 +225,9 @@ def values_compared(intent: Intent, tokens: list[str], matches, catalog: Catalog
     one column, each said with its own preposition or set against the other, is a measure
     of each — grouped by that column, its filter kept. A list said once ("pedidos A e B")
     stays one measure of both. ("por carga" is no grouping: a measure per row.)"""
-    per_row = [g for g in intent.groups if g.column in catalog.table(g.table).primary_key]
+    per_row = [
+        g for g in intent.groups if g.table and g.column in catalog.table(g.table).primary_key
+    ]
     if intent.groups != per_row or intent.entity or intent.also or intent.apart:
         return
     if set(tokens) & set(TOGETHER):

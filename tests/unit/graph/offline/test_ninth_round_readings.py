@@ -191,3 +191,17 @@ def test_two_values_said_apart_are_measured_apart(
 )
 def test_values_listed_together_stay_one_measure(deployment: str, question: str) -> None:
     assert "GROUP BY" not in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "volume de pedidos do ano passado mês a mês"),
+        ("logistics", "How did revenue grow month over month in 2026 so far?"),
+        ("clinics", "Discrepancy rate by quarter in 2025"),
+        ("clinics", "no-show rate by month from March to May"),
+    ],
+)
+def test_a_time_grain_beside_values_is_read(deployment: str, question: str) -> None:
+    """A time grain is a group of no table: reading groups of values must not look it up."""
+    assert "GROUP BY 1" in sql_for(deployment, question)
