@@ -26,19 +26,21 @@ IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy
 """English verb forms whose root starts their agent noun ("buyer", "payer")."""
 
 
-def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]) -> None:
+def rows_that_acted(
+    intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]
+) -> str | None:
     """The rows named, read as those that did what the verb says in another table's rows
-    (a word of the catalog's own, `known`, is no such verb)."""
+    (a word of the catalog's own, `known`, is no such verb); the word read so, if any."""
     if intent.entity and intent.aggregate == "sum":
         _how_much_one_did(intent, tokens, catalog, known)
-        return
+        return None
     if intent.entity or intent.metric or intent.measure or intent.groups:
-        return
+        return None
     # "qual estado compra mais": a column of the rows that act, ranked, names them by it
     by_column = {t: c for t, c in intent.columns if not is_numeric(catalog.table(t).column(c))}
     named_rows = intent.tables or (list(by_column) if intent.top else [])
     if not named_rows:
-        return
+        return None
     for token in (t for t in tokens if stem(t) not in known):
         roots = _agent_roots(token)
         acts = _acts(roots, named_rows, catalog) if roots else None
@@ -48,7 +50,7 @@ def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: 
         if intent.top:
             metric = _amount(table, catalog)
             if metric is None:
-                return
+                return None
             shown = by_column.get(named)  # "qual segmento comprou mais": by that column
             intent.metric, intent.tables = metric, [named]
             intent.groups.append(Group(named, shown or display_column(catalog.table(named)).name))
@@ -56,7 +58,10 @@ def rows_that_acted(intent: Intent, tokens: list[str], catalog: Catalog, known: 
         elif intent.aggregate == "count":
             intent.tables = [table, named]
             intent.distinct_table = named
-        return
+        else:
+            return None
+        return token
+    return None
 
 
 def _how_much_one_did(intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]) -> None:
@@ -76,6 +81,8 @@ def _how_much_one_did(intent: Intent, tokens: list[str], catalog: Catalog, known
 
 PRESENT = ("am", "em", "a", "e")
 """Portuguese present endings ("compra", "compram"): the verb said of what rows do."""
+ACTS = ("as", "es")
+"""Plural endings of a noun of the act ("compras", "purchases"): what its rows did."""
 
 
 def _agent_roots(token: str) -> list[str]:
@@ -86,6 +93,9 @@ def _agent_roots(token: str) -> list[str]:
     roots = verb_roots(token)
     if not roots and len(token) > 5:
         roots = [token[: -len(end)] for end in PRESENT if token.endswith(end)][:1]
+    if not roots and len(token) > 6 and token.endswith(ACTS):
+        # "top 5 clientes por compras", "by purchases": the acts named by their noun
+        roots = [token[: -len(next(end for end in ACTS if token.endswith(end)))]]
     return roots
 
 

@@ -12,7 +12,7 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins
-from orquestra.offline.lexicon import DATE_TYPES, date_column, shares_root
+from orquestra.offline.lexicon import DATE_TYPES, EVENT_VERBS, date_column, shares_root
 
 
 def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
@@ -78,7 +78,7 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
         for value in values
         for word in words(value.replace("_", " "))
     ]
-    said = [*states, *words(intent.question)]
+    said = [*states, *(EVENT_VERBS.get(w, w) for w in words(intent.question))]  # "eu fiz"
     named = [
         column
         for column in dated

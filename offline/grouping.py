@@ -224,7 +224,7 @@ def values_compared(intent: Intent, tokens: list[str], matches, catalog: Catalog
     """ "peso médio no rodoviário e no aéreo", "receita A vs B": a measure of two values of
     one column, each said with its own preposition or set against the other, is a measure
     of each — grouped by that column, its filter kept. A list said once ("pedidos A e B")
-    stays one measure of both. ("por carga" is no grouping: a measure per row.)"""
+    stays one measure of both. ("por tarefa" is no grouping: a measure per row.)"""
     per_row = [
         g for g in intent.groups if g.table and g.column in catalog.table(g.table).primary_key
     ]

@@ -32,9 +32,21 @@ NEGATIONS += ("desconsiderando", "ignorando", "ignoring")  # "desconsiderando as
 NEGATIONS += ("non",)  # "non-cancelled tasks", "non cancelled"
 """Words that say something did not happen or is left out. (Not "no": in Portuguese it is
 "in the", as in "no mês passado".)"""
+EVENT_VERBS = {"feito": "realizado", "feita": "realizada", "feitos": "realizados"}
+EVENT_VERBS |= dict.fromkeys(("fiz", "fez", "fizemos", "fizeram"), "realizou")
+EVENT_VERBS |= {"done": "performed"}
+EVENT_VERBS |= dict.fromkeys(("leave", "left", "leaves"), "departure")
+EVENT_VERBS |= dict.fromkeys(("sai", "saiu", "saem", "sair", "sairam", "saira"), "saida")
+EVENT_VERBS |= dict.fromkeys(("chega", "chegou", "chegam", "chegar", "chegaram"), "chegada")
+EVENT_VERBS |= dict.fromkeys(("arrive", "arrived", "arrives", "arriving"), "arrival")
+"""Everyday verbs for the event a date records in its own words: "que dia foi feito" asks
+when it was performed ("realizado em"), "when did it leave" / "quando sai" its departure,
+"quando chegou" its arrival."""
+
+
 VERB_ENDINGS = (
     *("amos", "aram", "emos", "eram", "imos", "iram", "ando", "endo", "indo"),
-    *("ou", "eu", "iu", "ar", "er", "ir", "ing", "ed"),
+    *("ou", "eu", "iu", "ei", "ar", "er", "ir", "ing", "ed"),  # "ei": "assinei", "cancelei"
 )
 """Endings of the verb forms people ask with ("concluímos", "cadastraram", "closed"),
 stripped to find the root a value or a column shares ("concluido", "data_conclusao")."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
 from orquestra.offline.asking import (
@@ -124,6 +124,7 @@ LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida"
 STAGE_WORDS = ("etapa", "fase", "estagio", "stage", "phase")
 """The languages' words for a stage: of one row, its state."""
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
+NUMBER_MARKERS += ("codigo", "cod", "code")  # "médico de código 12", "carrier code 3"
 YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
 KNOWN |= set(LEFT_OUT)
@@ -247,7 +248,8 @@ def parse(
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
     share_asked(intent, text)
-    rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
+    acted = rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
+    used |= {i for i, t in enumerate(tokens) if t == acted}  # "por compras": read
     owners_listed(intent, tokens, catalog)
     either_ranked(intent, text, catalog)
     most_sold(intent, catalog)
@@ -435,12 +437,26 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
                     " ".join([column.name.replace("_", " "), *column.meta.synonyms.all()])
                 )
                 # "never passed on": a participle the date is spelled with, however short
+                # (one a state is called too, "not signed", is that state's reading)
                 said = shares_root(token, spelled) or (
-                    token in spelled and token.endswith(PARTICIPLE_ENDINGS)
+                    token in spelled
+                    and token.endswith(PARTICIPLE_ENDINGS)
+                    and token not in _state_words(catalog.table(table))
                 )
                 if said and (table, column.name) not in intent.unset:
                     intent.unset.append((table, column.name))
                     intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != table}
+
+
+def _state_words(table: Table) -> set[str]:
+    """The words a table's states are called by (their values and value synonyms)."""
+    return {
+        w
+        for column in table.columns
+        for value in column.meta.values
+        for said in (value, *column.meta.value_synonyms.get(value, ()))
+        for w in words(said.replace("_", " "))
+    }
 
 
 def _entity(
@@ -567,9 +583,10 @@ def _measure(intent: Intent, matches, catalog: Catalog) -> None:
             for c in catalog.table(t).columns
             if c.name.split("_")[0] == head and is_measure(catalog.table(t), c.name)
         ]
-    grouped = {g.table for g in intent.groups if g.table}
+    # "peso por transportadora", "which carrier moved the most weight": the weight of the
+    # rows that refer to what groups them, or to the rows named
+    grouped = {g.table for g in intent.groups if g.table} or involved
     if len(numeric) > 1 and not preferred and grouped:
-        # "peso por transportadora": the weight of the rows that refer to what groups them
         preferred = [
             m for m in numeric if any(j.to in grouped for j in catalog.table(m[0]).meta.joins)
         ]

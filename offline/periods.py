@@ -81,7 +81,7 @@ ORDINALS = {
     **dict.fromkeys(("terceiro", "terceira", "3o", "3a", "3", "third", "3rd"), 3),
     **dict.fromkeys(("quarto", "quarta", "4o", "4a", "4", "fourth", "4th"), 4),
 }
-SPANS = {"trimestre": 3, "tri": 3, "quarter": 3, "semestre": 6, "half": 6}
+SPANS = {"trimestre": 3, "tri": 3, "quarter": 3, "semestre": 6, "semester": 6, "half": 6}
 """Named parts of a year, in months."""
 
 
@@ -490,8 +490,11 @@ def find_period(question: str, today: date) -> Period | None:
     pattern = rf"\b(?:({linking})\s+)?({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b"
     for found in re.finditer(pattern, text):
         named, year_text = found.group(2), found.group(3)
-        if not (year_text or len(named) > 3 or found.group(1)):
-            continue  # "may", "set", "mar" alone are ordinary words
+        # "may", "set", "mar" alone are ordinary words, but not as the question's last word
+        # ("freight spend May": the modal verb never ends a question)
+        last = not text[found.end() :].strip(" ?!.")
+        if not (year_text or len(named) > 3 or found.group(1) or last):
+            continue
         month = MONTHS[named]
         year = int(year_text) if year_text else today.year
         if not year_text and date(year, month, 1) > today:

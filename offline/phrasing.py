@@ -18,6 +18,7 @@ from orquestra.offline.asking import NUMBER_WORDS
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
+    EVENT_VERBS,
     FUNCTION_WORDS,
     Meaning,
     amount_column,
@@ -223,18 +224,12 @@ DATE_WORDS = {"data", "date", "dia", "day", "hora", "time", "quando", "when"}
 """Words any date column is spelled with: they name no one date."""
 
 
-DONE = {"feito": "realizado", "feita": "realizada", "fez": "realizou", "fizeram": "realizaram"}
-DONE |= {"done": "performed", "leave": "departure", "left": "departure", "leaves": "departure"}
-"""Everyday verbs for the event a date records in its own words: "que dia foi feito" asks
-when it was performed ("realizado em"), "when did it leave" its departure."""
-
-
 def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
     """ "when was it issued?": the row's own date whose words the verb shares ("entregue" ~
     "entrega"; a short verb, "due", only as one of the column's words), one not asked yet
     ("a data prometida … e quando foi entregue"); a date spelled with the verb itself
     ("delivered at") before one that only shares its start ("expected delivery")."""
-    said = [DONE.get(v, v) for v in verbs if v not in DATE_WORDS]
+    said = [EVENT_VERBS.get(v, v) for v in verbs if v not in DATE_WORDS]
     found: list[tuple[int, str]] = []
     for column in table.columns:
         if (

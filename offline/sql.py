@@ -129,7 +129,10 @@ def _base(intent: Intent) -> str:
     if intent.measure:
         return intent.measure[0]
     if intent.entity:
-        return intent.entity[0]
+        # "quantos pedidos do cliente 7": the other rows named are counted, of that one row
+        others = [t for t in intent.tables if t != intent.entity[0]]
+        counted = intent.aggregate or intent.groups
+        return others[0] if counted and others else intent.entity[0]
     filtered = [table for table, _column in intent.filters]
     # "tarefas por gerente": the rows grouped by the manager, not the managers (whose kind
     # is a filter on the grouping's table)
@@ -325,7 +328,23 @@ def _filters(
     if dated is not None:
         ranges = [f"({dated} >= DATE '{p.start}' AND {dated} < DATE '{p.end}')" for p in periods]
         where.append(ranges[0] if len(ranges) == 1 else f"({' OR '.join(ranges)})")
-    return list(dict.fromkeys(where))  # a definition said twice (its metric and its words)
+    # a definition said twice (its metric and its words), with or without parentheses
+    kept: dict[str, str] = {}
+    for condition in where:
+        kept.setdefault(_bare(condition), condition)
+    return list(kept.values())
+
+
+def _bare(condition: str) -> str:
+    """A condition without the parentheses around all of it ("(a = 1)" → "a = 1")."""
+    while condition.startswith("(") and condition.endswith(")"):
+        depth = 0
+        for i, char in enumerate(condition):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0 and i < len(condition) - 1:
+                return condition  # "(a) OR (b)": the first parenthesis closes early
+        condition = condition[1:-1]
+    return condition
 
 
 def _one_month(period: Period) -> bool:

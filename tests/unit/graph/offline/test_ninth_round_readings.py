@@ -205,3 +205,101 @@ def test_values_listed_together_stay_one_measure(deployment: str, question: str)
 def test_a_time_grain_beside_values_is_read(deployment: str, question: str) -> None:
     """A time grain is a group of no table: reading groups of values must not look it up."""
     assert "GROUP BY 1" in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        (
+            "logistics",
+            "how many invoices we had to cancel in the second semester of last year?",
+            "nf.data_emissao >= DATE '2025-07-01' AND nf.data_emissao < DATE '2026-01-01'",
+            "DATE '2025-01-01'",
+        ),
+        (
+            "logistics",
+            "freight spend May",
+            "c.data_saida >= DATE '2026-05-01' AND c.data_saida < DATE '2026-06-01'",
+            "",
+        ),
+        ("logistics", "May I see the orders of 2026?", "DATE '2026-01-01'", "DATE '2026-05-01'"),
+    ],
+)
+def test_semesters_in_english_and_a_month_that_ends_the_question(
+    deployment: str, question: str, wanted: str, unwanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and not (unwanted and unwanted in sql), sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "carga 17123: quando sai, pra quando é a previsão e qual transportadora?",
+            ["c.data_saida", "c.previsao_entrega", "t.nome AS nome_transportadora"],
+        ),
+        ("logistics", "quando a carga 16215 chegou?", ["c.data_entrega"]),
+        ("logistics", "quantas cargas saíram em maio", ["c.data_saida >= DATE '2026-05-01'"]),
+        ("clinics", "quantos exames fizemos em maio", ["e.data_realizacao >= DATE '2026-05-01'"]),
+    ],
+)
+def test_everyday_verbs_name_the_date_of_their_event(
+    deployment: str, question: str, wanted: list[str]
+) -> None:
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted), sql
+
+
+def test_a_measure_of_the_rows_that_refer_to_the_rows_named() -> None:
+    """Two tables have a weight; the carrier's is its loads', not the products' it carried."""
+    sql = sql_for("logistics", "Which carrier moved the most weight this year?")
+    assert "sum(c.peso_total_kg)" in sql and "produtos" not in sql, sql
+
+
+def test_the_acts_named_by_their_noun_rank_those_who_acted() -> None:
+    sql = sql_for(
+        "logistics", "top 5 clientes por compras no 1º semestre de 2026, sem contar cancelados"
+    )
+    assert "sum(p.valor_total) AS valor_vendido" in sql and "LIMIT 5" in sql, sql
+    # the metric's filter and the words' exclusion are one condition, written once
+    assert sql.count("p.status <> 'CANCELADO'") == 1, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "quantos pedidos do cliente 1044 em 2026",
+            ["FROM pedidos AS p", "c.cod_cliente = 1044", "p.data_pedido >= DATE '2026-01-01'"],
+        ),
+        (
+            "logistics",
+            "pedidos do cliente 1044 por canal",
+            ["p.canal AS canal", "c.cod_cliente = 1044"],
+        ),
+        (
+            "clinics",
+            "Sou o médico de código 3008. Quantos laudos eu assinei em junho?",
+            ["FROM laudos AS l", "p.cod_profissional = 3008", "l.assinado_em >= DATE '2026-06-01'"],
+        ),
+        (
+            "clinics",
+            "quantos exames eu fiz hoje? técnico 3017",
+            ["e.cod_tecnico = p.cod_profissional", "e.data_realizacao >= DATE '2026-06-30'"],
+        ),
+    ],
+)
+def test_rows_of_one_named_row_are_counted_not_the_row(
+    deployment: str, question: str, wanted: list[str]
+) -> None:
+    """ "quantos pedidos do cliente 7" counted the customer (one row, by its sign-up date)."""
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted), sql
+
+
+def test_a_participle_a_state_is_called_keeps_the_state_reading() -> None:
+    sql = sql_for("clinics", "how many reports are still not signed?")
+    assert "l.status IN (" in sql and "IS NULL" not in sql, sql
