@@ -21,6 +21,11 @@ def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str 
     stated = _state_dated(intent, catalog)
     if stated is not None:  # "tarefas devolvidas no ano passado": when they were returned
         return f"{joins.alias(stated[0])}.{stated[1]}"
+    acting = _rows_in_a_state_of_theirs(intent, catalog, base)
+    if acting is not None:  # "donos que faltaram em maio": when they missed, not born
+        name = time_column(intent, catalog, acting)
+        if name is not None:
+            return f"{joins.alias(acting)}.{name}"
     name = time_column(intent, catalog, base)
     if name is not None:
         return f"{joins.alias(base)}.{name}"
@@ -31,6 +36,26 @@ def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str 
         referred = date_column(catalog.table(join.to))
         if referred is not None:
             return f"{joins.alias(join.to)}.{referred.name}"
+    return None
+
+
+def _rows_in_a_state_of_theirs(intent: Intent, catalog: Catalog, base: str) -> str | None:
+    """The dated rows that refer to the base's and whose state the question names ("clientes
+    com pedidos cancelados em maio"): the period is when those happened. None when the base's
+    own date is asked, or no such table is dated."""
+    if intent.metric is not None or intent.date_column:
+        return None
+    table = catalog.table(base)
+    own = {c.name for c in table.columns if c.type_sql.startswith(DATE_TYPES)}
+    if any(t == base and c in own for t, c in intent.columns):
+        return None
+    for other, _column in intent.filters:
+        if other == base:
+            continue
+        refers = any(j.to == base for j in catalog.table(other).meta.joins)
+        dated = any(c.type_sql.startswith(DATE_TYPES) for c in catalog.table(other).columns)
+        if refers and dated:
+            return other
     return None
 
 

@@ -14,7 +14,7 @@ from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
 from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
-from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem
+from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem, words
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
@@ -72,6 +72,27 @@ WAITING = {
 }
 """The languages' other ways to say a state of waiting for something ("aguardando
 assinatura": "esperando a assinatura", "waiting for a signature")."""
+
+
+PRETERITE_PLURALS = {"eu": "eram", "ou": "aram", "iu": "iram"}
+"""Portuguese past endings of one and of many ("apareceu" → "apareceram")."""
+
+
+def _said_of_many(phrase: str) -> list[str]:
+    """A state's phrase with a verb in the past said of many rows: "não apareceu" is also
+    "não apareceram" (one word alone is matched by its root already)."""
+    said = words(phrase)
+    if len(said) < 2:
+        return []
+    plural = [
+        next(
+            (w[: -len(one)] + many for one, many in PRETERITE_PLURALS.items() if w.endswith(one)), w
+        )
+        if len(w) > 4
+        else w
+        for w in said
+    ]
+    return [" ".join(plural)] if plural != said else []
 
 
 def _waiting_said_otherwise(phrase: str) -> list[str]:
@@ -272,6 +293,8 @@ class Lexicon:
                 for phrase in [*spelled, *column.meta.value_synonyms.get(value, [])]:
                     self._add(phrase, Meaning("value", table.name, column.name, value))
                     for said in _waiting_said_otherwise(phrase):  # "esperando a assinatura"
+                        self._add(said, Meaning("value", table.name, column.name, value))
+                    for said in _said_of_many(phrase):  # "não apareceram" of "não apareceu"
                         self._add(said, Meaning("value", table.name, column.name, value))
                     key = phrase_key(phrase)
                     for root in verb_roots(key[0]) if len(key) == 1 else []:

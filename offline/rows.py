@@ -71,6 +71,33 @@ def referred_paths(catalog: Catalog, name: str) -> dict[str, list[tuple[str, Joi
     return paths
 
 
+def reference_said(joins: Joins, catalog: Catalog, base: str, target: str, question: str) -> None:
+    """ "qual médico tem a maior taxa de discordância" (of reviews, which name two people: the
+    report's doctor and the reviewer): the rows grouped are reached through the reference
+    the question calls by name, when exactly one of those the base reaches is said."""
+    if target in joins.aliases:
+        return
+    text = f" {' '.join(words(question))} "
+    references = [
+        (name, join)
+        for name in [base, *referred_paths(catalog, base)]
+        for join in catalog.table(name).meta.joins
+        if join.to == target and len(join.on) == 1
+    ]
+    if len(references) < 2:  # one way to the grouped rows: nothing to choose
+        return
+    said = []
+    for name, join in references:
+        ((local, remote),) = join.on.items()
+        spelled = catalog.table(name).column(local).meta.synonyms.all()
+        if any(p and f" {p} " in text for p in (" ".join(words(s)) for s in spelled)):
+            said.append((name, local, remote))
+    if len(said) == 1:
+        name, local, remote = said[0]
+        optional = not catalog.table(name).column(local).not_null
+        joins.aliases[target] = joins.refer(joins.alias(name), [(local, remote)], target, optional)
+
+
 def across_references(intent: Intent, catalog: Catalog) -> str | None:
     """ "Task 12: which project, which owner?", "tarefa 7: qual projeto e que dono?":
     what is asked of one row and of the rows it refers to, in one row — the asked columns

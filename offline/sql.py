@@ -50,6 +50,7 @@ from orquestra.offline.rows import (
     joined_on,
     named,
     places,
+    reference_said,
     related_rows,
     series_for,
     visible_columns,
@@ -159,6 +160,9 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     base = _base(intent)
     joins = Joins(catalog, base)
     alias = joins.alias(base)
+    for group in intent.groups:  # "qual médico …": through the reference called so
+        if group.table and group.table != base:
+            reference_said(joins, catalog, base, group.table, intent.question)
     where = _filters(of_all(intent) if intent.share else intent, catalog, joins, today)
     selects, groups, apart = [], [], []
     rule = intent.metric.metric if intent.metric else None

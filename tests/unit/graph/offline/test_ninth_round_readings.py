@@ -303,3 +303,54 @@ def test_rows_of_one_named_row_are_counted_not_the_row(
 def test_a_participle_a_state_is_called_keeps_the_state_reading() -> None:
     sql = sql_for("clinics", "how many reports are still not signed?")
     assert "l.status IN (" in sql and "IS NULL" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "unwanted"),
+    [
+        (
+            "Which radiologist has the highest discrepancy rate in quality reviews?",
+            "JOIN profissionais AS p ON l.cod_medico = p.cod_profissional",
+            "rq.cod_revisor",
+        ),
+        (
+            "qual médico teve mais laudos com discordância maior nas revisões de 2025?",
+            "l.cod_medico = p.cod_profissional",
+            "rq.cod_revisor",
+        ),
+    ],
+)
+def test_rows_grouped_through_the_reference_the_question_names(
+    question: str, wanted: str, unwanted: str
+) -> None:
+    """Reviews name two people (the report's doctor, the reviewer): "which doctor" is the
+    report's, reached through the reference called "médico"/"doctor"."""
+    sql = sql_for("clinics", question)
+    assert wanted in sql and unwanted not in sql, sql
+
+
+def test_one_way_to_the_grouped_rows_is_left_as_it_was() -> None:
+    sql = sql_for("clinics", "exames por técnico em maio")
+    assert "FROM exames AS e JOIN profissionais AS p ON e.cod_tecnico = p.cod_profissional" in sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("quantos pacientes não apareceram pros exames em junho?", "e.status = 'FALTOU'"),
+        (
+            "pacientes que não apareceram em maio, quantos foram?",
+            "e.data_agendada >= DATE '2026-05-01'",
+        ),
+    ],
+)
+def test_a_state_said_of_many_and_dated_by_its_rows(question: str, wanted: str) -> None:
+    """ "não apareceram" is the catalog's "não apareceu" said of many; patients who missed in
+    May are placed by their exams' date, not their birth date."""
+    sql = sql_for("clinics", question)
+    assert wanted in sql and "data_nascimento" not in sql, sql
+
+
+def test_owners_of_rows_in_a_state_are_placed_by_those_rows() -> None:
+    sql = sql_for("logistics", "quantos clientes com pedidos cancelados em maio")
+    assert "p.data_pedido >= DATE '2026-05-01'" in sql and "criado_em" not in sql, sql
