@@ -147,6 +147,7 @@ class Lexicon:
                     self._add(phrase, Meaning("metric", term.metric.table, term=term))
         for term in catalog.glossary:
             self._add_states_named(term)
+        self._add_other_genders()
         self.longest = max(len(k) for k in [*self.phrases, *self.terms])
         self.metric_phrases = [
             (phrase, m.term)
@@ -268,6 +269,22 @@ class Lexicon:
                         self.short_states.setdefault(genderless(rest[0]), states[0])
                 self._add(synonym, states[0])
             return
+
+    def _add_other_genders(self) -> None:
+        """ "só as rodoviárias" of RODOVIARIO: a one-word state's own name said in the other
+        gender (of another noun, "as transportadoras rodoviárias") means it, when that word
+        means nothing else in the catalog."""
+        others: dict[tuple[str, ...], list[Meaning]] = {}
+        for key, meanings in self.phrases.items():
+            # the state's own name only: a synonym's gender says which rows it is said of
+            values = [m for m in meanings if m.kind == "value" and phrase_key(m.value) == key]
+            if len(key) != 1 or not values or not key[0].endswith(("a", "o")) or len(key[0]) < 5:
+                continue
+            other = (key[0][:-1] + ("o" if key[0].endswith("a") else "a"),)
+            if other not in self.phrases:
+                others.setdefault(other, []).extend(values)
+        for key, meanings in others.items():
+            self.phrases[key] = list(dict.fromkeys(meanings))
 
     def _add(self, phrase: str, meaning: Meaning) -> None:
         words_key = phrase_key(phrase)

@@ -16,7 +16,7 @@ from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import DATE_TYPES, shares_root
 
-YET = re.compile(r"\b(?:ainda|yet|still)\b")
+YET = re.compile(r"\b(?:ainda|yet|still|esperando|aguardando|waiting|awaiting|pendentes?)\b")
 SHARED = 5
 """Letters of a state's word compared with the word a meaning negates ("entreg")."""
 

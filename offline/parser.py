@@ -124,6 +124,8 @@ LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida"
 STAGE_WORDS = ("etapa", "fase", "estagio", "stage", "phase")
 """The languages' words for a stage: of one row, its state."""
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
+WAITING_FOR = ("esperando", "aguardando", "waiting", "awaiting", "pendente", "pendentes")
+"""Words before a state's verb that say it has not happened yet ("esperando aprovar")."""
 NUMBER_MARKERS += ("codigo", "cod", "code")  # "médico de código 12", "carrier code 3"
 YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
@@ -416,7 +418,9 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
         left_out = left_out or (
             leave and bool(set(tokens[end : end + 3]) & {"out", "aside", "fora"})
         )
-        if not (any(t in NEGATIONS for t in before) or left_out):
+        # "tarefa esperando aprovar", "waiting to be approved": not yet in that state
+        waiting = any(t in WAITING_FOR for t in tokens[max(0, start - 3) : start])
+        if not (any(t in NEGATIONS for t in before) or left_out or waiting):
             continue
         for meaning in meanings:
             values = intent.filters.get((meaning.table, meaning.column), [])

@@ -26,6 +26,7 @@ from orquestra.offline.lexicon import (
     is_measure,
     is_numeric,
 )
+from orquestra.offline.rows import referred_paths
 from orquestra.offline.understanding import QUESTION_WORDS
 
 LEAD_WORDS = {
@@ -99,7 +100,8 @@ def amount_of_one_row(intent: Intent, catalog: Catalog) -> None:
     if intent.metric or intent.measure or intent.groups or NOT_MONEY.search(fold(intent.question)):
         return  # "quanto pesa a tarefa 12", "how long did it take": not its money
     table = catalog.table(intent.entity[0])
-    if any(t != table.name for t in intent.tables):
+    referred = referred_paths(catalog, table.name)  # "who is the owner and how much was it"
+    if any(t != table.name and t not in referred for t in intent.tables):
         return  # "quanto a tarefa 12 gerou de horas": other rows' amounts, summed
     amounts = [c for t, c in intent.columns if t == table.name and is_measure(table, c)]
     amount = amounts[0] if amounts else amount_column(table)

@@ -354,3 +354,46 @@ def test_a_state_said_of_many_and_dated_by_its_rows(question: str, wanted: str) 
 def test_owners_of_rows_in_a_state_are_placed_by_those_rows() -> None:
     sql = sql_for("logistics", "quantos clientes com pedidos cancelados em maio")
     assert "p.data_pedido >= DATE '2026-05-01'" in sql and "criado_em" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        (
+            "logistics",
+            "tempo médio de entrega em dias por transportadora em 2026, só as rodoviárias",
+            "t.modal = 'RODOVIARIO'",
+            "",
+        ),
+        ("logistics", "transportadoras aéreas", "t.modal = 'AEREO'", ""),
+        # a synonym's gender says which rows it is said of: hours "feitas" are no exams
+        ("clinics", "quantas horas extras foram feitas em maio?", "p.tipo = 'EXTRA'", "exames"),
+    ],
+)
+def test_a_state_named_in_the_other_gender(
+    deployment: str, question: str, wanted: str, unwanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and not (unwanted and unwanted in sql), sql
+
+
+def test_how_much_one_row_was_beside_the_row_it_refers_to() -> None:
+    sql = sql_for("logistics", "Order 120701: who is the customer and how much was it for?")
+    assert "p.valor_total" in sql and "c.nome AS nome_cliente" in sql and "sum(" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "quanto tem de pedido esperando faturar?", "p.status = 'ABERTO'"),
+        ("logistics", "orders waiting to be invoiced", "p.status = 'ABERTO'"),
+        ("logistics", "quantos pedidos pendentes de faturamento", "p.status = 'ABERTO'"),
+        # a waiting state of the catalog's own stays that state
+        ("clinics", "quantos laudos aguardando assinatura", "l.status = 'AGUARDANDO_ASSINATURA'"),
+    ],
+)
+def test_waiting_for_a_state_is_the_states_before_it(
+    deployment: str, question: str, wanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and "FATURADO" not in sql, sql
