@@ -41,8 +41,9 @@ def rows_that_acted(
     named_rows = intent.tables or (list(by_column) if intent.top else [])
     if not named_rows:
         return None
+    stated = bool(intent.filters)
     for token in (t for t in tokens if stem(t) not in known):
-        roots = _agent_roots(token)
+        roots = _agent_roots(token, nouns=not stated)  # "compras canceladas": not the acts
         acts = _acts(roots, named_rows, catalog) if roots else None
         if acts is None:
             continue
@@ -82,19 +83,20 @@ def _how_much_one_did(intent: Intent, tokens: list[str], catalog: Catalog, known
 PRESENT = ("am", "em", "a", "e")
 """Portuguese present endings ("compra", "compram"): the verb said of what rows do."""
 ACTS = ("as", "es")
-"""Plural endings of a noun of the act ("compras", "purchases"): what its rows did."""
+"""Plural endings of a noun of the act ("compras"): what its rows did."""
 
 
-def _agent_roots(token: str) -> list[str]:
+def _agent_roots(token: str, nouns: bool = True) -> list[str]:
     """The roots a verb shares with its agent noun: "bought" → "buy", "comprou" → "compr",
-    and in the present, "compra"/"compram" → "compr"."""
+    in the present, "compra"/"compram" → "compr", and (with `nouns`) the acts' plural noun,
+    "compras" → "compr"."""
     if token in IRREGULAR_AGENTS:
         return [IRREGULAR_AGENTS[token]]
     roots = verb_roots(token)
     if not roots and len(token) > 5:
         roots = [token[: -len(end)] for end in PRESENT if token.endswith(end)][:1]
-    if not roots and len(token) > 6 and token.endswith(ACTS):
-        # "top 5 clientes por compras", "by purchases": the acts named by their noun
+    if nouns and not roots and len(token) > 6 and token.endswith(ACTS):
+        # "top 5 clientes por compras": the acts named by their noun
         roots = [token[: -len(next(end for end in ACTS if token.endswith(end)))]]
     return roots
 

@@ -103,16 +103,16 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
         for value in values
         for word in words(value.replace("_", " "))
     ]
-    said = [*states, *(EVENT_VERBS.get(w, w) for w in words(intent.question))]  # "eu fiz"
+    said = [*states, *words(intent.question)]
+    # "quantas tarefas chegaram", "eu fiz": the event an everyday verb names, spelled as the
+    # date is (not when a state of the rows is said: "fizeram falta" is the state's date)
+    stated = any(owner == base for owner, _column in intent.filters)
+    events = [] if stated else [EVENT_VERBS[w] for w in words(intent.question) if w in EVENT_VERBS]
     named = [
         column
         for column in dated
-        if any(
-            shares_root(
-                word, words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
-            )
-            for word in said
-        )
+        if any(shares_root(word, _spelling(column)) for word in said)
+        or any(e in _spelling(column) or shares_root(e, _spelling(column)) for e in events)
     ]
     # of the dates a verb names, the one that records it happening (it may be empty)
     named.sort(key=lambda column: column.not_null)
@@ -133,6 +133,11 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
 SAME_START = 6
 """Letters a state's word and a date column's word share when they name one event
 ("entregue", "data_entrega"): irregular participles have no verb ending to strip."""
+
+
+def _spelling(column) -> list[str]:
+    """The words a date column is spelled with: its name's and its synonyms'."""
+    return words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
 
 
 def _spelled_alike(word: str, column) -> bool:

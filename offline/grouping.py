@@ -216,8 +216,10 @@ PLACES = ("no", "na", "nos", "nas", "pelo", "pela", "pelos", "pelas", "em", "in"
 PLACES += ("via", "do", "da", "dos", "das", "de", "for", "of", "from", "com", "with")
 """The words before each value of a list that says the values are apart ("no X e no Y",
 "pelo X e pelo Y", "for X and for Y")."""
-TOGETHER = ("juntos", "juntas", "somados", "somadas", "conjunto", "together", "combined", "both")
-"""Words that ask one measure of the values together ("EDI e portal juntos")."""
+TOGETHER = ("juntos", "juntas", "somados", "somadas", "somado", "somada", "somando", "conjunto")
+TOGETHER += ("together", "combined", "both", "todo", "total", "altogether")
+"""Words that ask one measure of the values together ("EDI e portal juntos", "ao todo",
+"no total", "in total", "qual o total do X e do Y")."""
 
 
 def values_compared(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
@@ -234,6 +236,8 @@ def values_compared(intent: Intent, tokens: list[str], matches, catalog: Catalog
         return
     if not (intent.aggregate or intent.metric or intent.measure):
         return
+    if intent.aggregate in ("sum", "total") and not (intent.measure or intent.metric):
+        return  # "soma do X e do Y": one amount, read elsewhere
     for (table, column), values in intent.filters.items():
         if len(values) < 2:
             continue

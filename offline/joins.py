@@ -29,6 +29,7 @@ class Joins:
         self.taken: set[str] = set()  # aliases of tables joined only to name a reference
         # (from alias, table, key pairs) → alias: each reference followed once
         self.edges: dict[tuple[str, str, tuple[tuple[str, str], ...]], str] = {}
+        self.outer: set[str] = set()  # aliases joined outer (what refers on from them is too)
 
     def taken_aliases(self) -> set[str]:
         return {*self.aliases.values(), *self.taken}
@@ -44,6 +45,8 @@ class Joins:
         self.taken.add(other)
         self.edges[edge] = other
         kind = "LEFT JOIN" if optional else "JOIN"
+        if optional:
+            self.outer.add(other)
         keys = " AND ".join(f"{alias}.{a} = {other}.{b}" for a, b in pairs)
         self.clauses.append(f"{kind} {target} AS {other} ON {keys}")
         return other

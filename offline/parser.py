@@ -234,7 +234,6 @@ def parse(
     state_of_a_yes_no(intent, tokens, matches)
     who_did_it(intent, tokens, catalog)
     _negations(intent, tokens, matches, catalog)
-    values_compared(intent, tokens, matches, catalog)  # "no rodoviário e no aéreo": each apart
     not_yet(intent, text, catalog)
     state_today(intent, text, today, catalog)
     done_state(intent, text, catalog)
@@ -250,6 +249,7 @@ def parse(
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
     share_asked(intent, text)
+    values_compared(intent, tokens, matches, catalog)  # "no rodoviário e no aéreo": each apart
     acted = rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
     used |= {i for i, t in enumerate(tokens) if t == acted}  # "por compras": read
     owners_listed(intent, tokens, catalog)

@@ -490,9 +490,10 @@ def find_period(question: str, today: date) -> Period | None:
     pattern = rf"\b(?:({linking})\s+)?({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b"
     for found in re.finditer(pattern, text):
         named, year_text = found.group(2), found.group(3)
-        # "may", "set", "mar" alone are ordinary words, but not as the question's last word
-        # ("freight spend May": the modal verb never ends a question)
-        last = not text[found.end() :].strip(" ?!.")
+        # "may", "set", "mar" alone are ordinary words; "may" as the question's last word is
+        # the month ("freight spend May": the modal verb never ends a question; "ago", "out",
+        # "mar", "dez" do: "two weeks ago", "leave them out", "por mar", "top dez")
+        last = named == "may" and not text[found.end() :].strip(" ?!.")
         if not (year_text or len(named) > 3 or found.group(1) or last):
             continue
         month = MONTHS[named]

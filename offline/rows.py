@@ -7,7 +7,7 @@ from __future__ import annotations
 from orquestra.ddl_catalog.model import Catalog, JoinMeta, Table
 from orquestra.ddl_catalog.text import words
 from orquestra.offline.intent import Intent
-from orquestra.offline.joins import Joins, Unmappable, join_path
+from orquestra.offline.joins import Joins, Unmappable, in_values, join_path
 from orquestra.offline.lexicon import display_column, key_column
 
 CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
@@ -98,6 +98,24 @@ def reference_said(joins: Joins, catalog: Catalog, base: str, target: str, quest
         joins.aliases[target] = joins.refer(joins.alias(name), [(local, remote)], target, optional)
 
 
+def _refers(catalog: Catalog, table: str, column: str, target: str) -> bool:
+    """`column` of `table` is a reference to a row of `target`."""
+    return any(j.to == target and column in j.on for j in catalog.table(table).meta.joins)
+
+
+def follow(
+    steps: list[tuple[str, JoinMeta]], aliases: dict[str, str], joins: Joins, catalog: Catalog
+) -> str:
+    """Joins the references of a path from a joined row (`aliases` holds it), outer from the
+    first that may be empty; the alias of the last row."""
+    optional = False
+    for source, join in steps:
+        owner = catalog.table(source)
+        optional = optional or any(not owner.column(c).not_null for c in join.on)
+        aliases[join.to] = joins.refer(aliases[source], list(join.on.items()), join.to, optional)
+    return aliases[steps[-1][1].to]
+
+
 def across_references(intent: Intent, catalog: Catalog) -> str | None:
     """ "Task 12: which project, which owner?", "tarefa 7: qual projeto e que dono?":
     what is asked of one row and of the rows it refers to, in one row — the asked columns
@@ -111,24 +129,32 @@ def across_references(intent: Intent, catalog: Catalog) -> str | None:
     joins = Joins(catalog, entity)
     aliases = {entity: joins.alias(entity)}
 
-    def reach(name: str) -> str:
-        optional = False
-        for source, join in paths[name]:
-            owner = catalog.table(source)
-            optional = optional or any(not owner.column(c).not_null for c in join.on)
-            pairs = list(join.on.items())
-            aliases[join.to] = joins.refer(aliases[source], pairs, join.to, optional)
-        return aliases[name]
-
     shown: dict[str, list[str]] = {}
-    for t, c in intent.columns:
-        if t == entity or t in paths:
+    pointing: dict[str, list[tuple[int, str, str]]] = {}
+    asked = intent.columns
+    for t, c in asked:
+        referring = [r for r in related if _refers(catalog, t, c, r)] if t in paths else []
+        for r in referring:  # "the technician of report 7": the exam's, not the report's
+            pointing.setdefault(r, []).append((len(paths[t]), t, c))
+        # ("tarefa 7: qual o valor?": its own value, not its project's too)
+        own_head = any(o == entity and o_c.split("_")[0] == c.split("_")[0] for o, o_c in asked)
+        if t == entity or t in related or (t in paths and not referring and not own_head):
             shown.setdefault(t, []).append(c)
+    for r in related:  # "o nome e a cidade do cliente do pedido 7": those, not its code
+        links = {c for join in catalog.table(r).meta.joins for c in join.on}
+        if set(shown.get(r, [])) - links and entity in shown:
+            shown[entity] = [c for c in shown[entity] if not _refers(catalog, entity, c, r)]
+    for r, found in pointing.items():
+        # the row's own reference to it, when asked, is the nearest; else the nearest said
+        if not any(_refers(catalog, entity, c, r) for c in shown.get(entity, [])):
+            _length, owner, column = min(found)
+            shown.setdefault(owner, []).append(column)
     for t in related:  # a table named and none of its columns asked: which row, by its name
         target = catalog.table(t)
         pointing = paths[t][-1]
         via = [c for c in pointing[1].on if c != catalog.table(pointing[0]).tenant_column]
-        if t not in shown and not set(via) & set(shown.get(pointing[0], [])):
+        pointed = {c for owner, cs in shown.items() for c in cs if _refers(catalog, owner, c, t)}
+        if t not in shown and not set(via) & set(shown.get(pointing[0], [])) and not pointed:
             key_name = key_column(target, catalog)
             named_by = [*([key_name.name] if key_name else []), display_column(target).name]
             shown[t] = list(dict.fromkeys(named_by))
@@ -136,7 +162,7 @@ def across_references(intent: Intent, catalog: Catalog) -> str | None:
     for t in [entity, *paths]:
         if t not in shown:
             continue
-        alias = aliases[t] if t in aliases else reach(t)
+        alias = aliases[t] if t in aliases else follow(paths[t], aliases, joins, catalog)
         columns = [c for c in dict.fromkeys(shown[t]) if f"{alias}.{c}" not in selects]
         selects += named(catalog.table(t), alias, columns, catalog, joins)
     return (
@@ -149,12 +175,23 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     """Rows of another table tied to the entity ("which items are in sale 12")."""
     table = catalog.table(other)
     entity_table, key, number = intent.entity
-    # from the entity, along its own references first (its order's customer, not a bill's)
-    joins = Joins(catalog, entity_table)
+    paths = referred_paths(catalog, other)
+    if entity_table in paths:  # "os pedidos do cliente 7": the rows that refer to it
+        joins = Joins(catalog, other)
+        follow(paths[entity_table], joins.aliases, joins, catalog)
+    else:  # from the entity, along its own references first (its order's customer)
+        joins = Joins(catalog, entity_table)
     alias = joins.alias(other)
     links = {c for join in table.meta.joins for c in join.on} | {table.tenant_column}
     asked = [c for t, c in intent.columns if t == other and c not in links]
     where = f"{joins.alias(entity_table)}.{key} = {number}"
+    # "os pedidos cancelados do cliente 7": the states said of them
+    for (owner, column), values in intent.filters.items():
+        where += f" AND {in_values(f'{joins.alias(owner)}.{column}', values)}"
+    for (owner, column), values in intent.excluded.items():
+        where += f" AND {in_values(f'{joins.alias(owner)}.{column}', values, negated=True)}"
+    for owner, column in intent.unset:
+        where += f" AND {joins.alias(owner)}.{column} IS NULL"
     if asked:  # "o parecer da revisão da tarefa 12": the entity, then what was asked
         own = [c for c in table.primary_key if c not in links]
         named = display_column(table).name  # "quem é o cliente": by its name, too
@@ -213,7 +250,9 @@ def named(
         name = display_column(target).name
         if name == remote or name in target.primary_key or target.column(name).meta.values:
             continue
-        optional = not table.column(column).not_null
+        # outer when the reference may be empty or its row was itself outer-joined: a name
+        # only adds to the row, never filters it
+        optional = not table.column(column).not_null or alias in joins.outer
         other = joins.refer(alias, [(column, remote)], join.to, optional)
         selects.append(f"{other}.{name} AS {name}_{_plain(column)}")
     return selects

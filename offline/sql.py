@@ -51,6 +51,7 @@ from orquestra.offline.rows import (
     named,
     places,
     reference_said,
+    referred_paths,
     related_rows,
     series_for,
     visible_columns,
@@ -112,6 +113,13 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
         if related and not intent.wants_status:
             return across_references(intent, catalog) or related_rows(intent, catalog, related[0])
         return entity_details(intent, catalog)
+    if intent.entity and intent.aggregate == "count":
+        # "quantos clientes compraram o produto 7": the rows counted are reached through
+        # others (its order lines), so each counts once; along references nothing repeats
+        counted = _base(intent)
+        apart = counted != intent.entity[0]
+        if apart and intent.entity[0] not in referred_paths(catalog, counted):
+            intent.distinct_table = intent.distinct_table or counted
     if not intent.understood and not intent.groups:
         raise Unmappable("no table, column, value or business term of the catalog was recognised")
     if intent.unmapped:
