@@ -60,6 +60,13 @@ SORTED = re.compile(
 LOW_FIRST = {"menor", "lowest", "smallest", "least", "fewest", "crescente", "ascending"}
 
 
+SINGLE_SUBJECT = re.compile(
+    r"^(?:(?:o|a|the)\s+)?(?:mes|[a-z]+[^s\W])\s+(?:com|with|que|that|having)\s+(?:(?:o|a|the)\s+)?"
+    r"(?:mais|most)$"
+)
+"""A ranking that opens with one thing, singular ("mês" too), and "com mais"/"with the most"."""
+
+
 def top_asked(intent: Intent, text: str) -> None:
     text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
     if sorted_by := SORTED.search(text):
@@ -82,7 +89,9 @@ def top_asked(intent: Intent, text: str) -> None:
     ):
         # "qual …", and "das transportadoras, qual é a que menos …": one asked for
         one = r"\b(qual|which|quem|who|what|em que|em qual|in which|on which)\b"
-        intent.top = 1 if re.search(one, text[: ranked.start()]) else 10
+        # "mês com mais pedidos", "the month with the most": one subject, singular
+        single = SINGLE_SUBJECT.search(text[: ranked.end()])
+        intent.top = 1 if re.search(one, text[: ranked.start()]) or single else 10
 
 
 def aggregate_asked(

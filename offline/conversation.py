@@ -187,11 +187,16 @@ def _clarifying(catalog: Catalog, lang: str) -> str:
     )
 
 
+RULE = re.compile(r"\b(must|have to|has to|should|tem que|tenho que|deve|devem|precisa|precisam)\b")
+"""Words of a rule or procedure ("how fast must it be reported"), not of data."""
+
+
 def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dict[str, Any]:
     intent = parse(question, catalog, lexicon, today)
     text = fold(intent.question)  # abbreviations spelled out
     data_ask = intent.understood and (intent.asks_data or _shaped_as_data(intent, text))
-    if intent.is_concept and not data_ask:
+    # "o que é X e em quanto tempo tem que ser feito": a definition and a rule, no data
+    if intent.is_concept and (not data_ask or RULE.search(text)):
         return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "concept"}
     if not intent.understood:
         if intent.terms and not CHAT.search(text):

@@ -37,6 +37,12 @@ GRAINS = {
     "weekly": "week",
     "trimestre": "quarter",
     "quarter": "quarter",
+    # plurals: "meses com mais pedidos", "the months with the most"
+    **dict.fromkeys(("meses", "months"), "month"),
+    **dict.fromkeys(("anos", "years"), "year"),
+    **dict.fromkeys(("dias", "days"), "day"),
+    **dict.fromkeys(("semanas", "weeks"), "week"),
+    **dict.fromkeys(("trimestres", "quarters"), "quarter"),
 }
 ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
 

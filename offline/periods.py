@@ -2,7 +2,7 @@
 
 `find_period("vendas em maio", today)` → `Period(2026-05-01, 2026-06-01, "em maio")`.
 Supported: named months (with or without a year), years, this/last month, year, quarter,
-semester, week, today, yesterday, "last N days/weeks/months", quarters and semesters by
+semester, week, today, yesterday, tomorrow, "last N days/weeks/months", quarters and semesters by
 ordinal ("primeiro trimestre de 2026", "2º semestre", "Q3"), the one before last ("mês
 retrasado"), month ranges ("de março a maio", "July through December"), "year to date"
 and "since" a day or a month ("desde o dia 16/06", "de janeiro até hoje").
@@ -183,6 +183,7 @@ def _relative(text: str, today: date) -> Period | None:
         ),
         (r"\b(hoje|today)\b", today, today + timedelta(days=1)),
         (r"\b(ontem|yesterday)\b", today - timedelta(days=1), today),
+        (r"\b(amanha|tomorrow)\b", today + timedelta(days=1), today + timedelta(days=2)),
         (
             r"\b(esta|nesta|desta|this) (semana|week)\b",
             today - timedelta(days=today.weekday()),
@@ -409,6 +410,10 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
             break
         found.append(period)
         text = text.replace(period.phrase, " ", 1)
+    # "pra reunião de amanhã: quantos … no 1º tri": tomorrow beside another period is when
+    # the asker needs it, not a period asked
+    if len(found) > 1:
+        found = [p for p in found if p.phrase not in ("amanha", "tomorrow")] or found
     return _within_a_year(found)
 
 

@@ -4,13 +4,23 @@ latest event of its series by timestamp)."""
 
 from __future__ import annotations
 
+import re
+
 from orquestra.ddl_catalog.model import Catalog, JoinMeta, Table
-from orquestra.ddl_catalog.text import words
+from orquestra.ddl_catalog.text import fold, words
+from orquestra.offline.dating import time_column
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, Unmappable, in_values, join_path
-from orquestra.offline.lexicon import display_column, key_column
+from orquestra.offline.lexicon import DATE_TYPES, FUNCTION_WORDS, display_column, key_column
 
 CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
+WHEN_ASKED = re.compile(
+    r"\b(quando|when|que datas?|que dias?|what dates?|which days?|what days?)\b"
+)
+"""The languages' "when" of rows tied to one row."""
+GENERIC_DATE_WORDS = {"data", "datas", "date", "dates", "dia", "dias", "day", "days", "quando"}
+GENERIC_DATE_WORDS |= {"when"}
+"""Words any date column is spelled with, which name none in particular."""
 WHERE_WORDS = ("onde", "where", "cade")
 """The languages' "where": a question with one asks for the columns whose synonyms say it
 (a city "onde está", "current location")."""
@@ -211,6 +221,20 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     keys = set(entity.primary_key) | {entity.tenant_column}
     keys |= {c for join in entity.meta.joins for c in join.on}
     own_asked = [c for t, c in intent.columns if t == entity_table and c not in keys]
+    if WHEN_ASKED.search(fold(intent.question)):
+        # "quais tarefas o dono 7 fez e em que datas": the dates of those rows, not its own
+        # (a date of its own named by a word of its own stays: "when is it due")
+        said = set(words(intent.question)) - GENERIC_DATE_WORDS - set(FUNCTION_WORDS)
+        said -= set(words(" ".join([entity.name, *entity.meta.synonyms.all()])))
+        own_asked = [
+            c
+            for c in own_asked
+            if not entity.column(c).type_sql.startswith(DATE_TYPES)
+            or said & set(words(" ".join(entity.column(c).meta.synonyms.all())))
+        ]
+        dated = time_column(intent, catalog, other)
+        if dated is not None and f"{alias}.{dated}" not in shown:
+            shown.append(f"{alias}.{dated}")
     if own_asked:
         shown = [*(f"{joins.alias(entity_table)}.{c}" for c in own_asked), *shown]
     columns = ", ".join(dict.fromkeys(shown))

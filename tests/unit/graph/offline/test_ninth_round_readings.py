@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from orquestra.offline.joins import Unmappable
-from tests.unit.graph.offline.offline_sql import sql_for
+from tests.unit.graph.offline.offline_sql import route_of, sql_for
 
 
 @pytest.mark.parametrize(
@@ -527,3 +527,82 @@ def test_a_state_of_the_acts_is_no_noun_of_them() -> None:
     assert "valor_vendido" not in _sql_or_nothing(
         "logistics", "top 5 clientes por compras canceladas"
     )
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("clinics", "mes com mais exames realizados no ano passado", "LIMIT 1"),
+        ("logistics", "the month with the most orders in 2025", "LIMIT 1"),
+        ("logistics", "o cliente com mais pedidos em 2026", "LIMIT 1"),
+        ("logistics", "clientes com mais pedidos", "LIMIT 10"),
+        ("logistics", "meses com mais pedidos", "date_trunc('month', p.data_pedido)"),
+    ],
+)
+def test_one_subject_with_the_most_is_one_group(
+    deployment: str, question: str, wanted: str
+) -> None:
+    assert wanted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "route"),
+    [
+        ("clinics", "What is a critical finding and how fast must it be reported?", "KNOWLEDGE"),
+        (
+            "clinics",
+            "O que é um achado crítico e em quanto tempo tem que avisar o solicitante?",
+            "KNOWLEDGE",
+        ),
+        ("clinics", "quantos laudos devem ser assinados hoje", "ANALYTICS"),
+    ],
+)
+def test_a_definition_and_a_rule_is_knowledge(deployment: str, question: str, route: str) -> None:
+    assert route_of(deployment, question) == route
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "unwanted"),
+    [
+        (
+            "quais exames estão agendados para amanhã?",
+            "e.data_agendada >= DATE '2026-07-01' AND e.data_agendada < DATE '2026-07-02'",
+            "",
+        ),
+        (
+            "Preciso disso pra reunião de amanhã: quantos exames a gente fez no primeiro "
+            "trimestre de 2026?",
+            "DATE '2026-01-01'",
+            "2026-07-02",
+        ),
+    ],
+)
+def test_tomorrow_alone_is_a_period(question: str, wanted: str, unwanted: str) -> None:
+    sql = sql_for("clinics", question)
+    assert wanted in sql and not (unwanted and unwanted in sql), sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        (
+            "clinics",
+            "quais exames o paciente 110496 já fez e em que datas?",
+            "e.data_realizacao",
+            "p.data_nascimento",
+        ),
+        ("logistics", "quais pedidos o cliente 1044 fez e quando?", "p.data_pedido", "criado_em"),
+        # its own date named by a word of its own stays
+        (
+            "logistics",
+            "which carrier has load 17110 and when is it due?",
+            "c.previsao_entrega",
+            "",
+        ),
+    ],
+)
+def test_when_of_rows_tied_to_one_row_is_their_date(
+    deployment: str, question: str, wanted: str, unwanted: str
+) -> None:
+    sql = sql_for(deployment, question)
+    assert wanted in sql and not (unwanted and unwanted in sql), sql
