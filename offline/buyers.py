@@ -19,8 +19,8 @@ import re
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import display_column, is_numeric, verb_roots
-from orquestra.offline.ranking import FAST, SLOW, SUMMED, better
+from orquestra.offline.lexicon import SUMMED, display_column, is_numeric, verb_roots
+from orquestra.offline.ranking import FAST, SLOW, better
 
 IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy", "paid": "pay"}
 """English verb forms whose root starts their agent noun ("buyer", "payer")."""

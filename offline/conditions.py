@@ -22,6 +22,7 @@ from orquestra.offline.lexicon import (
     NEGATIONS,
     PARTICIPLE_ENDINGS,
     PARTICIPLES,
+    SUMMED,
     VERB_ENDINGS,
     Lexicon,
     Meaning,
@@ -168,7 +169,14 @@ def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
     """ "quanto custa em média o frete": an amount averaged (or added up) with no metric
     named, that exactly one glossary metric sums, counts the rows that metric counts (its
     filter: cancelled rows cost nothing), unless the question says its own states."""
-    if intent.metric or intent.implied or intent.entity:
+    if intent.metric or intent.entity:
+        return
+    if intent.implied:
+        # "total vencido", "quanto temos vencido": a total of the rows of a state that a
+        # metric sums is that metric
+        sums = [t for t in intent.implied if t.metric and SUMMED.match(t.metric.expression)]
+        if intent.aggregate == "sum" and not intent.measure and len(intent.implied) == 1 and sums:
+            intent.metric, intent.implied, intent.aggregate = sums[0], [], None
         return
     _the_rows_amount(intent, catalog)
     if intent.measure is None:

@@ -74,6 +74,8 @@ WAITING = {
 assinatura": "esperando a assinatura", "waiting for a signature")."""
 
 
+SUMMED = re.compile(r"^\s*sum\s*\(", re.IGNORECASE)
+"""A metric expression that adds an amount up."""
 PRETERITE_PLURALS = {"eu": "eram", "ou": "aram", "iu": "iram"}
 """Portuguese past endings of one and of many ("apareceu" → "apareceram")."""
 

@@ -267,6 +267,7 @@ def parse(
     _states_the_rate_tests(intent)
     undated_kinds_in_time(intent, catalog)
     _periods_compared_counted(intent)
+    _now_not_today(intent, tokens)
     known = KNOWN
     intent.named = named
     intent.unknown = [
@@ -450,6 +451,21 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
                 if said and (table, column.name) not in intent.unset:
                     intent.unset.append((table, column.name))
                     intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != table}
+
+
+PRESENT_HAVE = {"temos", "tem", "tenho", "ha", "existem", "existe", "estao", "esta", "ficam"}
+PRESENT_HAVE |= {"have", "has", "are", "is"}
+"""Present verbs of holding or being: "quanto temos vencido hoje" is how much is overdue now."""
+
+
+def _now_not_today(intent: Intent, tokens: list[str]) -> None:
+    """ "quanto temos vencido hoje", "what do we have outstanding today": "today" with a
+    present verb of a state (or a metric) is now, the state's rows whatever their date, not
+    the rows dated today ("quantas foram canceladas hoje" is)."""
+    if len(intent.periods) != 1 or intent.periods[0].phrase not in ("hoje", "today"):
+        return
+    if (intent.filters or intent.metric) and PRESENT_HAVE & set(tokens):
+        intent.periods, intent.period = [], None
 
 
 def _state_words(table: Table) -> set[str]:

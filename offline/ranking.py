@@ -18,7 +18,7 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.durations import AVERAGE, TIME_UNITS, is_time_taken, words_shared
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import is_measure, tied
+from orquestra.offline.lexicon import SUMMED, is_measure, tied
 from orquestra.offline.phrasing import LEAD_WORDS
 
 HIGHER_IS_BETTER = re.compile(
@@ -31,7 +31,6 @@ WORST = re.compile(r"\b(pior|piores|worst|weakest|mais frac[oa]s?)\b")
 BEST = re.compile(r"\b(melhor|melhores|best|strongest|mais fortes?)\b")
 WEAK = re.compile(r"\b(weakest|mais frac[oa]s?)\b")
 BUSIEST = re.compile(r"\b(busiest|mais movimentad[oa]s?)\b")
-SUMMED = re.compile(r"^\s*sum\s*\(", re.IGNORECASE)
 
 
 def better(term: GlossaryTerm) -> str | None:

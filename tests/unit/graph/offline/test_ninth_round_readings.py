@@ -606,3 +606,24 @@ def test_when_of_rows_tied_to_one_row_is_their_date(
 ) -> None:
     sql = sql_for(deployment, question)
     assert wanted in sql and not (unwanted and unwanted in sql), sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted", "unwanted"),
+    [
+        ("total vencido", "sum(t.valor) AS titulo_vencido", "LIMIT"),
+        ("quanto temos vencido hoje", "sum(t.valor) AS titulo_vencido", "2026-06-30"),
+        ("quantas notas bloqueadas temos hoje", "nf.status = 'BLOQUEADA'", "2026-06-30"),
+        # an event today stays today's
+        ("quantas notas foram canceladas hoje", "nf.data_emissao >= DATE '2026-06-30'", ""),
+        ("faturamento hoje", "nf.data_emissao >= DATE '2026-06-30'", ""),
+    ],
+)
+def test_a_total_of_a_state_and_what_we_have_today(
+    question: str, wanted: str, unwanted: str
+) -> None:
+    """ "total vencido" listed the overdue bills; "quanto temos vencido hoje" asked for those
+    due today. A total of a state's rows a metric sums is that metric; "today" with a present
+    verb of holding is now."""
+    sql = sql_for("logistics", question)
+    assert wanted in sql and not (unwanted and unwanted in sql), sql
