@@ -13,11 +13,12 @@ import re
 from typing import NamedTuple
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
-from orquestra.ddl_catalog.text import stem, words
+from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import AGGREGATES
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
+    FUNCTION_WORDS,
     IRREGULAR,
     NEGATIONS,
     PARTICIPLE_ENDINGS,
@@ -29,6 +30,7 @@ from orquestra.offline.lexicon import (
     amount_column,
     genderless,
     lexicon_for,
+    tied,
     verb_roots,
 )
 
@@ -507,3 +509,43 @@ def states_defined_apart(
                 key = (table.name, column.name, value)
                 found.setdefault(key, []).append((term, [set(p) for p in phrases]))
     return found
+
+
+CODE_SHAPE = re.compile(r"^[A-Z]{2,3}$")
+"""A column's example written as a short upper-case code ("SP", "MG"): its values are codes
+of that shape, though the catalog does not list them."""
+
+
+def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catalog) -> list[str]:
+    """ "quanto faturamos em SP", "clientes do RJ": an upper-case code of the shape of a
+    column's example, that the catalog knows no other way, is a value of that column (one
+    of the rows asked about, else of a table tied to them; never the tenant's own). The codes
+    read, as the question's words."""
+    shaped = [
+        (table, column)
+        for table in catalog.tables.values()
+        if table.primary_key != (table.tenant_column,)
+        for column in table.columns
+        if column.meta.example and CODE_SHAPE.match(column.meta.example) and not column.meta.values
+    ]
+    read: list[str] = []
+    if not shaped:
+        return read
+    # a name's last word ("Empório São Jorge ME", "Loja Azul S.A.") is no code
+    names = set(re.findall(r"[A-ZÀ-Ý][\w.]*(?:\s+[A-ZÀ-Ý][\w.]*)*\s+([A-Z]{2,3})\b", question))
+    for code in dict.fromkeys(re.findall(r"\b[A-Z]{2,3}\b", question)):
+        word = fold(code)
+        if code in names:
+            continue
+        if (word,) in lexicon.phrases or stem(word) in lexicon.vocabulary or word in FUNCTION_WORDS:
+            continue
+        fits = [(t, c) for t, c in shaped if len(c.meta.example or "") == len(code)]
+        involved = [*intent.tables, *(t for t, _c in intent.filters)]
+        if intent.metric and intent.metric.metric:
+            involved.append(intent.metric.metric.table)
+        near = [(t, c) for t, c in fits if involved and tied(catalog, t.name, involved)]
+        chosen = (near or fits)[:1]
+        for table, column in chosen:
+            intent.conditions.append((table.name, f"{column.name} = '{code}'"))
+            read.append(word)
+    return read

@@ -26,6 +26,7 @@ from orquestra.offline.buyers import either_ranked, owners_listed, rows_that_act
 from orquestra.offline.clauses import several_measures
 from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
+    coded_values,
     date_comparison,
     implied_metric_rows,
     metric_per_unit,
@@ -268,6 +269,8 @@ def parse(
     undated_kinds_in_time(intent, catalog)
     _periods_compared_counted(intent)
     _now_not_today(intent, tokens)
+    coded = coded_values(intent, question, lexicon, catalog)  # "em SP": a code of a column
+    used |= {i for i, t in enumerate(tokens) if t in coded}
     known = KNOWN
     intent.named = named
     intent.unknown = [

@@ -627,3 +627,34 @@ def test_a_total_of_a_state_and_what_we_have_today(
     verb of holding is now."""
     sql = sql_for("logistics", question)
     assert wanted in sql and not (unwanted and unwanted in sql), sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("quanto a gente faturou em SP no primeiro trimestre de 2026?", "(c.uf = 'SP')"),
+        (
+            "quantos pedidos a gente recebeu de clientes do RJ no 2º semestre de 2025",
+            "(c.uf = 'RJ')",
+        ),
+        ("quantos clientes a gente tem em cada cidade de SP?", "(c.uf = 'SP')"),
+    ],
+)
+def test_a_code_of_the_shape_of_a_columns_example_is_its_value(question: str, wanted: str) -> None:
+    """The customers' state has no list of values, but its example ("MG") says its shape: an
+    upper-case code of that shape, known to the catalog no other way, is one of them (the
+    customers', not the tenant's own)."""
+    sql = sql_for("logistics", question)
+    assert wanted in sql and "fornecedores" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "qual o pedido mais antigo do Empório São Jorge ME?",  # the end of a name
+        "qtd NF bloq",  # a word the catalog knows
+        "faturamento por UF",
+    ],
+)
+def test_codes_of_names_and_of_the_catalog_are_no_values(question: str) -> None:
+    assert "uf = '" not in sql_for("logistics", question)
