@@ -39,6 +39,7 @@ EVENT_VERBS |= dict.fromkeys(("leave", "leaves", "leaving"), "departure")  # not
 EVENT_VERBS |= dict.fromkeys(("sai", "saiu", "saem", "sair", "sairam", "saira"), "saida")
 EVENT_VERBS |= dict.fromkeys(("chega", "chegou", "chegam", "chegar", "chegaram"), "chegada")
 EVENT_VERBS |= dict.fromkeys(("arrive", "arrived", "arrives", "arriving"), "arrival")
+EVENT_VERBS |= dict.fromkeys(("supposed", "expected", "meant"), "expected")  # what is promised
 """Everyday verbs for the event a date records in its own words: "que dia foi feito" asks
 when it was performed ("realizado em"), "when did it leave" / "quando sai" its departure,
 "quando chegou" its arrival."""

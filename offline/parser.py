@@ -56,6 +56,7 @@ from orquestra.offline.lexicon import (
     DATE_TYPES,
     FINITE_PAST,
     FUNCTION_WORDS,
+    IRREGULAR,
     NEGATIONS,
     PARTICIPLE_ENDINGS,
     Lexicon,
@@ -148,6 +149,7 @@ def parse(
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
     question = month_years_spelled(question)  # "mai/26": "mai de 2026"
     question = spelled_out(question, lexicon)  # "vlr", "fat.", "qtd de pedidos"
+    question = _un_said_apart(question, lexicon)  # "unpaid": "not paid"
     question = without_pronoun_codes(question, catalog)  # "paid us", not the type code "US"
     text = fold(question).strip()
     # "do Empório São Jorge ME": a row's own name is read as a name, not as the catalog's words
@@ -469,6 +471,26 @@ def _now_not_today(intent: Intent, tokens: list[str]) -> None:
         return
     if (intent.filters or intent.metric) and PRESENT_HAVE & set(tokens):
         intent.periods, intent.period = [], None
+
+
+UN = re.compile(r"\bun([a-z]{2,}ed|paid|done|seen|sent|sold)\b(?:\s+([a-z]+))?", re.IGNORECASE)
+"""English "un-" before a participle ("unsigned", "unpaid"); never "unidade", "unit"."""
+
+
+def _un_said_apart(question: str, lexicon: Lexicon) -> str:
+    """ "the oldest unpaid bill", "unsigned reports": an English "un-" before a word the
+    catalog knows (a state, a date's verb) says it did not happen, read as "not paid"."""
+
+    def apart(found: re.Match[str]) -> str:
+        rest, noun = found.group(1).lower(), found.group(2)
+        known = stem(rest) in lexicon.vocabulary or (rest,) in lexicon.phrases
+        if not (known or rest in IRREGULAR):
+            return found.group(0)
+        if noun and noun.lower() not in FUNCTION_WORDS:  # "unsigned reports": "reports not
+            return f"{noun} not {found.group(1)}"  # signed", never a metric's "signed reports"
+        return f"not {found.group(1)}" + (f" {noun}" if noun else "")
+
+    return UN.sub(apart, question)
 
 
 def _state_words(table: Table) -> set[str]:

@@ -193,6 +193,12 @@ def entity_columns(
             and t not in FUNCTION_WORDS
             and not WHEN.fullmatch(t)
         ]
+        # "when did it leave and when is it supposed to arrive?": each "when" its own verb
+        whens = [i for i, t in enumerate(tokens) if t in ("when", "quando")]
+        for start, end in zip(whens[1:], [*whens[2:], len(tokens)], strict=False):
+            later = [t for t in tokens[start + 1 : end] if t in verbs]
+            if later and _when(intent, table, later):
+                verbs = [v for v in verbs if v not in later]
         if (verbs or not dated) and _when(intent, table, verbs):
             # "quando" may be another table's date column's synonym too: the verb named the
             # row's own date, which is the one asked

@@ -123,7 +123,7 @@ def test_past_the_deadline_and_still_open(deployment: str, question: str, fragme
 
 def test_past_due_rows_listed() -> None:
     sql = sql_for("clinics", "list the reports that are past due and still unsigned")
-    assert "WHERE (l.assinado_em IS NULL AND l.status <> 'CANCELADO' AND l.prazo_em <" in sql
+    assert "(l.assinado_em IS NULL AND l.status <> 'CANCELADO' AND l.prazo_em <" in sql
 
 
 def test_the_rows_compared_with_their_deadline_are_counted() -> None:

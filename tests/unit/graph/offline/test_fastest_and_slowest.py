@@ -43,5 +43,5 @@ def test_the_longest_waiting_of_rows_no_duration_is_of_is_the_oldest() -> None:
     """No time taken is of the receivables (the glossary's durations are other rows'):
     "sitting unpaid the longest" asks for the oldest one, by its own date."""
     sql = sql_for("logistics", "Which past-due receivable has been sitting unpaid the longest?")
-    assert "WHERE (t.status = 'VENCIDO') ORDER BY t.vencimento ASC LIMIT 1" in sql
+    assert "(t.status = 'VENCIDO')" in sql and "ORDER BY t.vencimento ASC LIMIT 1" in sql
     assert "dias_de_atraso" not in sql

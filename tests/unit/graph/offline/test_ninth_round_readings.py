@@ -658,3 +658,38 @@ def test_a_code_of_the_shape_of_a_columns_example_is_its_value(question: str, wa
 )
 def test_codes_of_names_and_of_the_catalog_are_no_values(question: str) -> None:
     assert "uf = '" not in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        (
+            "logistics",
+            "Oldest unpaid bill we have — which one and when was it due?",
+            "t.status <> 'PAGO'",
+            "",
+        ),
+        ("logistics", "how many undelivered loads", "c.data_entrega IS NULL", ""),
+        ("clinics", "how many unsigned reports", "<> 'ASSINADO'", "laudos_assinados"),
+        ("logistics", "qnts pedidos entraram no mes retrasado", "count(*)", "LIMIT"),
+    ],
+)
+def test_un_and_shorthand(deployment: str, question: str, wanted: str, unwanted: str) -> None:
+    """ "unpaid" is "not paid" (never the metric of signed reports); "qnts" is "quantos"."""
+    sql = sql_for(deployment, question)
+    assert wanted in sql and not (unwanted and unwanted in sql), sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        (
+            "When did load 17117 leave and when is it supposed to arrive?",
+            ["c.data_saida", "c.previsao_entrega"],
+        ),
+        ("quando a carga 17117 saiu e quando foi entregue?", ["c.data_saida", "c.data_entrega"]),
+    ],
+)
+def test_each_when_its_own_date(question: str, wanted: list[str]) -> None:
+    sql = sql_for("logistics", question)
+    assert all(w in sql for w in wanted), sql
