@@ -108,11 +108,15 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     # date is (not when a state of the rows is said: "fizeram falta" is the state's date)
     stated = any(owner == base for owner, _column in intent.filters)
     events = [] if stated else [EVENT_VERBS[w] for w in words(intent.question) if w in EVENT_VERBS]
+    # "how many reports did she sign": an English verb's past form spells the date ("signed at"),
+    # as a whole word
+    pasts = [] if stated else [f"{w}ed" for w in words(intent.question) if len(w) >= 4]
     named = [
         column
         for column in dated
         if any(shares_root(word, _spelling(column)) for word in said)
         or any(e in _spelling(column) or shares_root(e, _spelling(column)) for e in events)
+        or any(p in _spelling(column) for p in pasts)
     ]
     # of the dates a verb names, the one that records it happening (it may be empty)
     named.sort(key=lambda column: column.not_null)

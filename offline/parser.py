@@ -54,6 +54,7 @@ from orquestra.offline.grouping import (
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
+    EVENT_VERBS,
     FINITE_PAST,
     FUNCTION_WORDS,
     IRREGULAR,
@@ -469,7 +470,15 @@ def _now_not_today(intent: Intent, tokens: list[str]) -> None:
     the rows dated today ("quantas foram canceladas hoje" is)."""
     if len(intent.periods) != 1 or intent.periods[0].phrase not in ("hoje", "today"):
         return
-    if (intent.filters or intent.metric) and PRESENT_HAVE & set(tokens):
+    having = [i for i, t in enumerate(tokens) if t in PRESENT_HAVE]
+    # ("how many exams have we done today": an English perfect tells of events, today's)
+    perfect = [
+        i
+        for i in having
+        if tokens[i] in ("have", "has")
+        and any(t.endswith("ed") or t in EVENT_VERBS for t in tokens[i + 1 :])
+    ]
+    if (intent.filters or intent.metric) and having and not perfect:
         intent.periods, intent.period = [], None
 
 

@@ -693,3 +693,16 @@ def test_un_and_shorthand(deployment: str, question: str, wanted: str, unwanted:
 def test_each_when_its_own_date(question: str, wanted: list[str]) -> None:
     sql = sql_for("logistics", question)
     assert all(w in sql for w in wanted), sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        # an English perfect tells of today's events, not of a state now
+        ("How many exams have we done today?", "e.data_realizacao >= DATE '2026-06-30'"),
+        # an English verb's past form spells the date
+        ("How many reports did Fábio Rodrigues Gomes sign in Q1 2026?", "l.assinado_em >= DATE"),
+    ],
+)
+def test_english_perfect_and_base_verbs(question: str, wanted: str) -> None:
+    assert wanted in sql_for("clinics", question)
