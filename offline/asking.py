@@ -91,6 +91,7 @@ def top_asked(intent: Intent, text: str) -> None:
         one = r"\b(qual|which|quem|who|what|em que|em qual|in which|on which)\b"
         # "mês com mais pedidos", "the month with the most": one subject, singular
         single = SINGLE_SUBJECT.search(text[: ranked.end()])
+        single = single and not re.match(r"\s+(de|than)\b", text[ranked.end() :])  # "mais de 10"
         intent.top = 1 if re.search(one, text[: ranked.start()]) or single else 10
 
 

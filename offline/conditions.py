@@ -16,6 +16,7 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import AGGREGATES
 from orquestra.offline.intent import Intent
+from orquestra.offline.joins import in_values
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     FUNCTION_WORDS,
@@ -512,15 +513,17 @@ def states_defined_apart(
 
 
 CODE_SHAPE = re.compile(r"^[A-Z]{2,3}$")
-"""A column's example written as a short upper-case code ("SP", "MG"): its values are codes
-of that shape, though the catalog does not list them."""
+"""A column's example written as a short upper-case code ("XY"): its values are codes of
+that shape, though the catalog does not list them."""
 
 
 def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catalog) -> list[str]:
-    """ "quanto faturamos em SP", "clientes do RJ": an upper-case code of the shape of a
-    column's example, that the catalog knows no other way, is a value of that column (one
-    of the rows asked about, else of a table tied to them; never the tenant's own). The codes
-    read, as the question's words."""
+    """ "quanto faturamos em XY", "donos do XY ou de ZW", "horas fora de XY": an
+    upper-case code of the shape of a column's example, said after a preposition (or in a
+    list after one) and known to the catalog no other way, is a value of that column (of the
+    rows asked about, else of a table tied to them; never the tenant's own); several are one
+    list, and a negation before the first leaves them out. The codes read, as the question's
+    words."""
     shaped = [
         (table, column)
         for table in catalog.tables.values()
@@ -531,21 +534,41 @@ def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catal
     read: list[str] = []
     if not shaped:
         return read
-    # a name's last word ("Empório São Jorge ME", "Loja Azul S.A.") is no code
+    # a name's last word ("Padaria São Jorge ME", "Loja Azul S.A.") is no code
     names = set(re.findall(r"[A-ZÀ-Ý][\w.]*(?:\s+[A-ZÀ-Ý][\w.]*)*\s+([A-Z]{2,3})\b", question))
-    for code in dict.fromkeys(re.findall(r"\b[A-Z]{2,3}\b", question)):
+    said = re.findall(r"[\w.]+", question)
+    codes: list[str] = []
+    for index, code in enumerate(said):
         word = fold(code)
-        if code in names:
+        if not CODE_SHAPE.match(code) or code in names or code in codes:
             continue
         if (word,) in lexicon.phrases or stem(word) in lexicon.vocabulary or word in FUNCTION_WORDS:
             continue
-        fits = [(t, c) for t, c in shaped if len(c.meta.example or "") == len(code)]
-        involved = [*intent.tables, *(t for t, _c in intent.filters)]
-        if intent.metric and intent.metric.metric:
-            involved.append(intent.metric.metric.table)
-        near = [(t, c) for t, c in fits if involved and tied(catalog, t.name, involved)]
-        chosen = (near or fits)[:1]
-        for table, column in chosen:
-            intent.conditions.append((table.name, f"{column.name} = '{code}'"))
-            read.append(word)
+        before = fold(said[index - 1]) if index else ""
+        listed = bool(codes) and before in CODE_LIST
+        if before in CODE_PLACES or listed:
+            codes.append(code)
+    if not codes:
+        return read
+    fits = [(t, c) for t, c in shaped if len(c.meta.example or "") == len(codes[0])]
+    involved = [*intent.tables, *(t for t, _c in intent.filters)]
+    if intent.metric and intent.metric.metric:
+        involved.append(intent.metric.metric.table)
+    near = [(t, c) for t, c in fits if involved and tied(catalog, t.name, involved)]
+    first = fold(codes[0])
+    at = [fold(w) for w in said].index(first)
+    negated = {fold(w) for w in said[max(0, at - 3) : at]} & CODE_NEGATIONS
+    for table, column in (near or fits)[:1]:
+        stated = in_values(column.name, codes, negated=bool(negated))
+        intent.conditions.append((table.name, stated))
+        read += [fold(c) for c in codes]
     return read
+
+
+CODE_PLACES = {"em", "no", "na", "nos", "nas", "de", "do", "da", "dos", "das", "pra", "para"}
+CODE_PLACES |= {"in", "from", "of", "to", "for", "at"}
+"""Prepositions a place or kind said by its code follows ("em XY", "from ZW")."""
+CODE_LIST = {"e", "ou", "and", "or", "x", "vs", ","} | CODE_PLACES
+"""Words between codes of one list ("XY e ZW", "XY, ZW ou KL")."""
+CODE_NEGATIONS = {*NEGATIONS, "fora", "exceto", "tirando", "outside", "except", "excluding"}
+"""Words before a code that leave it out ("fora de XY")."""

@@ -283,6 +283,8 @@ class Lexicon:
             values = [m for m in meanings if m.kind == "value" and phrase_key(m.value) == key]
             if len(key) != 1 or not values or not key[0].endswith(("a", "o")) or len(key[0]) < 5:
                 continue
+            if key[0].endswith(("ado", "ada", "ido", "ida", "to", "ta")):
+                continue  # a participle's gender says which rows it is said of ("abertas")
             other = (key[0][:-1] + ("o" if key[0].endswith("a") else "a"),)
             if other not in self.phrases:
                 others.setdefault(other, []).extend(values)

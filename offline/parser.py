@@ -129,6 +129,8 @@ STAGE_WORDS = ("etapa", "fase", "estagio", "stage", "phase")
 NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
 WAITING_FOR = ("esperando", "aguardando", "waiting", "awaiting", "pendente", "pendentes")
 """Words before a state's verb that say it has not happened yet ("esperando aprovar")."""
+WAITING_LINKS = {"de", "para", "pra", "por", "to", "be", "for", "on", "a", "o"}
+"""Words between a waiting word and the state ("pendentes de aprovação", "waiting to be")."""
 NUMBER_MARKERS += ("codigo", "cod", "code")  # "médico de código 12", "carrier code 3"
 YEAR = re.compile(r"(19|20)\d{2}")
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
@@ -426,7 +428,17 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
             leave and bool(set(tokens[end : end + 3]) & {"out", "aside", "fora"})
         )
         # "tarefa esperando aprovar", "waiting to be approved": not yet in that state
-        waiting = any(t in WAITING_FOR for t in tokens[max(0, start - 3) : start])
+        # (right before it, or with "de"/"to be" between: never an adjective of another)
+        gap = tokens[max(0, start - 3) : start]
+        # (a participle right after it is another state of the rows: "faturas pendentes vencidas")
+        participle = tokens[start].endswith(PARTICIPLE_ENDINGS) or tokens[start].endswith(
+            ("ados", "adas", "idos", "idas")
+        )
+        waiting = bool(gap) and gap[-1] in WAITING_FOR and not participle
+        waiting = waiting or any(
+            t in WAITING_FOR and gap[i + 1 :] and set(gap[i + 1 :]) <= WAITING_LINKS
+            for i, t in enumerate(gap)
+        )
         if not (any(t in NEGATIONS for t in before) or left_out or waiting):
             continue
         for meaning in meanings:

@@ -22,7 +22,8 @@ CHAT_SHORTHAND = {
     **{"pq": "por que", "pqe": "porque", "tb": "também", "tbm": "também", "vc": "você"},
     **{"vcs": "vocês", "hj": "hoje", "qto": "quanto", "qta": "quanta", "qtos": "quantos"},
     **{"qtas": "quantas", "qdo": "quando", "qnd": "quando", "msm": "mesmo", "ngm": "ninguém"},
-    **{"qnts": "quantos", "qnt": "quanto", "qnto": "quanto", "qntos": "quantos", "qts": "quantos"},
+    **{"qnts": "quantos", "qnt": "quantidade", "qnto": "quanto", "qntos": "quantos"},
+    **{"qts": "quantos"},
     **{"thx": "thanks", "pls": "please", "plz": "please"},
 }
 """Shorthand for everyday words of either language."""

@@ -706,3 +706,44 @@ def test_each_when_its_own_date(question: str, wanted: list[str]) -> None:
 )
 def test_english_perfect_and_base_verbs(question: str, wanted: str) -> None:
     assert wanted in sql_for("clinics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("faturamento fora de SP", "(c.uf <> 'SP')"),
+        ("clientes que não são de SP", "(c.uf <> 'SP')"),
+        ("pedidos de clientes de SP ou RJ", "(c.uf IN ('SP', 'RJ'))"),
+    ],
+)
+def test_codes_left_out_and_listed(question: str, wanted: str) -> None:
+    sql = sql_for("logistics", question)
+    assert wanted in sql and "c.uf = " not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        # an acronym after no preposition is no code of a place
+        ("logistics", "quantos clientes PJ temos", "count(*)", "uf"),
+        # "qnt" is "quantidade": a count, not a sum
+        ("logistics", "qual a qnt de pedidos em maio", "count(*)", "sum("),
+        # a waiting word as another state's adjective leaves that state alone
+        ("logistics", "quantas faturas pendentes vencidas temos", "t.status = 'VENCIDO'", "PAGO"),
+        # a participle's other gender is no state of other rows
+        (
+            "clinics",
+            "quantas consultas com data prevista para amanhã",
+            "e.data_agendada",
+            "plantoes",
+        ),
+    ],
+)
+def test_probe_review_siblings(deployment: str, question: str, wanted: str, unwanted: str) -> None:
+    sql = _sql_or_nothing(deployment, question)
+    assert wanted in sql and unwanted not in sql, sql
+
+
+def test_more_than_a_number_is_no_single_subject_ranked() -> None:
+    """ "pedido com mais de 10 itens" is a threshold (not read yet), not the one top order."""
+    assert not _sql_or_nothing("logistics", "pedido com mais de 10 itens").endswith("LIMIT 1")
