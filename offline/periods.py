@@ -72,6 +72,10 @@ UNITS = {
     "meses": 30,
     "month": 30,
     "months": 30,
+    "ano": 365,
+    "anos": 365,
+    "year": 365,
+    "years": 365,
 }
 
 

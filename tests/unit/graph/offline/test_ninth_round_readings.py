@@ -747,3 +747,14 @@ def test_probe_review_siblings(deployment: str, question: str, wanted: str, unwa
 def test_more_than_a_number_is_no_single_subject_ranked() -> None:
     """ "pedido com mais de 10 itens" is a threshold (not read yet), not the one top order."""
     assert not _sql_or_nothing("logistics", "pedido com mais de 10 itens").endswith("LIMIT 1")
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("faturamento dos últimos 2 anos", "nf.data_emissao >= DATE '2024-06-30'"),
+        ("last 3 years revenue", "nf.data_emissao >= DATE '2023-07-01'"),
+    ],
+)
+def test_the_last_n_years(question: str, wanted: str) -> None:
+    assert wanted in sql_for("logistics", question)
