@@ -75,4 +75,12 @@ eval: $(STAMP)
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev7.jsonl --out evals/out/clinics_paraphrases_dev7
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev8.jsonl --out evals/out/paraphrases_dev8
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev8.jsonl --out evals/out/clinics_paraphrases_dev8
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev9.jsonl --out evals/out/paraphrases_dev9
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev9.jsonl --out evals/out/clinics_paraphrases_dev9
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev10.jsonl --out evals/out/paraphrases_dev10
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev10.jsonl --out evals/out/clinics_paraphrases_dev10
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev11.jsonl --out evals/out/paraphrases_dev11
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev11.jsonl --out evals/out/clinics_paraphrases_dev11
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev12.jsonl --out evals/out/paraphrases_dev12
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev12.jsonl --out evals/out/clinics_paraphrases_dev12
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_heldout2.jsonl --out evals/out/paraphrases_heldout2
