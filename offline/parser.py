@@ -143,6 +143,7 @@ GERUNDS = ("ando", "endo", "indo")
 ARTICLES = ("o", "a", "os", "as", "um", "uma", "the", "an")
 KNOWN |= COUNT_NAMES | {"volume"}  # "top 3 tipos por volume": ranked by how many
 KNOWN |= {"one", "momento", "moment", "algum", "alguma", "alguns", "algumas", "any", "cada", "each"}
+KNOWN |= {"single", "unico", "unica", "individual"}  # "the biggest single order": one row
 """The parser's own words: never unknown to the catalog, never a row's name."""
 
 

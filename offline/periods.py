@@ -122,14 +122,16 @@ def _relative(text: str, today: date) -> Period | None:
             date(today.year - 1, 1, 1),
         ),
         (
-            r"\b(year to date|ytd|acumulado do ano|no acumulado do ano|desde o inicio do ano"
+            r"\b(year to date|ytd|acumulado do ano|acumulado no ano|no acumulado do ano"
+            r"|desde o inicio do ano"
             r"|ate agora (este|neste|esse) ano|so far this year|this year so far"
             r"|ano ate (hoje|agora|a data))\b",
             date(today.year, 1, 1),
             tomorrow,
         ),
         (
-            r"\b(month to date|mtd|acumulado do mes|desde o inicio do mes|so far this month"
+            r"\b(month to date|mtd|acumulado do mes|acumulado no mes|desde o inicio do mes"
+            r"|so far this month"
             r"|mes ate (hoje|agora|a data))\b",
             this_month,
             tomorrow,

@@ -758,3 +758,15 @@ def test_more_than_a_number_is_no_single_subject_ranked() -> None:
 )
 def test_the_last_n_years(question: str, wanted: str) -> None:
     assert wanted in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("faturamento acumulado no ano", "nf.data_emissao >= DATE '2026-01-01'"),
+        ("faturamento acumulado no mês", "nf.data_emissao >= DATE '2026-06-01'"),
+        ("What was the biggest single order we got in May?", "ORDER BY p.valor_total DESC"),
+    ],
+)
+def test_accumulated_periods_and_a_single_row(question: str, wanted: str) -> None:
+    assert wanted in sql_for("logistics", question)
