@@ -111,12 +111,13 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     # "how many reports did she sign": an English verb's past form spells the date ("signed at"),
     # as a whole word
     pasts = [] if stated else [f"{w}ed" for w in words(intent.question) if len(w) >= 4]
+    spelled = {column.name: _spelling(column) for column in dated}
     named = [
         column
         for column in dated
-        if any(shares_root(word, _spelling(column)) for word in said)
-        or any(e in _spelling(column) or shares_root(e, _spelling(column)) for e in events)
-        or any(p in _spelling(column) for p in pasts)
+        if any(shares_root(word, spelled[column.name]) for word in said)
+        or any(e in spelled[column.name] or shares_root(e, spelled[column.name]) for e in events)
+        or any(p in spelled[column.name] for p in pasts)
     ]
     # of the dates a verb names, the one that records it happening (it may be empty)
     named.sort(key=lambda column: column.not_null)

@@ -18,8 +18,8 @@ WHEN_ASKED = re.compile(
     r"\b(quando|when|que datas?|que dias?|what dates?|which days?|what days?)\b"
 )
 """The languages' "when" of rows tied to one row."""
-GENERIC_DATE_WORDS = {"data", "datas", "date", "dates", "dia", "dias", "day", "days", "quando"}
-GENERIC_DATE_WORDS |= {"when"}
+GENERIC_DATE_WORDS = {"data", "datas", "date", "dates", "dia", "dias", "day", "days"}
+GENERIC_DATE_WORDS |= {"quando", "when"}
 """Words any date column is spelled with, which name none in particular."""
 WHERE_WORDS = ("onde", "where", "cade")
 """The languages' "where": a question with one asks for the columns whose synonyms say it
@@ -161,10 +161,10 @@ def across_references(intent: Intent, catalog: Catalog) -> str | None:
             shown.setdefault(owner, []).append(column)
     for t in related:  # a table named and none of its columns asked: which row, by its name
         target = catalog.table(t)
-        pointing = paths[t][-1]
-        via = [c for c in pointing[1].on if c != catalog.table(pointing[0]).tenant_column]
+        source, last = paths[t][-1]
+        via = [c for c in last.on if c != catalog.table(source).tenant_column]
         pointed = {c for owner, cs in shown.items() for c in cs if _refers(catalog, owner, c, t)}
-        if t not in shown and not set(via) & set(shown.get(pointing[0], [])) and not pointed:
+        if t not in shown and not set(via) & set(shown.get(source, [])) and not pointed:
             key_name = key_column(target, catalog)
             named_by = [*([key_name.name] if key_name else []), display_column(target).name]
             shown[t] = list(dict.fromkeys(named_by))
