@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
+from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import AGGREGATES
 from orquestra.offline.intent import Intent
@@ -517,6 +517,19 @@ CODE_SHAPE = re.compile(r"^[A-Z]{2,3}$")
 that shape, though the catalog does not list them."""
 
 
+@per_catalog
+def coded_columns(catalog: Catalog) -> list[tuple[Table, Column]]:
+    """The columns whose example is a short upper-case code and whose values the catalog
+    does not list (the tenant's own table left out), read once per catalog."""
+    return [
+        (table, column)
+        for table in catalog.tables.values()
+        if table.primary_key != (table.tenant_column,)
+        for column in table.columns
+        if column.meta.example and CODE_SHAPE.match(column.meta.example) and not column.meta.values
+    ]
+
+
 def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catalog) -> list[str]:
     """ "quanto faturamos em XY", "donos do XY ou de ZW", "horas fora de XY": an
     upper-case code of the shape of a column's example, said after a preposition (or in a
@@ -524,13 +537,7 @@ def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catal
     rows asked about, else of a table tied to them; never the tenant's own); several are one
     list, and a negation before the first leaves them out. The codes read, as the question's
     words."""
-    shaped = [
-        (table, column)
-        for table in catalog.tables.values()
-        if table.primary_key != (table.tenant_column,)
-        for column in table.columns
-        if column.meta.example and CODE_SHAPE.match(column.meta.example) and not column.meta.values
-    ]
+    shaped = coded_columns(catalog)
     read: list[str] = []
     if not shaped:
         return read

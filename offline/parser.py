@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from orquestra.ddl_catalog.model import Catalog, Table
+from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
 from orquestra.offline.asking import (
@@ -465,7 +465,7 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
                 said = shares_root(token, spelled) or (
                     token in spelled
                     and token.endswith(PARTICIPLE_ENDINGS)
-                    and token not in _state_words(catalog.table(table))
+                    and token not in state_words(catalog)[table]
                 )
                 if said and (table, column.name) not in intent.unset:
                     intent.unset.append((table, column.name))
@@ -515,14 +515,19 @@ def _un_said_apart(question: str, lexicon: Lexicon) -> str:
     return UN.sub(apart, question)
 
 
-def _state_words(table: Table) -> set[str]:
-    """The words a table's states are called by (their values and value synonyms)."""
+@per_catalog
+def state_words(catalog: Catalog) -> dict[str, set[str]]:
+    """Each table's words its states are called by (values and value synonyms), read once
+    per catalog."""
     return {
-        w
-        for column in table.columns
-        for value in column.meta.values
-        for said in (value, *column.meta.value_synonyms.get(value, ()))
-        for w in words(said.replace("_", " "))
+        table.name: {
+            w
+            for column in table.columns
+            for value in column.meta.values
+            for said in (value, *column.meta.value_synonyms.get(value, ()))
+            for w in words(said.replace("_", " "))
+        }
+        for table in catalog.tables.values()
     }
 
 

@@ -26,7 +26,7 @@ from orquestra.offline.lexicon import (
     is_measure,
     is_numeric,
 )
-from orquestra.offline.rows import referred_paths
+from orquestra.offline.rows import DATE_WORDS, WHEN, referred_paths
 from orquestra.offline.understanding import QUESTION_WORDS
 
 LEAD_WORDS = {
@@ -78,7 +78,6 @@ def recency(intent: Intent, text: str) -> None:
 WHY = re.compile(r"\b(why|por que|porque|por qual motivo|how come)\b")
 REASON_WORDS = ("motivo", "razao", "causa", "reason", "cause")
 """The languages' words for a reason: a "why" question asks for the column named so."""
-WHEN = re.compile(r"\b(quando|when|que dia|que data|what day|what date|which day|which date)\b")
 SHARED_START = 5
 """Shortest common start that ties a verb to a date column ("issued" ~ "issue date")."""
 HEAD_LENGTH = 4
@@ -226,10 +225,6 @@ def entity_columns(
                 and (table.name, column.name) not in intent.columns
             ):
                 intent.columns.insert(0, (table.name, column.name))
-
-
-DATE_WORDS = {"data", "date", "dia", "day", "hora", "time", "quando", "when"}
-"""Words any date column is spelled with: they name no one date."""
 
 
 def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:

@@ -14,13 +14,13 @@ from orquestra.offline.joins import Joins, Unmappable, in_values, join_path
 from orquestra.offline.lexicon import DATE_TYPES, FUNCTION_WORDS, display_column, key_column
 
 CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
-WHEN_ASKED = re.compile(
-    r"\b(quando|when|que datas?|que dias?|what dates?|which days?|what days?)\b"
+WHEN = re.compile(
+    r"\b(quando|when|que datas?|que dias?|what dates?|what days?|which dates?|which days?)\b"
 )
-"""The languages' "when" of rows tied to one row."""
-GENERIC_DATE_WORDS = {"data", "datas", "date", "dates", "dia", "dias", "day", "days"}
-GENERIC_DATE_WORDS |= {"quando", "when"}
-"""Words any date column is spelled with, which name none in particular."""
+"""The languages' "when" (of one row, or of the rows tied to it)."""
+DATE_WORDS = {"data", "datas", "date", "dates", "dia", "dias", "day", "days", "hora", "time"}
+DATE_WORDS |= {"quando", "when"}
+"""Words any date column is spelled with: they name no one date."""
 WHERE_WORDS = ("onde", "where", "cade")
 """The languages' "where": a question with one asks for the columns whose synonyms say it
 (a city "onde está", "current location")."""
@@ -221,10 +221,10 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     keys = set(entity.primary_key) | {entity.tenant_column}
     keys |= {c for join in entity.meta.joins for c in join.on}
     own_asked = [c for t, c in intent.columns if t == entity_table and c not in keys]
-    if WHEN_ASKED.search(fold(intent.question)):
+    if WHEN.search(fold(intent.question)):
         # "quais tarefas o dono 7 fez e em que datas": the dates of those rows, not its own
         # (a date of its own named by a word of its own stays: "when is it due")
-        said = set(words(intent.question)) - GENERIC_DATE_WORDS - set(FUNCTION_WORDS)
+        said = set(words(intent.question)) - DATE_WORDS - set(FUNCTION_WORDS)
         said -= set(words(" ".join([entity.name, *entity.meta.synonyms.all()])))
         own_asked = [
             c

@@ -746,7 +746,8 @@ def test_probe_review_siblings(deployment: str, question: str, wanted: str, unwa
 
 def test_more_than_a_number_is_no_single_subject_ranked() -> None:
     """ "pedido com mais de 10 itens" is a threshold (not read yet), not the one top order."""
-    assert not _sql_or_nothing("logistics", "pedido com mais de 10 itens").endswith("LIMIT 1")
+    sql = sql_for("logistics", "pedido com mais de 10 itens")
+    assert sql and not sql.endswith("LIMIT 1"), sql
 
 
 @pytest.mark.parametrize(
