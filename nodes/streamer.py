@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
@@ -54,7 +54,7 @@ def preview(
     of periods (a `date_trunc`, or firsts of a month) written as its periods read ("06/2026",
     "2º tri 2026"), as the table and the chart write them."""
     rows = [[local(v, zone) for v in row] for row in result.get("rows", [])[:PREVIEW_ROWS]]
-    periods = column_periods(result["columns"], rows, truncated_periods(sql))
+    periods = _periods(result, zone, sql)
     named = [periods.get(column) for column in result["columns"]]
     shown_rows = [
         [_shown(value, period, lang) for value, period in zip(row, named, strict=False)]
@@ -67,6 +67,36 @@ def preview(
     shown = f"{len(rows)} of {result.get('row_count')} rows"
     more = " (truncated: more rows exist)" if result.get("truncated") else ""
     return f"{shown}{more}\n" + "\n".join(lines)
+
+
+def _periods(result: QueryResultState, zone: str, sql: str | None) -> dict[str, str]:
+    """Time column → the period its values were cut to, read from the local times of all
+    the rows (as the presenter reads them), not only those previewed."""
+    rows = [[local(v, zone) for v in row] for row in result.get("rows", [])]
+    return column_periods(result["columns"], rows, truncated_periods(sql))
+
+
+def shown_analysis(
+    analysis: Analysis, result: QueryResultState, zone: str, sql: str | None, lang: str
+) -> Analysis:
+    """`analysis` with its trend's periods written as the rows write them ("2026",
+    "06/2026", "2º tri 2026"), in the deployment's time zone: never the UTC instant
+    ("2026-01-01T03:00:00+00:00") a `date_trunc` of a local time comes back as."""
+    trend = analysis.get("trend")
+    if not trend:
+        return analysis
+    period = _periods(result, zone, sql).get(trend.get("time", ""))
+
+    def point(found: Any) -> Any:
+        if not isinstance(found, dict) or "period" not in found:
+            return found
+        value = local(found["period"], zone)
+        return {**found, "period": _shown(value, period, lang)}
+
+    shown = {key: point(value) for key, value in trend.items()}
+    if isinstance(trend.get("comparison"), dict):
+        shown["comparison"] = {k: point(v) for k, v in trend["comparison"].items()}
+    return cast(Analysis, {**analysis, "trend": shown})
 
 
 def _shown(value: Any, period: str | None, lang: str) -> Any:
@@ -85,7 +115,9 @@ async def _data_answer(
         question=state["question"],
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
-        analysis=json.dumps(scoped_analysis(state), ensure_ascii=False)
+        analysis=json.dumps(
+            _analysis_shown(state, runtime.context.limits.timezone), ensure_ascii=False
+        )
         if state.get("analysis")
         else "",
         result=preview(
@@ -119,6 +151,15 @@ def scoped_analysis(state: AgentState) -> Analysis | None:
     if analysis is None or result is None or limit is None:
         return analysis
     return share_scope(analysis, len(result["rows"]))
+
+
+def _analysis_shown(state: AgentState, zone: str) -> Analysis | None:
+    analysis = scoped_analysis(state)
+    if analysis is None:
+        return None
+    result = present(state.get("result"), "result")
+    sql = state.get("draft_sql") or state.get("sql")
+    return shown_analysis(analysis, result, zone, sql, state.get("lang", "pt"))
 
 
 def answer_model(runtime: Runtime[RunContext], resources: Resources) -> str:

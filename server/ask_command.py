@@ -11,6 +11,7 @@ import asyncio
 import json
 import sys
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from orquestra.graph.event_types import (
 )
 from orquestra.graph.events import run_turn
 from orquestra.graph.resources import Resources
+from orquestra.nodes.display import local, period_label
 
 PREVIEW_ROWS = 10
 
@@ -112,10 +114,36 @@ def _table(result: ResultData) -> None:
     if not rows or (len(rows) == 1 and len(rows[0]) == 1):
         return
     columns = result.columns or []
-    cells = [[("" if v is None else str(v))[:30] for v in row] for row in rows[:PREVIEW_ROWS]]
+    cells = [
+        [_cell(v, shown)[:30] for v, shown in zip(row, _shown_columns(result), strict=False)]
+        for row in rows[:PREVIEW_ROWS]
+    ]
     widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
     print("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)))
     for row in cells:
         print("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)))
     if (result.row_count if result.row_count is not None else len(rows)) > len(cells):
         print(f"… {result.row_count} rows in all")
+
+
+def _shown_columns(result: ResultData) -> list[tuple[str | None, str, str]]:
+    """Per column, how the presenter says to write it: its period (None for other columns),
+    the turn's time zone and language."""
+    display = result.display or {}
+    zone, lang = display.get("timezone") or "UTC", display.get("lang") or "pt"
+    periods = {c.get("name"): c.get("period") for c in display.get("columns") or []}
+    return [(periods.get(name), zone, lang) for name in result.columns or []]
+
+
+def _cell(value: Any, shown: tuple[str | None, str, str]) -> str:
+    """A value as the web chat's table writes it: a period as its period ("2026", "06/2026"),
+    a time in the deployment's time zone, never the UTC instant."""
+    period, zone, lang = shown
+    if value is None:
+        return ""
+    moment = local(value, zone)
+    if period:
+        return period_label(moment, period, lang)
+    if isinstance(moment, datetime):
+        return moment.strftime("%b %d, %Y %H:%M" if lang == "en" else "%d/%m/%Y %H:%M")
+    return str(moment)

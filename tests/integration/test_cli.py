@@ -132,6 +132,18 @@ def test_ask_streams_an_answer_and_renders_the_chart(
     assert chart.read_text().startswith("<svg")
 
 
+def test_a_yearly_series_is_said_and_tabled_by_its_years(demo_db, data_dir: Path) -> None:
+    """ "In Jan 01, 2026 03:00, freight spend fell…": the trend's period came to the answer
+    as the UTC instant of the local new year; the terminal's table printed those instants."""
+    result = run("ask", "--tenant", "101", "freight spend year over year", data_dir=data_dir)
+    assert result.returncode == 0, result.stderr
+    assert "In 2026, freight spend" in result.stdout, result.stdout
+    assert "03:00" not in result.stdout and "+00:00" not in result.stdout
+    lines = result.stdout.splitlines()
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("ano ")) :]
+    assert [line.split()[0] for line in table[1:]] == ["2024", "2025", "2026"], table
+
+
 def test_a_deployments_guardrails_file_with_its_own_rail_and_codes(
     demo_db, data_dir: Path, tmp_path: Path
 ) -> None:

@@ -209,3 +209,27 @@ def test_a_period_equal_to_the_previous_is_not_said_to_rise() -> None:
     result = '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 100}'
     text = answer({"result": result, "analysis": analysis}, "pt")
     assert "ficou igual ao período anterior" in text and "subiu 0" not in text
+
+
+def test_a_trends_periods_reach_the_answer_as_the_rows_write_them() -> None:
+    """A `date_trunc('year', …)` of local times comes back as the UTC instant of the local
+    new year ("2026-01-01T03:00:00+00:00"): the answer said "In Jan 01, 2026 03:00"."""
+    from datetime import UTC, datetime
+
+    from orquestra.nodes.streamer import shown_analysis
+
+    years = [datetime(y, 1, 1, 3, tzinfo=UTC) for y in (2024, 2025, 2026)]
+    result = {"columns": ["ano", "total"], "rows": [[y, 10.0 * i + 5] for i, y in enumerate(years)]}
+    job = {**result, "rows": [[y.isoformat(), v] for y, v in result["rows"]], "aggregated": True}
+    analysis = analyze(job)
+    sql = "SELECT date_trunc('year', d) AS ano, sum(v) AS total FROM t GROUP BY 1 ORDER BY 1"
+    shown = shown_analysis(analysis, result, "America/Sao_Paulo", sql, "en")
+    assert shown["trend"]["last"]["period"] == "2026"
+    assert shown["trend"]["first"]["period"] == "2024"
+    assert analysis["trend"]["last"]["period"].startswith("2026-01-01T03")  # not changed
+    quarters = [datetime(2025, m, 1, 3, tzinfo=UTC) for m in (1, 4, 7, 10)]
+    result = {"columns": ["tri", "total"], "rows": [[q, 1.0 + i] for i, q in enumerate(quarters)]}
+    job = {**result, "rows": [[q.isoformat(), v] for q, v in result["rows"]], "aggregated": True}
+    sql = "SELECT date_trunc('quarter', d) AS tri, sum(v) AS total FROM t GROUP BY 1 ORDER BY 1"
+    shown = shown_analysis(analyze(job), result, "America/Sao_Paulo", sql, "pt")
+    assert shown["trend"]["last"]["period"] == "4º tri 2025"
