@@ -53,11 +53,14 @@ SORTED = re.compile(
     r"|from (?:the )?(highest|largest|biggest|most|lowest|smallest|least|fewest)"
     r" to (?:the )?(?:highest|largest|biggest|most|lowest|smallest|least|fewest)"
     r"|(?:em )?ordem (de)?(crescente|decrescente)|in (ascending|descending) order"
-    r"|(ascending|descending))\b"
+    r"|(ascending|descending)"
+    r"|(cheapest|lowest|smallest|least|fewest|highest|largest|biggest|most expensive) first"
+    r"|(menor(?:es)?|maior(?:es)?|mais barat[oa]s?|mais car[oa]s?) primeiro)\b"
 )
 """An order asked for a whole list ("do maior pro menor", "from highest to lowest",
-"em ordem crescente"): how to sort it, not a ranking's first rows."""
+"em ordem crescente", "cheapest first"): how to sort it, not a ranking's first rows."""
 LOW_FIRST = {"menor", "lowest", "smallest", "least", "fewest", "crescente", "ascending"}
+LOW_FIRST |= {"cheapest", "menores", "mais barato", "mais barata", "mais baratos", "mais baratas"}
 
 
 SINGLE_SUBJECT = re.compile(
@@ -73,7 +76,8 @@ def top_asked(intent: Intent, text: str) -> None:
         first = next(g for g in sorted_by.groups() if g)
         intent.ascending = first in LOW_FIRST
         text = f"{text[: sorted_by.start()]} {text[sorted_by.end() :]}"
-    found = TOP.search(text)
+    # "… no 2º tri de 2026? top 5": "top N" said outright, before a year read as "2026 top"
+    found = re.search(r"\btop\s+(\d+)\b()", text) or TOP.search(text)
     if found:
         intent.top = int(found.group(1) or found.group(2))
     elif re.search(r"\b(maiores|principais|ranking|biggest|largest|piores|melhores)\b", text):

@@ -133,9 +133,11 @@ HAVE = {"tem", "possuem", "possui", "com", "have", "has", "with"}
 """The languages' words for rows having others ("clientes com títulos vencidos")."""
 
 
-def owners_listed(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+def owners_listed(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
     """ "quais clientes têm títulos vencidos", "which customers have overdue bills": the
-    rows of the table named first that the rows asked about refer to, listed."""
+    rows of the table named first that the rows asked about refer to, listed; not when the
+    rows asked about are named first ("as tarefas atrasadas com dono e prazo": their own
+    columns)."""
     if not intent.listing or intent.entity or intent.groups or intent.top or not intent.tables:
         return
     if not HAVE & set(tokens):
@@ -149,6 +151,14 @@ def owners_listed(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     if acts is None or acts == named:
         return
     if not any(j.to == named for j in catalog.table(acts).meta.joins):
+        return
+    said = {
+        table: min(
+            (s for s, _e, found in matches if any(m.table == table for m in found)), default=0
+        )
+        for table in (named, acts)
+    }
+    if said[acts] < said[named]:
         return
     intent.owners, intent.aggregate = named, None
     intent.tables = [acts, *(t for t in intent.tables if t != acts)]

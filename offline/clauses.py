@@ -21,6 +21,13 @@ CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+|,\s*(?=(?:quant[oa]s?|how ma
 bloqueadas, quantas canceladas"."""
 ASKING = re.compile(r"\b(?:quant[oa]s?|how many|how much|qual|quais|what|which)\b")
 """Where a clause starts asking: what comes before it describes every clause's rows."""
+LISTED_WITH = re.compile(
+    r"^(?:liste|listar|lista|list|mostre|me mostre|mostra|me mostra|show me|show)\b"
+    r"(?!.*\b(?:quant[oa]s?|how many|how much|total|soma|sum)\b)"
+    r".*\b(?:with|com|including|incluindo|contendo)\b"
+)
+"""Rows asked to be listed with their columns ("list the tasks with number, owner and
+cost"): the columns of each row, not measures of them all."""
 
 
 def several_measures(
@@ -31,6 +38,8 @@ def several_measures(
     period). `read` parses one clause; a clause that names an amount ("qual o valor") asks
     for its total."""
     if intent.entity is not None or intent.apart:  # the clauses' conditions already read
+        return
+    if LISTED_WITH.search(text):
         return
     for found in CONJUNCTION.finditer(text):
         first, second = read(text[: found.start()]), read(text[found.end() :])

@@ -13,7 +13,7 @@ import re
 from typing import NamedTuple
 
 from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
-from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.ddl_catalog.text import fold, phrase_key, stem, words
 from orquestra.offline.asking import AGGREGATES
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import in_values
@@ -24,6 +24,7 @@ from orquestra.offline.lexicon import (
     NEGATIONS,
     PARTICIPLE_ENDINGS,
     PARTICIPLES,
+    ROOT_LENGTH,
     SUMMED,
     VERB_ENDINGS,
     Lexicon,
@@ -313,6 +314,94 @@ def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> 
         negated = any(t in NEGATIONS for i in spots for t in tokens[max(0, i - 2) : i])
         if len(states) == 1 and spots and not negated and term not in intent.implied:
             intent.implied.append(term)
+
+
+def metric_names_its_rows(intent: Intent, tokens: list[str], lexicon: Lexicon) -> None:
+    """ "liste os títulos vencidos", "which bills are overdue": the question names the table
+    the metric measures (by a word of the metric's phrase as said, or its own), so the rows
+    are meant, not only their total (`Intent.lists_metric_rows`). "mostre o custo" names
+    no rows."""
+    if intent.metric is None or intent.metric.metric is None:
+        return
+    table = intent.metric.metric.table
+    if table in intent.tables:  # "which tasks are late?": named by a word of their own
+        intent.metric_rows = True
+        return
+    stems = [stem(t) for t in tokens]
+    for phrase in (phrase_key(p) for p in [intent.metric.term, *intent.metric.synonyms]):
+        size = len(phrase)
+        for start in range(len(stems) - size + 1):
+            if tuple(stems[start : start + size]) != phrase:
+                continue
+            said = [lexicon.phrases.get((w,), []) for w in phrase]
+            if any(m.kind == "table" and m.table == table for found in said for m in found):
+                intent.metric_rows = True
+                return
+
+
+def the_fuller_state_said(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+    """ "reports waiting for the doctor's signature": a state read from one word ("waiting")
+    is another state of the same column whose name or synonym is that word and more, every
+    other word said too ("awaiting signature")."""
+    stems = {stem(t) for t in tokens}
+    for (table, column), values in list(intent.filters.items()):
+        if len(values) != 1:
+            continue
+        meta = catalog.table(table).column(column).meta
+        said = _value_words(values[0], meta)
+        for other in meta.values:
+            if other == values[0]:
+                continue
+            for phrase in [other.replace("_", " "), *meta.value_synonyms.get(other, ())]:
+                content = [stem(w) for w in words(phrase) if w not in FUNCTION_WORDS]
+                shared = [w for w in content if any(_alike(w, s) for s in said)]
+                extra = [w for w in content if w not in shared]
+                if shared and extra and all(w in stems for w in extra):
+                    intent.filters[table, column] = [other]
+                    break
+            else:
+                continue
+            break
+
+
+def _alike(word: str, other: str) -> bool:
+    """One word, or one with a prefix ("awaiting", "waiting")."""
+    shorter, longer = sorted((word, other), key=len)
+    return longer.endswith(shorter) and len(shorter) >= ROOT_LENGTH
+
+
+PREPOSITIONS = ("em", "no", "na", "nos", "nas", "in", "during", "para", "pra", "for", "de", "do")
+"""Words between a state's participle and the period it is placed in ("emitidas em maio")."""
+
+
+def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+    """ "das tarefas abertas em maio, quantas foram canceladas?", "what share of the tasks
+    opened in 2026 ended up cancelled": of two states of one column, one said with the
+    period right after it and the other said later picks the rows by the period (the
+    event's date, which they all have), not by the state they are in now; the other state
+    is the one asked about."""
+    for (table, column), values in list(intent.filters.items()):
+        if len(values) != 2 or not intent.periods:
+            continue
+        meta = catalog.table(table).column(column).meta
+        spots = {
+            value: [i for i, t in enumerate(tokens) if stem(t) in _value_words(value, meta)]
+            for value in values
+        }
+        for value, other in (values, values[::-1]):
+            for index in spots[value]:
+                after = tokens[index + 1 :]
+                bare = after[1:] if after[:1] and after[0] in PREPOSITIONS else after
+                placed = [" ".join(after), " ".join(bare)]
+                if any(t.startswith(p.phrase) for p in intent.periods for t in placed) and any(
+                    later > index + 1 for later in spots[other]
+                ):
+                    intent.filters[table, column] = [other]
+                    return
+
+
+def _value_words(value: str, meta) -> set[str]:
+    return {stem(w) for p in [value, *meta.value_synonyms.get(value, ())] for w in words(p)}
 
 
 class _Synonyms(NamedTuple):

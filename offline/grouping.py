@@ -14,6 +14,7 @@ from orquestra.offline.lexicon import (
     PARTICIPLES,
     Meaning,
     display_column,
+    is_measure,
     is_numeric,
 )
 
@@ -58,10 +59,36 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
         elif token in GROUP_MARKERS and (named := _named_after(index, tokens, starts)):
             # "por mês" is a time grain, even where a column's synonym is "mês" too
             meanings = starts[named]
+            ranked = _ranked_by_their_rows(index, meanings, matches, catalog)
+            if ranked is not None:  # "ranking dos donos por tarefas": each owner's tasks
+                group, counted = ranked
+                intent.groups.append(group)
+                if counted not in intent.tables:  # the rows counted come first
+                    intent.tables.insert(0, counted)
+                continue
             group = _owned_group(meanings, named, matches, tokens, catalog)
             group = group or _group_of(meanings, catalog)
             if group and meanings[0].kind != "metric":
                 intent.groups.append(group)
+
+
+def _ranked_by_their_rows(
+    index: int, meanings, matches, catalog: Catalog
+) -> tuple[Group, str] | None:
+    """ "ranking dos donos por tarefas feitas", "owners by tasks": the table named just
+    before "por"/"by" is ranked by the rows of the table named after it that refer to it
+    (not those rows grouped by it: "tarefas por dono" groups the tasks)."""
+    before = next((found for _s, end, found in matches if end == index), [])
+    subjects = [m.table for m in before if m.kind == "table"]
+    counted = [m.table for m in meanings if m.kind == "table"]
+    if len(subjects) != 1 or not counted or subjects[0] in counted:
+        return None
+    subject, rows = subjects[0], catalog.table(counted[0])
+    refers = any(j.to == subject and len(j.on) == 1 for j in rows.meta.joins)
+    back = any(j.to == rows.name for j in catalog.table(subject).meta.joins)
+    if not refers or back:
+        return None
+    return Group(subject, display_column(catalog.table(subject)).name), rows.name
 
 
 SKIPPED = 2
@@ -106,11 +133,13 @@ def _passed_over(token: str) -> bool:
 def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):
     """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
     preceded) by the table that has it is that table's column."""
-    end = next(e for s, e, _m in matches if s == start)
+    end = said = next(e for s, e, _m in matches if s == start)
     while end < len(tokens) and tokens[end] in ("da", "do", "de", "das", "dos", "of", "the"):
         end += 1
     after = next((m for s, _e, m in matches if s == end), [])
-    for table in (m.table for m in after if m.kind == "table"):
+    # "each technician scan": a thing (a table's word) before a verb, not a column of it
+    linked = end > said or not any(m.kind == "table" for m in meanings)
+    for table in (m.table for m in after if m.kind == "table" and linked):
         for meaning in meanings:
             if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
                 return Group(table, meaning.column)
@@ -126,7 +155,9 @@ def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Cata
 def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
     for meaning in meanings:
         column = catalog.table(meaning.table).column(meaning.column) if meaning.column else None
-        if meaning.kind == "column" and column is not None and not is_numeric(column):
+        if meaning.kind != "column" or column is None:
+            continue
+        if not is_numeric(column) or _part_of_a_code(catalog, meaning.table, column.name):
             return Group(meaning.table, meaning.column)
     for meaning in meanings:  # "por revisor": a reference to another table's row, by its name
         if meaning.kind != "column" or not meaning.column:
@@ -139,6 +170,17 @@ def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
         if meaning.kind == "table":
             return Group(meaning.table, display_column(catalog.table(meaning.table)).name)
     return None
+
+
+def _part_of_a_code(catalog: Catalog, table: str, name: str) -> bool:
+    """ "por série": a number that is part of a key, not an amount and not a reference to
+    one other row on its own (those group by the referred row's name, "por dono")."""
+    found = catalog.table(table)
+    joins = [j.on for j in found.meta.joins if j.to != table]
+    alone = any(name in on and len(on) == 1 for on in joins)
+    keys = [list(found.primary_key), *joins]
+    part = any(name in key and len(key) > 1 for key in keys)
+    return part and not alone and not is_measure(found, name)
 
 
 def ranked_by_count(intent: Intent, catalog: Catalog) -> None:
@@ -161,17 +203,35 @@ def ranked_by_count(intent: Intent, catalog: Catalog) -> None:
     intent.tables = [refer[0], *(t for t in intent.tables if t != refer[0])]
 
 
-def ranked_group(intent: Intent, matches, catalog: Catalog) -> None:
-    """ "top 5 clientes por valor": rank the first table named by the measure."""
-    if not intent.top or intent.groups or intent.entity or intent.recency:
+def ranked_group(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+    """ "top 5 clientes por valor": rank the first table named by the measure; so too
+    "projetos por custo", "owners by spend" (a table, then "por"/"by" and a metric): each
+    row of the table with its figure, the whole list."""
+    if intent.groups or intent.entity or intent.recency:
         return  # "a última tarefa": a row in date order, not a ranking
     if not (intent.metric or intent.measure):
+        return
+    if not (intent.top or _ranked_by_metric(tokens, matches)):
         return
     for _start, _end, meanings in matches:
         table = next((m.table for m in meanings if m.kind == "table"), None)
         if table:
             intent.groups.append(Group(table, display_column(catalog.table(table)).name))
             return
+
+
+def _ranked_by_metric(tokens: list[str], matches) -> bool:
+    """A table named, then "por"/"by", then a metric ("projetos por custo"); not "per"
+    ("frete por kg" is a metric per unit, "por" before a unit is no table's)."""
+    starts = {start: meanings for start, _end, meanings in matches}
+    for _start, end, meanings in matches:
+        if not any(m.kind == "table" for m in meanings):
+            continue
+        if end < len(tokens) and tokens[end] in ("por", "by"):
+            after = starts.get(end + 1, [])
+            return any(m.kind == "metric" for m in after)
+        return False  # only the first table named
+    return False
 
 
 def groups_of_other_rows(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:

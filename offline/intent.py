@@ -104,6 +104,9 @@ class Intent:
     current: bool = False
     history: bool = False
     """The question asks for every event ("histórico", "history"), not the latest."""
+    metric_rows: bool = False
+    """The metric's phrase names the rows it measures ("tarefas atrasadas", "overdue
+    bills"): a list of them asks for those rows, not their total."""
 
     @property
     def understood(self) -> bool:
@@ -112,12 +115,13 @@ class Intent:
 
     @property
     def lists_metric_rows(self) -> bool:
-        """ "quais tarefas estão atrasadas": the rows a counting metric counts, listed."""
+        """ "quais tarefas estão atrasadas": the rows a counting metric counts, listed; or
+        the rows a metric sums, when its phrase names them ("quais contas estão vencidas")."""
         metric = self.metric.metric if self.metric else None
         counts_rows = metric is not None and metric.expression.replace(" ", "").upper() in (
             "COUNT(*)",
             "COUNT(1)",
         )
-        return bool(
-            counts_rows and self.listing and not (self.aggregate or self.groups or self.top)
-        )
+        # "quais títulos estão vencidos": a summing metric's rows, named, are listed too
+        rows = counts_rows or bool(metric is not None and metric.filter and self.metric_rows)
+        return bool(rows and self.listing and not (self.aggregate or self.groups or self.top))

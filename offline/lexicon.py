@@ -40,9 +40,11 @@ EVENT_VERBS |= dict.fromkeys(("sai", "saiu", "saem", "sair", "sairam", "saira"),
 EVENT_VERBS |= dict.fromkeys(("chega", "chegou", "chegam", "chegar", "chegaram"), "chegada")
 EVENT_VERBS |= dict.fromkeys(("arrive", "arrived", "arrives", "arriving"), "arrival")
 EVENT_VERBS |= dict.fromkeys(("supposed", "expected", "meant"), "expected")  # what is promised
+EVENT_VERBS |= dict.fromkeys(("vence", "vencem", "vencer", "vencera", "vencerao"), "vencimento")
+EVENT_VERBS |= dict.fromkeys(("due", "falling", "falls"), "due")  # "falling due next week"
 """Everyday verbs for the event a date records in its own words: "que dia foi feito" asks
 when it was performed ("realizado em"), "when did it leave" / "quando sai" its departure,
-"quando chegou" its arrival."""
+"quando chegou" its arrival, "vencem"/"falling due" its due date."""
 
 
 VERB_ENDINGS = (

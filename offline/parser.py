@@ -29,13 +29,16 @@ from orquestra.offline.conditions import (
     coded_values,
     date_comparison,
     implied_metric_rows,
+    metric_names_its_rows,
     metric_per_unit,
     metric_with_gaps,
     metric_words_are_not_states,
     rows_a_metric_sums,
     rows_counted_not_a_rate,
     state_said_as_a_metric,
+    state_that_dates_the_rows,
     states_a_term_defines,
+    the_fuller_state_said,
     values_after_their_column,
 )
 from orquestra.offline.dating import undated_kinds_in_time
@@ -75,8 +78,10 @@ from orquestra.offline.names import find_name
 from orquestra.offline.periods import DAY_RANGE, find_periods, month_years_spelled
 from orquestra.offline.phrasing import (
     amount_of_one_row,
+    amounts_of_listed_rows,
     distinct_count,
     entity_columns,
+    listed_columns,
     rank_subject,
     recency,
 )
@@ -237,6 +242,7 @@ def parse(
     _concepts(intent, lexicon)
     _entity_attribute(intent, matches)
     amount_of_one_row(intent, catalog)
+    amounts_of_listed_rows(intent, catalog)
     entity_columns(intent, tokens, matches, used, catalog)
     state_of_a_yes_no(intent, tokens, matches)
     who_did_it(intent, tokens, catalog)
@@ -250,6 +256,9 @@ def parse(
     _measure(intent, matches, catalog)
     states_that_are_the_rows_verb(intent, tokens, matches, catalog)
     rows_a_metric_sums(intent, catalog)
+    metric_names_its_rows(intent, tokens, lexicon)
+    state_that_dates_the_rows(intent, tokens, catalog)
+    the_fuller_state_said(intent, tokens, catalog)
     distinct_count(intent, tokens, matches)
     states_a_term_defines(intent, tokens, matches, catalog)
     if clauses:
@@ -259,13 +268,14 @@ def parse(
     values_compared(intent, tokens, matches, catalog)  # "no rodoviário e no aéreo": each apart
     acted = rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
     used |= {i for i, t in enumerate(tokens) if t == acted}  # "por compras": read
-    owners_listed(intent, tokens, catalog)
+    owners_listed(intent, tokens, matches, catalog)
+    listed_columns(intent, tokens, matches, catalog)
     either_ranked(intent, text, catalog)
     most_sold(intent, catalog)
     speed_ranked(intent, tokens, catalog)
     time_ranked_alone(intent, tokens, GRAINS, catalog)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
-    ranked_group(intent, matches, catalog)
+    ranked_group(intent, tokens, matches, catalog)
     ranked_by_count(intent, catalog)
     worst_and_best(intent, text)
     groups_of_other_rows(intent, tokens, matches, catalog)

@@ -191,9 +191,25 @@ def _relative(text: str, today: date) -> Period | None:
         (r"\b(ontem|yesterday)\b", today - timedelta(days=1), today),
         (r"\b(amanha|tomorrow)\b", today + timedelta(days=1), today + timedelta(days=2)),
         (
-            r"\b(esta|nesta|desta|this) (semana|week)\b",
-            today - timedelta(days=today.weekday()),
-            today + timedelta(days=1),
+            # the whole week, as "este mês" is the whole month: what falls due in it counts
+            r"\b(esta|essa|nesta|nessa|desta|dessa|this) (semana|week)\b",
+            monday,
+            monday + timedelta(days=7),
+        ),
+        (
+            r"\b(semana que vem|proxima semana|next week|the coming week|the week ahead)\b",
+            monday + timedelta(days=7),
+            monday + timedelta(days=14),
+        ),
+        (
+            r"\b(mes que vem|proximo mes|next month|the coming month)\b",
+            month_start(today, 1),
+            month_start(today, 2),
+        ),
+        (
+            r"\b(ano que vem|proximo ano|next year|the coming year)\b",
+            date(today.year + 1, 1, 1),
+            date(today.year + 2, 1, 1),
         ),
     ]
     for pattern, start, end in patterns:
@@ -216,6 +232,12 @@ def _relative(text: str, today: date) -> Period | None:
         count = found.group(2)
         days = (int(count) if count.isdigit() else NUMBER_WORDS[count]) * UNITS[found.group(3)]
         return Period(today - timedelta(days=days), today + timedelta(days=1), found.group(0))
+    # "nos próximos 7 dias", "in the next two weeks": from today on, as "últimos" ends today
+    found = re.search(rf"\b(proximos|proximas|next|coming) (\d+|{counts}) (\w+)", text)
+    if found and found.group(3) in UNITS:
+        count = found.group(2)
+        days = (int(count) if count.isdigit() else NUMBER_WORDS[count]) * UNITS[found.group(3)]
+        return Period(today, today + timedelta(days=days + 1), found.group(0))
     return None
 
 

@@ -14,7 +14,8 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
-from orquestra.offline.asking import NUMBER_WORDS
+from orquestra.offline.asking import NUMBER_WORDS, SORTED
+from orquestra.offline.clauses import LISTED_WITH
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -61,6 +62,7 @@ def recency(intent: Intent, text: str) -> None:
     asked). Words that named a period ("últimos 90 dias", "first quarter") are not read."""
     for period in intent.periods:
         text = text.replace(period.phrase, " ")
+    text = SORTED.sub(" ", text)  # "cheapest first", "maiores primeiro": a whole list's order
     newest, oldest = NEWEST.search(text), OLDEST.search(text)
     if not (newest or oldest):
         return
@@ -107,6 +109,91 @@ def amount_of_one_row(intent: Intent, catalog: Catalog) -> None:
     if amount is None:
         return
     intent.aggregate = None
+    if (table.name, amount) not in intent.columns:
+        intent.columns.append((table.name, amount))
+
+
+WITH_WORDS = ("com", "with", "including", "incluindo", "contendo")
+"""Where a list of rows names the columns to show ("… com número, dono e valor")."""
+
+
+def listed_columns(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "liste as tarefas canceladas em maio com número, dono e valor", "show the late tasks
+    with owner and due date": rows listed with the columns named after "com"/"with", each
+    read as one of the listed rows' columns by its head words; a table the rows refer to
+    is that reference (shown with the referred row's name)."""
+    if intent.entity or intent.aggregate or intent.groups or intent.top or intent.owners:
+        return
+    if not LISTED_WITH.search(" ".join(tokens)):
+        return
+    marker = next(i for i, t in enumerate(tokens) if t in WITH_WORDS)
+    listed = next(
+        (
+            m.table
+            for start, _e, found in matches
+            if start < marker
+            for m in found
+            if m.kind in ("table", "metric") and m.table
+        ),
+        None,
+    )
+    if listed is None:
+        return
+    table = catalog.table(listed)
+    named = {start: found for start, _e, found in matches if start > marker}
+    spelled: set[str] = set()  # the last column's words: "due date" is one column
+    for index in range(marker + 1, len(tokens)):
+        token = tokens[index]
+        if len(token) < HEAD_LENGTH - 1 or token in FUNCTION_WORDS or stem(token) in spelled:
+            continue
+        refers = [
+            next(iter(j.on))
+            for m in named.get(index, [])
+            if m.kind == "table"
+            for j in table.meta.joins
+            if j.to == m.table and len(j.on) == 1
+        ]
+        heads = refers or [
+            column.name
+            for column in table.columns
+            if column.name != table.tenant_column
+            and stem(token)
+            in {stem(w) for p in [column.name, *column.meta.synonyms.all()] for w in words(p)}
+        ]
+        for name in heads[:1]:
+            if (table.name, name) not in intent.columns:
+                intent.columns.append((table.name, name))
+            column = table.column(name)
+            spelled = {stem(w) for p in [name, *column.meta.synonyms.all()] for w in words(p)}
+
+
+EACH_AMOUNT = re.compile(
+    r"\b(?:de )?quanto (?:e|sao|era|eram|foi|foram|custa|custam|vale|valem)\b"
+    r"|\bhow much (?:is|are|was|were) (?:it|they|each|those|these)\b|\bhow much each\b"
+)
+"""The amount of each row listed ("quais tarefas vencem hoje e de quanto são?")."""
+
+
+def amounts_of_listed_rows(intent: Intent, catalog: Catalog) -> None:
+    """ "quais tarefas vencem essa semana e de quanto são?", "which tasks are late and how
+    much are they": rows listed, each with its amount (its money column), not their total."""
+    if not intent.listing or intent.aggregate != "sum" or intent.entity or intent.metric:
+        return
+    if intent.groups or intent.top or not intent.tables:
+        return
+    if not EACH_AMOUNT.search(fold(intent.question)):
+        return
+    table = catalog.table(intent.tables[0])
+    measured = intent.measure if intent.measure and intent.measure[0] == table.name else None
+    amount = measured[1] if measured else amount_column(table)
+    if amount is None:
+        return
+    intent.aggregate, intent.measure = None, None
     if (table.name, amount) not in intent.columns:
         intent.columns.append((table.name, amount))
 

@@ -290,7 +290,9 @@ def _plain(column: str) -> str:
 
 def visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
-    asked = [c for t, c in intent.columns if t == table.name and c not in keys]
+    # "the tasks with project and number": a listed row's key has parts worth asking for
+    parts = len(keys) > 1 and not intent.entity
+    asked = [c for t, c in intent.columns if t == table.name and (c not in keys or parts)]
     states = [c.name for c in table.columns if c.meta.values]
     if intent.wants_status and intent.entity and not set(states) & set(asked):
         asked = [*states, *asked]  # "onde está a tarefa 12?", "em que etapa … e o prazo?"

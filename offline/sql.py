@@ -373,9 +373,11 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     base = catalog.table(_base(intent))
     alias = joins.alias(base.name)
     columns = visible_columns(base, intent, catalog)
-    if intent.lists_metric_rows:  # the rows a metric counts, with what puts them in it
+    asked = any(t == base.name for t, _c in intent.columns)
+    if intent.lists_metric_rows and not asked:  # the rows a metric counts, and why
         key = key_column(base, catalog)
-        defining = _columns_in(intent.metric.metric.filter or "", base)
+        metric = intent.metric.metric
+        defining = _columns_in(f"{metric.filter or ''} {metric.expression}", base)
         columns = list(dict.fromkeys([*([key.name] if key else []), *defining])) or columns
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]

@@ -216,6 +216,8 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
         own += [token[: -len(e)] for e in (*FINITE_PAST, "i") if token.endswith(e)]  # "eu vendi"
     elif token in IRREGULAR:
         own.append(IRREGULAR[token])
+    elif before in ("quanto", "quanta", "quantos", "quantas") and token.endswith("i"):
+        own.append(token[:-1])  # "quanto vendi": the first person's past, as "eu vendi"
     return heads, list(dict.fromkeys(r for r in own if len(r) >= SHORTEST_ROOT))
 
 

@@ -1,0 +1,359 @@
+"""Tenth round of the offline model: "top N" said after a year; a whole list's order
+("cheapest first"); a table ranked by a metric without "top" ("clientes por faturamento");
+a number that is part of a key groups by itself ("por série"); rows listed with the columns
+named after "com"/"with"; a summing metric's rows listed when its phrase names them; of two
+states, the one placed in a period picks the rows by date; weeks and months ahead; due
+dates by their verb; each listed row's amount; "quanto vendi"."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.graph.offline.offline_sql import route_of, sql_for
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "limit"),
+    [
+        ("logistics", "em quais cidades tivemos mais ocorrências no 2º tri de 2026? top 5", 5),
+        ("logistics", "which carriers moved the most weight in 2025? top 3", 3),
+        ("clinics", "quais unidades tiveram mais exames em 2025? top 3", 3),
+    ],
+)
+def test_top_n_said_after_a_year_is_the_ranking_size(
+    deployment: str, question: str, limit: int
+) -> None:
+    """ "… 2026? top 5" read "2026 top" as a ranking of 2,026 rows."""
+    sql = sql_for(deployment, question)
+    assert sql.endswith(f"LIMIT {limit}"), sql
+    assert "LIMIT 2026" not in sql and "LIMIT 2025" not in sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "order"),
+    [
+        ("logistics", "freight cost per kilo by carrier in March 2026, cheapest first", "ASC"),
+        ("logistics", "frete por kg por transportadora, maiores primeiro", "DESC"),
+        ("logistics", "frete por kg por transportadora, menores primeiro", "ASC"),
+        ("clinics", "turnaround by doctor, lowest first", "ASC"),
+        ("clinics", "tempo de laudo por médico, menores primeiro", "ASC"),
+    ],
+)
+def test_an_order_asked_for_a_whole_list_keeps_every_row(
+    deployment: str, question: str, order: str
+) -> None:
+    """ "cheapest first" ranked one carrier, most expensive first (LIMIT 1, DESC)."""
+    sql = sql_for(deployment, question)
+    assert f" {order}" in sql.split("ORDER BY")[1], sql
+    assert "LIMIT" not in sql, sql
+
+
+def test_first_in_time_is_still_read_where_no_order_is_asked() -> None:
+    sql = sql_for("logistics", "o primeiro pedido do cliente 1044")
+    assert "ORDER BY p.data_pedido ASC LIMIT 1" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "group"),
+    [
+        ("logistics", "clientes por faturamento", "c.nome AS nome"),
+        ("logistics", "customers by revenue", "c.nome AS nome"),
+        ("logistics", "transportadoras por custo de frete", "t.nome AS nome"),
+        ("clinics", "pacientes por receita", "p.nome AS nome"),
+    ],
+)
+def test_a_table_ranked_by_a_metric_is_grouped_by_its_rows(
+    deployment: str, question: str, group: str
+) -> None:
+    """ "clientes por faturamento" answered one total of all customers."""
+    sql = sql_for(deployment, question)
+    assert sql.startswith(f"SELECT {group}") and "GROUP BY" in sql, sql
+    assert "DESC" in sql and "LIMIT" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["pedidos por valor", "frete por kg", "pedidos por canal"],
+)
+def test_a_group_or_a_rate_after_por_is_left_as_it_was(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "GROUP BY 1, c.cod_cliente" not in sql, sql
+    assert "c.nome AS nome," not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("quantas notas canceladas por série em 2026?", "SELECT nf.serie AS serie, count(*)"),
+        ("notas por série", "SELECT nf.serie AS serie, count(*)"),
+        # a reference still groups by the referred row's name
+        ("frete por transportadora", "t.nome AS nome"),
+        ("quanto faturamos por cliente em 2025?", "c.nome AS nome"),
+    ],
+)
+def test_a_number_that_is_part_of_a_key_groups_by_itself(question: str, wanted: str) -> None:
+    """ "por série" grouped by the invoice number (the series reached as a reference)."""
+    sql = sql_for("logistics", question)
+    assert wanted in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted", "unwanted"),
+    [
+        (
+            "logistics",
+            "list the cancelled invoices from May 2026 with series, number and amount",
+            ["nf.num_nota", "nf.serie", "nf.valor_nota", "nf.status = 'CANCELADA'"],
+            ["count(", "sum("],
+        ),
+        (
+            "logistics",
+            "liste os pedidos cancelados em maio com numero, cliente e valor",
+            ["p.num_pedido", "c.nome AS nome_cliente", "p.valor_total"],
+            ["count(", "sum(", "p.canal"],
+        ),
+        (
+            "logistics",
+            "mostre as cargas atrasadas com transportadora e previsão",
+            ["c.cod_carga", "t.nome AS nome_transportadora", "c.previsao_entrega"],
+            ["DISTINCT", "c.peso_total_kg"],
+        ),
+        (
+            "logistics",
+            "show me the overdue bills with customer, due date and amount",
+            ["c.nome AS nome_cliente", "t.vencimento", "t.valor", "t.status = 'VENCIDO'"],
+            ["sum(", "t.emissao,"],
+        ),
+        (
+            "clinics",
+            "liste os exames cancelados em maio com paciente, unidade e valor",
+            ["p.nome AS nome_paciente", "u.nome AS nome_unidade", "e.valor"],
+            ["count(", "e.convenio"],
+        ),
+        (
+            "clinics",
+            "liste os laudos pendentes com médico e prazo",
+            ["p.nome AS nome_medico", "l.prazo_em", "l.status = 'AGUARDANDO'"],
+            ["count(", "l.assinado_em"],
+        ),
+    ],
+)
+def test_rows_listed_with_the_columns_named_after_with(
+    deployment: str, question: str, wanted: list[str], unwanted: list[str]
+) -> None:
+    """ "list … with series, number and amount" counted the rows and summed the amount;
+    "as cargas atrasadas com transportadora" listed the carriers."""
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted), sql
+    assert not any(u in sql for u in unwanted), sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["quais clientes com títulos vencidos", "liste os clientes com titulos vencidos"],
+)
+def test_owners_named_first_are_still_the_owners_listed(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert sql.startswith("SELECT DISTINCT c.cod_cliente, c.nome"), sql
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        ("liste os títulos vencidos", "TRACKING"),
+        ("quais títulos estão vencidos", "TRACKING"),
+        ("which bills are overdue?", "TRACKING"),
+    ],
+)
+def test_a_summing_metrics_rows_named_and_listed_are_listed(question: str, route: str) -> None:
+    """ "quais títulos estão vencidos" answered the total overdue."""
+    sql = sql_for("logistics", question)
+    assert sql.startswith("SELECT t.num_titulo") and "t.valor" in sql, sql
+    assert "sum(" not in sql and "t.status = 'VENCIDO'" in sql, sql
+    assert route_of("logistics", question) == route
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "mostre o faturamento de maio",
+        "quais o faturamento de maio",
+        "qual o total de títulos vencidos",
+    ],
+)
+def test_a_metric_that_names_no_rows_is_still_its_total(question: str) -> None:
+    assert "sum(" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "What percentage of the invoices issued in 2026 ended up cancelled?",
+            "count(*) FILTER (WHERE nf.status = 'CANCELADA')",
+        ),
+        (
+            "logistics",
+            "das notas emitidas em maio, quantas foram canceladas?",
+            "WHERE nf.status = 'CANCELADA' AND (nf.data_emissao >= DATE '2026-05-01'",
+        ),
+        (
+            "clinics",
+            "dos exames agendados em maio, quantos foram cancelados?",
+            "WHERE e.status = 'CANCELADO' AND (e.data_agendada >= DATE '2026-05-01'",
+        ),
+        (
+            "clinics",
+            "what share of the exams scheduled in 2026 were cancelled?",
+            "count(*) FILTER (WHERE e.status = 'CANCELADO')",
+        ),
+    ],
+)
+def test_the_state_placed_in_a_period_picks_the_rows_by_date(
+    deployment: str, question: str, wanted: str
+) -> None:
+    """ "invoices issued in 2026 ended up cancelled" counted issued-or-cancelled ones."""
+    sql = sql_for(deployment, question)
+    assert wanted in sql, sql
+    assert "IN (" not in sql, sql
+
+
+def test_two_states_said_together_are_both_kept() -> None:
+    sql = sql_for("logistics", "notas emitidas ou canceladas em maio")
+    assert "nf.status IN ('EMITIDA', 'CANCELADA')" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "total amount of unpaid bills falling due next week",
+            "t.vencimento >= DATE '2026-07-06' AND t.vencimento < DATE '2026-07-13'",
+        ),
+        (
+            "logistics",
+            "títulos que vencem na semana que vem",
+            "t.vencimento >= DATE '2026-07-06' AND t.vencimento < DATE '2026-07-13'",
+        ),
+        (
+            "logistics",
+            "quantos títulos vencem essa semana?",
+            "t.vencimento >= DATE '2026-06-29' AND t.vencimento < DATE '2026-07-06'",
+        ),
+        (
+            "clinics",
+            "how many exams are booked next week",
+            "e.data_agendada >= DATE '2026-07-06' AND e.data_agendada < DATE '2026-07-13'",
+        ),
+        (
+            "clinics",
+            "quantos exames agendados nos próximos 7 dias",
+            "e.data_agendada >= DATE '2026-06-30' AND e.data_agendada < DATE '2026-07-08'",
+        ),
+        (
+            "clinics",
+            "exames agendados para o mês que vem",
+            "e.data_agendada >= DATE '2026-07-01' AND e.data_agendada < DATE '2026-08-01'",
+        ),
+    ],
+)
+def test_weeks_and_months_ahead_and_the_date_a_verb_of_falling_due_names(
+    deployment: str, question: str, wanted: str
+) -> None:
+    """ "next week", "essa semana" (the whole week: what falls due in it), "próximos N
+    dias", "mês que vem"; "vencem", "falling due": the due date, not the issue date."""
+    assert wanted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "logistics",
+            "quais titulos vencem essa semana e de quanto sao? so os que nao foram pagos",
+            ["t.num_titulo", "t.valor", "t.status <> 'PAGO'"],
+        ),
+        (
+            "clinics",
+            "quais exames foram cancelados em maio e de quanto eram?",
+            ["e.cod_exame", "e.valor", "e.status = 'CANCELADO'"],
+        ),
+    ],
+)
+def test_each_listed_rows_amount(deployment: str, question: str, wanted: list[str]) -> None:
+    """ "quais … e de quanto são?" answered the total of them all."""
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted) and "sum(" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "quanto vendi em cada canal esse ano", "sum(p.valor_total)"),
+        ("clinics", "quanto faturei por convênio em 2025", "sum(e.valor)"),
+    ],
+)
+def test_the_first_persons_past_after_quanto_names_its_metric(
+    deployment: str, question: str, wanted: str
+) -> None:
+    """ "quanto vendi em cada canal" counted the orders."""
+    assert wanted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "ranking dos tecnicos por exames feitos em maio",
+            ["SELECT p.nome AS nome, count(*)", "FROM exames AS e JOIN profissionais AS p"],
+        ),
+        (
+            "clinics",
+            "pacientes por exames em 2025",
+            ["SELECT p.nome AS nome, count(*)", "FROM exames AS e", "e.data_agendada >="],
+        ),
+        (
+            "logistics",
+            "top 5 clientes por pedidos",
+            ["SELECT c.nome AS nome, count(*)", "FROM pedidos AS p JOIN clientes", "LIMIT 5"],
+        ),
+        # the other way round groups the rows by the row they refer to, as before
+        ("logistics", "pedidos por cliente", ["SELECT c.nome AS nome, count(*) AS quantidade"]),
+        ("clinics", "exames por técnico", ["SELECT p.nome AS nome, count(*)", "FROM exames AS e"]),
+    ],
+)
+def test_a_table_ranked_by_the_rows_that_refer_to_it(
+    deployment: str, question: str, wanted: list[str]
+) -> None:
+    """ "ranking dos técnicos por exames feitos" grouped the exams by their kind."""
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted), sql
+
+
+def test_a_thing_before_a_verb_groups_by_its_name_not_a_column_of_the_verbs_rows() -> None:
+    """ "each technician scan": "scan" (the exams) after "technician" made the group the
+    exams' technician code."""
+    sql = sql_for("clinics", "how many different patients did each technician scan in June?")
+    assert sql.startswith("SELECT p.nome AS nome, count(DISTINCT e.cod_paciente)"), sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "value"),
+    [
+        (
+            "clinics",
+            "Which reports are sitting there waiting for the doctor's signature right now?",
+            "'AGUARDANDO_ASSINATURA'",
+        ),
+        ("clinics", "quantos laudos pendentes de assinatura", "'AGUARDANDO_ASSINATURA'"),
+        ("clinics", "laudos pendentes", "'AGUARDANDO'"),
+        ("clinics", "laudos aguardando", "'AGUARDANDO'"),
+    ],
+)
+def test_the_fuller_state_said_apart_wins(deployment: str, question: str, value: str) -> None:
+    """ "waiting for the doctor's signature" read "waiting" (AGUARDANDO) alone."""
+    sql = sql_for(deployment, question)
+    assert f"l.status = {value}" in sql, sql
