@@ -27,6 +27,8 @@ AGGREGATES = {
         *("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
         *("add up", "added up", "adds up", "somaram", "somam", "somou", "somando"),
         *("combined", "somados", "somadas", "juntos", "juntas"),
+        # "what were they worth altogether", "quanto valeram" ("the average order worth" avg)
+        *("they worth", "it worth", "altogether", "ao todo", "no total", "valeram", "valem"),
     ),
     "avg": ("media", "medio", "average", "avg", "mean"),
     "max": ("maximo", "max", "highest", "maior valor"),
@@ -70,11 +72,19 @@ SINGLE_SUBJECT = re.compile(
 """A ranking that opens with one thing, singular ("mês" too), and "com mais"/"with the most"."""
 
 
+DATE_SORTED = re.compile(
+    r"\b(?:(mais recentes?|newest|latest|most recent|ultimos)|mais antig[oa]s?|oldest"
+    r"|earliest) (?:first|primeiro)\b"
+)
+"""A whole list in date order ("newest first", "mais antigos primeiro"): not one row."""
+
+
 def top_asked(intent: Intent, text: str) -> None:
     text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
+    text = DATE_SORTED.sub(" ", text)  # "mais antigos primeiro": no ranking of the most
     if sorted_by := SORTED.search(text):
         first = next(g for g in sorted_by.groups() if g)
-        intent.ascending = first in LOW_FIRST
+        intent.ascending, intent.sorted = first in LOW_FIRST, "amount"
         text = f"{text[: sorted_by.start()]} {text[sorted_by.end() :]}"
     # "… no 2º tri de 2026? top 5": "top N" said outright, before a year read as "2026 top"
     found = re.search(r"\btop\s+(\d+)\b()", text) or TOP.search(text)

@@ -18,8 +18,8 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
-from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lexicon import SUMMED, display_column, is_numeric, verb_roots
+from orquestra.offline.intent import Group, Intent, Others
+from orquestra.offline.lexicon import NEGATIONS, SUMMED, display_column, is_numeric, verb_roots
 from orquestra.offline.ranking import FAST, SLOW, better
 
 IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy", "paid": "pay"}
@@ -48,6 +48,16 @@ def rows_that_acted(
         if acts is None:
             continue
         table, named = acts
+        index = tokens.index(token)
+        negated = any(t in NEGATIONS for t in tokens[max(0, index - 2) : index])
+        if (negated and not intent.top) or not (intent.top or intent.aggregate):
+            # "clientes que (não) compraram em 2026": the rows with (or without) such acts
+            # in the period said, not the rows made in it
+            period = intent.periods[0] if intent.periods else None
+            intent.periods, intent.period = intent.periods[1:], None
+            (intent.without if negated else intent.having).append(Others(table, period))
+            intent.tables = [named]
+            return token
         if intent.top:
             metric = _amount(table, catalog)
             if metric is None:

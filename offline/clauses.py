@@ -40,7 +40,9 @@ def several_measures(
     if intent.entity is not None or intent.apart:  # the clauses' conditions already read
         return
     if LISTED_WITH.search(text):
-        return
+        head = read(re.split(r"\b(?:with|com|including|incluindo|contendo)\b", text)[0])
+        if head.tables and not head.metric:  # rows listed, then their columns
+            return
     for found in CONJUNCTION.finditer(text):
         first, second = read(text[: found.start()]), read(text[found.end() :])
         for part in (first, second):

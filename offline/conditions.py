@@ -15,7 +15,7 @@ from typing import NamedTuple
 from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
 from orquestra.ddl_catalog.text import fold, phrase_key, stem, words
 from orquestra.offline.asking import AGGREGATES
-from orquestra.offline.intent import Intent
+from orquestra.offline.intent import Intent, Others
 from orquestra.offline.joins import in_values
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -324,26 +324,44 @@ def metric_names_its_rows(intent: Intent, tokens: list[str], lexicon: Lexicon) -
     if intent.metric is None or intent.metric.metric is None:
         return
     table = intent.metric.metric.table
-    if table in intent.tables:  # "which tasks are late?": named by a word of their own
-        intent.metric_rows = True
-        return
     stems = [stem(t) for t in tokens]
+
+    def names_rows(word: str) -> bool:
+        return any(m.kind == "table" and m.table == table for m in lexicon.phrases.get((word,), []))
+
+    said = False
     for phrase in (phrase_key(p) for p in [intent.metric.term, *intent.metric.synonyms]):
         size = len(phrase)
         for start in range(len(stems) - size + 1):
             if tuple(stems[start : start + size]) != phrase:
                 continue
-            said = [lexicon.phrases.get((w,), []) for w in phrase]
-            if any(m.kind == "table" and m.table == table for found in said for m in found):
+            said = True
+            # the rows named in the phrase ("títulos vencidos") or before it, by a word of
+            # their own ("quais contas em atraso"); not later ("o custo … das tarefas")
+            # or right after it, as English says it ("the no-show tasks")
+            right_after = stems[start + size : start + size + 1]
+            named = [*phrase, *stems[:start], *right_after]
+            if any(names_rows(w) for w in named):
                 intent.metric_rows = True
                 return
+    # its words said apart ("which bills are overdue"), the rows' among them
+    intent.metric_rows = not said and any(names_rows(w) for w in stems)
 
 
-def the_fuller_state_said(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+def the_fuller_state_said(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     """ "reports waiting for the doctor's signature": a state read from one word ("waiting")
     is another state of the same column whose name or synonym is that word and more, every
-    other word said too ("awaiting signature")."""
-    stems = {stem(t) for t in tokens}
+    other word said too ("awaiting signature"); not a word of a column named ("pendentes com
+    data de assinatura")."""
+    columns = {
+        i for s, e, found in matches if any(m.kind == "column" for m in found) for i in range(s, e)
+    }
+    stems = {stem(t) for i, t in enumerate(tokens) if i not in columns}
     for (table, column), values in list(intent.filters.items()):
         if len(values) != 1:
             continue
@@ -370,6 +388,68 @@ def _alike(word: str, other: str) -> bool:
     return longer.endswith(shorter) and len(shorter) >= ROOT_LENGTH
 
 
+WITHOUT = ("sem", "without")
+"""Words before a table whose rows the rows asked have none of ("sem tarefa")."""
+LEFT_OUT = {"nenhum", "nenhuma", "qualquer", "any", "a", "an", "o", "um", "uma"}
+
+
+def rows_without_others(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+    used: set[int],
+) -> None:
+    """ "projetos sem tarefa", "owners with no tasks in 2026", "donos que não têm tarefas":
+    the rows asked, of which no row of the table named after "sem"/"without"/"with no"
+    refers to them (in the period said after it, if one is)."""
+    starts = {start: (end, found) for start, end, found in matches}
+    for index, token in enumerate(tokens):
+        before = tokens[index - 1] if index else ""
+        marker = token in WITHOUT or (token == "no" and before in ("with", "have", "has", "had"))
+        # "que não têm tarefa", "que nunca fizeram tarefa", "who never had a task"
+        marker = marker or (before in ("nao", "nunca", "never") and token not in LEFT_OUT)
+        if not marker:
+            continue
+        after = index + 1
+        while after < len(tokens) and tokens[after] in LEFT_OUT:
+            after += 1
+        end, found = starts.get(after, (after, []))
+        others = [m.table for m in found if m.kind in ("table", "metric")]
+        # "sem tarefa atrasada": the rows a metric of the other table counts or sums
+        term = next((m.term for m in found if m.kind == "metric" and m.term), None)
+        condition = term.metric.filter if term and term.metric else None
+        subject = next(
+            (
+                m.table
+                for start, _e, meanings in matches
+                if start < index
+                for m in meanings
+                if m.kind == "table"
+            ),
+            None,
+        )
+        if not others or subject is None or others[0] == subject:
+            continue
+        other = catalog.table(others[0])
+        if not any(
+            j.to == subject and set(j.on) != {other.tenant_column} for j in other.meta.joins
+        ):
+            continue
+        rest = " ".join(tokens[end:])
+        period = next((p for p in intent.periods if p.phrase in rest), None)
+        if period is not None:  # "sem pedidos em 2026": the other rows' period
+            intent.periods = [p for p in intent.periods if p is not period]
+            intent.period = intent.periods[0] if intent.periods else None
+        intent.without.append(Others(other.name, period, condition))
+        intent.tables = [t for t in intent.tables if t != other.name] or [subject]
+        if intent.metric is not None and intent.metric.metric.table == other.name:
+            intent.metric = None  # the metric named the other rows, not what is asked
+        used.update(range(index, end))
+        for key in [k for k in intent.filters if k[0] == other.name]:
+            del intent.filters[key]
+
+
 PREPOSITIONS = ("em", "no", "na", "nos", "nas", "in", "during", "para", "pra", "for", "de", "do")
 """Words between a state's participle and the period it is placed in ("emitidas em maio")."""
 
@@ -379,16 +459,33 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
     opened in 2026 ended up cancelled": of two states of one column, one said with the
     period right after it and the other said later picks the rows by the period (the
     event's date, which they all have), not by the state they are in now; the other state
-    is the one asked about."""
+    is the one asked about. Only a state that is the event a date of its table records
+    ("issued" and "issued at"), and only of rows a part of which is asked ("das …",
+    "what share of …"), never two states each asked ("quantos cancelados e quantos
+    entregues")."""
+    if not PART_OF.search(" ".join(tokens)):
+        return
     for (table, column), values in list(intent.filters.items()):
         if len(values) != 2 or not intent.periods:
             continue
         meta = catalog.table(table).column(column).meta
+        dates = [
+            w[:SHARED_START]
+            for c in catalog.table(table).columns
+            if c.type_sql.startswith(DATE_TYPES)
+            for w in words(" ".join([c.name.replace("_", " "), *c.meta.synonyms.all()]))
+            if len(w) >= SHARED_START
+        ]
+        values = [v for v in values if _an_event_dated(v, meta, dates)] + [
+            v for v in values if not _an_event_dated(v, meta, dates)
+        ]
         spots = {
             value: [i for i, t in enumerate(tokens) if stem(t) in _value_words(value, meta)]
             for value in values
         }
         for value, other in (values, values[::-1]):
+            if not _an_event_dated(value, meta, dates):
+                continue
             for index in spots[value]:
                 after = tokens[index + 1 :]
                 bare = after[1:] if after[:1] and after[0] in PREPOSITIONS else after
@@ -398,6 +495,22 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
                 ):
                     intent.filters[table, column] = [other]
                     return
+
+
+PART_OF = re.compile(
+    r"^(?:d[ao]s|of the|of)\b|\b(?:share|percent\w*|percentual|porcentagem|proporcao"
+    r"|fraction|quantos deles|quantas delas|how many of them|ended up|acabaram|acabou)\b"
+)
+"""A part of some rows is asked: "das tarefas abertas em maio, quantas…", "what share of"."""
+SHARED_START = 5
+"""Letters a state's word and a date's word share when both name one event ("issue")."""
+
+
+def _an_event_dated(value: str, meta, dates: list[str]) -> bool:
+    """The state is the event a date of its table records: a word of its name or synonyms
+    starts as one of the date's words ("issued" ~ "issued at", "agendado" ~ "agendada")."""
+    said = [w for p in [value, *meta.value_synonyms.get(value, ())] for w in words(p)]
+    return any(w[:SHARED_START] in dates for w in said if len(w) >= SHARED_START)
 
 
 def _value_words(value: str, meta) -> set[str]:

@@ -17,6 +17,7 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
+from orquestra.offline.lifecycle import PRESENT
 from orquestra.offline.parser import Intent, parse
 from orquestra.offline.periods import MONTHS, SPANS
 from orquestra.offline.rows import series_for
@@ -206,7 +207,11 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     summarised = intent.groups or (intent.metric and not intent.lists_metric_rows) or ranked
     aggregated = summarised or intent.aggregate or (intent.period and not intent.listing)
     # "a tarefa mais recente" is a row found by ranking dates: analytics, as other rankings
-    current_state = (intent.listing or intent.current) and not summarised and not intent.recency
+    # (rows of a period listed are "a list filtered by a condition": analytics; rows said
+    # to be in a state now are so whatever their date: "quais estão agendadas para amanhã")
+    stated_now = bool(intent.filters) and PRESENT.search(text) is not None
+    listed_now = intent.listing and (not intent.periods or stated_now)
+    current_state = (listed_now or intent.current) and not summarised and not intent.recency
     # "a primeira tarefa do projeto 7": a related row found by ranking dates, as above
     # (not its events: "o último status da tarefa 7" is the row's state)
     owner = intent.entity[0] if intent.entity else None

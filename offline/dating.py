@@ -12,7 +12,14 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins
-from orquestra.offline.lexicon import DATE_TYPES, EVENT_VERBS, date_column, shares_root
+from orquestra.offline.lexicon import (
+    DATE_TYPES,
+    EVENT_VERBS,
+    FINITE_PAST,
+    NEGATIONS,
+    date_column,
+    shares_root,
+)
 
 
 def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
@@ -107,7 +114,16 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     # "quantas tarefas chegaram", "eu fiz": the event an everyday verb names, spelled as the
     # date is (not when a state of the rows is said: "fizeram falta" is the state's date)
     stated = any(owner == base for owner, _column in intent.filters)
-    events = [] if stated else [EVENT_VERBS[w] for w in words(intent.question) if w in EVENT_VERBS]
+    said_words = words(intent.question)
+    events = (
+        []
+        if stated
+        else [
+            EVENT_VERBS[w]
+            for i, w in enumerate(said_words)
+            if w in EVENT_VERBS and not (i and said_words[i - 1] in NEGATIONS)  # not "not paid"
+        ]
+    )
     # "how many reports did she sign": an English verb's past form spells the date ("signed at"),
     # as a whole word
     pasts = [] if stated else [f"{w}ed" for w in words(intent.question) if len(w) >= 4]
@@ -133,6 +149,23 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
         if created:
             return created[0].name
     return dated[0].name if dated else None
+
+
+PAST_FORMS = {"left", "went", "came", "sent", "got", "took", "paid", "sold", "did", "had"}
+"""English pasts that do not end in "-ed"."""
+
+
+def said_in_the_past(question: str) -> bool:
+    """A verb in the past ("saiu", "chegaram", "pagou", "shipped", "left"): what is asked
+    happened already."""
+    for word in words(question):
+        if word in PAST_FORMS:
+            return True
+        if len(word) >= 4 and word.endswith(FINITE_PAST):  # "saiu", "chegaram"
+            return True
+        if len(word) >= 5 and word.endswith("ed"):  # "shipped", "arrived"
+            return True
+    return False
 
 
 SAME_START = 6

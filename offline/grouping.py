@@ -56,6 +56,8 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
         repeated = index > 1 and tokens[index - 1] in STEPS and tokens[index - 2] == token
         if token in GRAINS and (after_marker or repeated or token in ALONE_GRAINS):
             intent.groups.append(Group("", "", GRAINS[token]))
+        elif token in BREAKDOWN and (group := _broken_down(index, tokens, starts, catalog)):
+            intent.groups.append(group)  # "breakdown of task statuses": by the status
         elif token in GROUP_MARKERS and (named := _named_after(index, tokens, starts)):
             # "por mês" is a time grain, even where a column's synonym is "mês" too
             meanings = starts[named]
@@ -67,6 +69,11 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
                     intent.tables.insert(0, counted)
                 continue
             group = _owned_group(meanings, named, matches, tokens, catalog)
+            referred = _referred_group(group, catalog) if group else None
+            if group and referred:  # "each technician scan": the scans' technician, by name
+                if group.table not in intent.tables:
+                    intent.tables.insert(0, group.table)
+                group = referred
             group = group or _group_of(meanings, catalog)
             if group and meanings[0].kind != "metric":
                 intent.groups.append(group)
@@ -89,6 +96,26 @@ def _ranked_by_their_rows(
     if not refers or back:
         return None
     return Group(subject, display_column(catalog.table(subject)).name), rows.name
+
+
+BREAKDOWN = {"breakdown", "distribuicao", "distribution", "split", "divisao", "composicao"}
+"""Words that ask for a column's values side by side ("distribuição dos status")."""
+
+
+def _broken_down(index: int, tokens: list[str], starts: dict, catalog: Catalog) -> Group | None:
+    """The column named within three words after a breakdown word, not an amount."""
+    for position in range(index + 1, min(index + 4, len(tokens))):
+        found = starts.get(position, [])
+        if any(m.kind == "table" for m in found):
+            continue  # "distribuição das tarefas por status": the rows, not a column of them
+        columns = [
+            m
+            for m in found
+            if m.kind == "column" and not is_numeric(catalog.table(m.table).column(m.column))
+        ]
+        if columns:
+            return Group(columns[0].table, columns[0].column)
+    return None
 
 
 SKIPPED = 2
@@ -133,13 +160,11 @@ def _passed_over(token: str) -> bool:
 def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):
     """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
     preceded) by the table that has it is that table's column."""
-    end = said = next(e for s, e, _m in matches if s == start)
+    end = next(e for s, e, _m in matches if s == start)
     while end < len(tokens) and tokens[end] in ("da", "do", "de", "das", "dos", "of", "the"):
         end += 1
     after = next((m for s, _e, m in matches if s == end), [])
-    # "each technician scan": a thing (a table's word) before a verb, not a column of it
-    linked = end > said or not any(m.kind == "table" for m in meanings)
-    for table in (m.table for m in after if m.kind == "table" and linked):
+    for table in (m.table for m in after if m.kind == "table"):
         for meaning in meanings:
             if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
                 return Group(table, meaning.column)
@@ -152,12 +177,24 @@ def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Cata
     return None
 
 
+def _referred_group(group: Group, catalog: Catalog) -> Group | None:
+    """A group by a column that refers to one row of another table (alone) is by that row's
+    name; the rows grouped stay those of the column's own table."""
+    joins = catalog.table(group.table).meta.joins
+    to = next((j.to for j in joins if list(j.on) == [group.column] and j.to != group.table), None)
+    return Group(to, display_column(catalog.table(to)).name) if to else None
+
+
 def _group_of(meanings: list[Meaning], catalog: Catalog) -> Group | None:
+    things = any(m.kind == "table" for m in meanings)
     for meaning in meanings:
         column = catalog.table(meaning.table).column(meaning.column) if meaning.column else None
         if meaning.kind != "column" or column is None:
             continue
-        if not is_numeric(column) or _part_of_a_code(catalog, meaning.table, column.name):
+        if not is_numeric(column):
+            return Group(meaning.table, meaning.column)
+        # "por série": a key's part; not when the word names a table too ("por item")
+        if not things and _part_of_a_code(catalog, meaning.table, column.name):
             return Group(meaning.table, meaning.column)
     for meaning in meanings:  # "por revisor": a reference to another table's row, by its name
         if meaning.kind != "column" or not meaning.column:
@@ -211,7 +248,9 @@ def ranked_group(intent: Intent, tokens: list[str], matches, catalog: Catalog) -
         return  # "a última tarefa": a row in date order, not a ranking
     if not (intent.metric or intent.measure):
         return
-    if not (intent.top or _ranked_by_metric(tokens, matches)):
+    # ("quantos donos por custo" asks a count, not each owner's cost)
+    by_metric = intent.aggregate != "count" and _ranked_by_metric(tokens, matches)
+    if not (intent.top or by_metric):
         return
     for _start, _end, meanings in matches:
         table = next((m.table for m in meanings if m.kind == "table"), None)

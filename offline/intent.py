@@ -29,6 +29,16 @@ class Clause:
     """What names the clause's column ("pago", "no_prazo"): its states when empty."""
 
 
+@dataclass(frozen=True)
+class Others:
+    """Rows of another table that refer to the rows asked: their table, the period they are
+    placed in (by their own date) and a condition on them (a metric's filter), if said."""
+
+    table: str
+    period: Period | None = None
+    condition: str | None = None
+
+
 @dataclass
 class Intent:
     """What the question asks, in catalog terms."""
@@ -54,6 +64,9 @@ class Intent:
     `column IS NULL`."""
     top: int | None = None
     ascending: bool = False
+    sorted: str | None = None
+    """How a whole list was asked to be sorted: "amount" ("largest first", "do maior pro
+    menor"), or "date" ("newest first", "mais antigos primeiro"), in `ascending` order."""
     measured_in: str | None = None
     """The clause that asks the first of several measures ("quantas tarefas extras …"),
     read for its unit apart from the others' ("… e quantas horas")."""
@@ -107,6 +120,11 @@ class Intent:
     metric_rows: bool = False
     """The metric's phrase names the rows it measures ("tarefas atrasadas", "overdue
     bills"): a list of them asks for those rows, not their total."""
+    having: list[Others] = field(default_factory=list)
+    """Rows of other tables the rows asked must have ("donos que compraram em 2026")."""
+    without: list[Others] = field(default_factory=list)
+    """Rows of other tables the rows asked must have none of ("projetos sem tarefa",
+    "owners with no tasks in 2026", "donos sem tarefa atrasada")."""
 
     @property
     def understood(self) -> bool:
@@ -123,5 +141,6 @@ class Intent:
             "COUNT(1)",
         )
         # "quais títulos estão vencidos": a summing metric's rows, named, are listed too
-        rows = counts_rows or bool(metric is not None and metric.filter and self.metric_rows)
+        sums = metric is not None and metric.expression.strip().upper().startswith("SUM(")
+        rows = counts_rows or bool(sums and metric.filter and self.metric_rows)
         return bool(rows and self.listing and not (self.aggregate or self.groups or self.top))

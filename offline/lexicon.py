@@ -42,6 +42,7 @@ EVENT_VERBS |= dict.fromkeys(("arrive", "arrived", "arrives", "arriving"), "arri
 EVENT_VERBS |= dict.fromkeys(("supposed", "expected", "meant"), "expected")  # what is promised
 EVENT_VERBS |= dict.fromkeys(("vence", "vencem", "vencer", "vencera", "vencerao"), "vencimento")
 EVENT_VERBS |= dict.fromkeys(("due", "falling", "falls"), "due")  # "falling due next week"
+EVENT_VERBS |= dict.fromkeys(("pagou", "pagaram", "pagamos", "paguei", "paid"), "pagamento")
 """Everyday verbs for the event a date records in its own words: "que dia foi feito" asks
 when it was performed ("realizado em"), "when did it leave" / "quando sai" its departure,
 "quando chegou" its arrival, "vencem"/"falling due" its due date."""

@@ -35,6 +35,7 @@ from orquestra.offline.conditions import (
     metric_words_are_not_states,
     rows_a_metric_sums,
     rows_counted_not_a_rate,
+    rows_without_others,
     state_said_as_a_metric,
     state_that_dates_the_rows,
     states_a_term_defines,
@@ -78,6 +79,7 @@ from orquestra.offline.names import find_name
 from orquestra.offline.periods import DAY_RANGE, find_periods, month_years_spelled
 from orquestra.offline.phrasing import (
     amount_of_one_row,
+    amount_of_the_first_row,
     amounts_of_listed_rows,
     distinct_count,
     entity_columns,
@@ -109,7 +111,10 @@ STATUS_WORDS = (
     "localizacao",
     *("cade", "anda", "chegou", "chegaram", "arrived", "going", "em que pe"),
 )
-LISTING = re.compile(r"^(liste|listar|list|quais|which|mostre|show me|me mostre)\b")
+LISTING = re.compile(
+    r"^(liste|listar|lista|list|quais|which|mostre|mostra|show me|show|me mostre|me mostra"
+    r"|me passa|me passe|give me)\b"
+)
 CURRENT = re.compile(
     r"\b(agora|neste momento|no momento|atualmente|right now|currently|em aberto|"
     r"pendentes?)\b"
@@ -149,6 +154,9 @@ ARTICLES = ("o", "a", "os", "as", "um", "uma", "the", "an")
 KNOWN |= COUNT_NAMES | {"volume"}  # "top 3 tipos por volume": ranked by how many
 KNOWN |= {"one", "momento", "moment", "algum", "alguma", "alguns", "algumas", "any", "cada", "each"}
 KNOWN |= {"single", "unico", "unica", "individual"}  # "the biggest single order": one row
+# "o motivo que mais aparece", "the reason that occurs most": how often, counted
+KNOWN |= {"aparece", "aparecem", "ocorre", "ocorrem", "appears", "appear", "occurs", "occur"}
+KNOWN |= {"nada", "nothing", "anything", "nenhum", "nenhuma"}  # "não compraram nada"
 """The parser's own words: never unknown to the catalog, never a row's name."""
 
 
@@ -257,8 +265,10 @@ def parse(
     states_that_are_the_rows_verb(intent, tokens, matches, catalog)
     rows_a_metric_sums(intent, catalog)
     metric_names_its_rows(intent, tokens, lexicon)
+    amount_of_the_first_row(intent, catalog)
     state_that_dates_the_rows(intent, tokens, catalog)
-    the_fuller_state_said(intent, tokens, catalog)
+    the_fuller_state_said(intent, tokens, matches, catalog)
+    rows_without_others(intent, tokens, matches, catalog, used)
     distinct_count(intent, tokens, matches)
     states_a_term_defines(intent, tokens, matches, catalog)
     if clauses:
@@ -426,9 +436,17 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
     involved = [*intent.tables, *(t for t, _ in intent.filters)]
     if intent.entity:
         involved.append(intent.entity[0])
+    things = {
+        i for s, e, found in matches if any(m.kind == "table" for m in found) for i in range(s, e)
+    }
     for start, end, meanings in matches:
-        # "sem contar os cancelados", "leave the cancelled ones out": articles aside
-        before = [t for t in tokens[max(0, start - 3) : start] if t not in ARTICLES][-2:]
+        # "sem contar os cancelados", "leave the cancelled ones out": articles aside, and
+        # the rows' own name ("sem contar pedido cancelado")
+        before = [
+            t
+            for i, t in enumerate(tokens[max(0, start - 4) : start], start=max(0, start - 4))
+            if t not in ARTICLES and i not in things
+        ][-2:]
         after = tokens[end : end + 2]
         # "(cancelados fora)" leaves them out; "entregues fora do prazo" says when
         left_out = bool(after) and after[0] in LEFT_OUT

@@ -191,6 +191,12 @@ def _relative(text: str, today: date) -> Period | None:
         (r"\b(ontem|yesterday)\b", today - timedelta(days=1), today),
         (r"\b(amanha|tomorrow)\b", today + timedelta(days=1), today + timedelta(days=2)),
         (
+            r"\b(?:(?:esta|essa|this) (?:semana|week) (?:ate agora|ate hoje|so far)"
+            r"|so far this week|week to date|wtd)\b",
+            monday,
+            tomorrow,
+        ),
+        (
             # the whole week, as "este mês" is the whole month: what falls due in it counts
             r"\b(esta|essa|nesta|nessa|desta|dessa|this) (semana|week)\b",
             monday,

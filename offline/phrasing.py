@@ -14,7 +14,7 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
-from orquestra.offline.asking import NUMBER_WORDS, SORTED
+from orquestra.offline.asking import DATE_SORTED, NUMBER_WORDS, SORTED
 from orquestra.offline.clauses import LISTED_WITH
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
@@ -63,6 +63,9 @@ def recency(intent: Intent, text: str) -> None:
     for period in intent.periods:
         text = text.replace(period.phrase, " ")
     text = SORTED.sub(" ", text)  # "cheapest first", "maiores primeiro": a whole list's order
+    if by_date := DATE_SORTED.search(text):  # "newest first": every row, by date
+        intent.sorted, intent.ascending = "date", by_date.group(1) is None
+        return
     newest, oldest = NEWEST.search(text), OLDEST.search(text)
     if not (newest or oldest):
         return
@@ -114,6 +117,10 @@ def amount_of_one_row(intent: Intent, catalog: Catalog) -> None:
 
 
 WITH_WORDS = ("com", "with", "including", "incluindo", "contendo")
+THRESHOLD = re.compile(
+    r"\b(?:acima|abaixo|maior|maiores|menor|menores|mais de|menos de|superior|inferior|entre"
+    r"|above|below|over|under|more than|less than|greater|between|at least|pelo menos)\b|\d"
+)
 """Where a list of rows names the columns to show ("… com número, dono e valor")."""
 
 
@@ -132,13 +139,17 @@ def listed_columns(
     if not LISTED_WITH.search(" ".join(tokens)):
         return
     marker = next(i for i, t in enumerate(tokens) if t in WITH_WORDS)
+    if THRESHOLD.search(" ".join(tokens[marker + 1 :])):
+        return  # "com valor acima de 10 mil": a condition on the rows, not their columns
     listed = next(
         (
             m.table
             for start, _e, found in matches
             if start < marker
             for m in found
-            if m.kind in ("table", "metric") and m.table
+            # a metric's table only when the metric's words name its rows ("títulos
+            # vencidos"), not "o custo com e sem X"
+            if m.table and (m.kind == "table" or (m.kind == "metric" and intent.metric_rows))
         ),
         None,
     )
@@ -177,6 +188,7 @@ EACH_AMOUNT = re.compile(
     r"|\bhow much (?:is|are|was|were) (?:it|they|each|those|these)\b|\bhow much each\b"
 )
 """The amount of each row listed ("quais tarefas vencem hoje e de quanto são?")."""
+TOTAL = re.compile(r"\b(?:total|totais|ao todo|somam|soma|somados|in total|altogether|sum)\b")
 
 
 def amounts_of_listed_rows(intent: Intent, catalog: Catalog) -> None:
@@ -186,14 +198,38 @@ def amounts_of_listed_rows(intent: Intent, catalog: Catalog) -> None:
         return
     if intent.groups or intent.top or not intent.tables:
         return
-    if not EACH_AMOUNT.search(fold(intent.question)):
-        return
+    asked = fold(intent.question)
+    if not EACH_AMOUNT.search(asked) or TOTAL.search(asked):
+        return  # "… e quanto foi o total?": their total, as before
     table = catalog.table(intent.tables[0])
     measured = intent.measure if intent.measure and intent.measure[0] == table.name else None
     amount = measured[1] if measured else amount_column(table)
     if amount is None:
         return
     intent.aggregate, intent.measure = None, None
+    if (table.name, amount) not in intent.columns:
+        intent.columns.append((table.name, amount))
+
+
+def amount_of_the_first_row(intent: Intent, catalog: Catalog) -> None:
+    """ "the oldest overdue task: which owner, how much and when was it due?": "how much"
+    of the one row found by its date is its own amount, not a total of all the rows."""
+    if not intent.recency or (intent.top or 1) != 1 or intent.aggregate != "sum":
+        return
+    if intent.groups or TOTAL.search(fold(intent.question)):
+        return
+    metric = intent.metric.metric if intent.metric else None
+    if metric is not None and not intent.metric_rows:
+        return  # "a última semana com mais custo": a measure over rows, ranked
+    # the rows in date order: the metric's, or those named (of one row: its related rows)
+    rows = [t for t in intent.tables if not intent.entity or t != intent.entity[0]]
+    if metric is None and not rows:
+        return
+    table = catalog.table(metric.table if metric else rows[0])
+    amount = amount_column(table)
+    if amount is None:
+        return
+    intent.aggregate = None
     if (table.name, amount) not in intent.columns:
         intent.columns.append((table.name, amount))
 
@@ -354,6 +390,8 @@ def rank_subject(
         return
     intent.ascending = bool(FEWEST.search(" ".join(tokens)))
     counted = _counted(intent, tokens, matches)
+    if counted is None and OFTEN & set(tokens):  # "o motivo que mais aparece": rows counted
+        counted = next(iter([*intent.tables, *(t for t, _c in intent.filters)]), None)
     base = _measured_table(intent) or counted
     if base is None:
         return
@@ -393,6 +431,10 @@ def _subject_meanings(subject: int, matches: list[tuple[int, int, list[Meaning]]
             own = [m for m in after if m.kind == "column" and m.table in named]
             return own + meanings
     return meanings
+
+
+OFTEN = {"aparece", "aparecem", "ocorre", "ocorrem", "appears", "appear", "occurs", "occur"}
+"""Verbs of how often ("o motivo que mais aparece"): the rows where it appears, counted."""
 
 
 def _counted(

@@ -288,19 +288,38 @@ def _plain(column: str) -> str:
     return "_".join(parts) or column
 
 
+STATE_NAMES = {"status", "situacao", "state", "estado", "etapa", "stage", "fase", "phase"}
+"""The languages' words for a row's state: which of its enumerated columns is its state."""
+
+
+def _state_columns(table: Table) -> list[str]:
+    """The row's state: its enumerated columns called so ("status"), else all of them (a
+    channel is enumerated too, but is not where the row stands)."""
+    enumerated = [c for c in table.columns if c.meta.values]
+    called = [
+        c.name
+        for c in enumerated
+        if STATE_NAMES & set(words(" ".join([c.name.replace("_", " "), *c.meta.synonyms.all()])))
+    ]
+    return called or [c.name for c in enumerated]
+
+
 def visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     # "the tasks with project and number": a listed row's key has parts worth asking for
     parts = len(keys) > 1 and not intent.entity
     asked = [c for t, c in intent.columns if t == table.name and (c not in keys or parts)]
-    states = [c.name for c in table.columns if c.meta.values]
+    states = _state_columns(table)
     if intent.wants_status and intent.entity and not set(states) & set(asked):
         asked = [*states, *asked]  # "onde está a tarefa 12?", "em que etapa … e o prazo?"
     if asked:
         key = key_column(table, catalog)
+        # listed rows' key of several parts is shown whole ("lote 1, tarefa 42": the number
+        # repeats); one row looked up by its number is known by it
+        shown = keys if len(keys) > 1 and not intent.entity else [key.name] if key else keys
         # Rows listed (not one row looked up) are named as people know them, too.
         name = [display_column(table).name] if not intent.entity else []
-        return list(dict.fromkeys([*([key.name] if key else keys), *name, *asked]))
+        return list(dict.fromkeys([*shown, *name, *asked]))
     return [c.name for c in table.columns if c.name != table.tenant_column]
 
 

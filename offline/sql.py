@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import date, timedelta
 
 from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import words
-from orquestra.offline.dating import SIMPLE_STATE, rows_date, time_column
-from orquestra.offline.intent import Group, Intent
+from orquestra.offline.dating import SIMPLE_STATE, rows_date, said_in_the_past, time_column
+from orquestra.offline.intent import Group, Intent, Others
 from orquestra.offline.joins import (
     Joins,
     Unmappable,
+    alias_for,
     in_values,
     join_path,
     looks_like_series,
     qualify,
 )
 from orquestra.offline.lexicon import (
+    amount_column,
     date_column,
     display_column,
     is_measure,
@@ -129,7 +132,23 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     if intent.lists_metric_rows:
         joins = Joins(catalog, _base(intent))
         return _listing(intent, catalog, joins, _filters(intent, catalog, joins, today))
+    share = _share_listed(intent)
+    if share is not None:  # "quais tarefas atrasaram": the rows a share counts, listed
+        joins = Joins(catalog, _base(intent))
+        where = _filters(intent, catalog, joins, today)
+        where.append(f"({qualify(share, joins.alias(_base(intent)))})")
+        return _listing(intent, catalog, joins, where)
     return _aggregate_query(intent, catalog, today)
+
+
+def _share_listed(intent: Intent) -> str | None:
+    """The condition of a share metric whose rows the question lists by name ("list the
+    late tasks" of an on-time rate): those rows, not the rate."""
+    if not (intent.listing and intent.metric_rows and intent.metric):
+        return None
+    if intent.aggregate or intent.groups or intent.top:
+        return None
+    return share_condition(intent.metric.metric)
 
 
 def _base(intent: Intent) -> str:
@@ -326,6 +345,10 @@ def _filters(
     for table, condition in intent.conditions:  # a definition's own wording, on its table
         stated = condition.replace("{today}", f"DATE {today!r}")
         where.append(f"({qualify(stated, joins.alias(table))})")
+    for others in intent.without:  # "projetos sem tarefa": none of them refers to it
+        where.append("NOT " + _some_of(catalog, joins, base, others, today))
+    for others in intent.having:  # "donos que compraram em maio": some of them does
+        where.append(_some_of(catalog, joins, base, others, today))
     named = named_row(intent, catalog, joins)
     if named:  # "do Empório São Jorge ME": the row of that name
         where.append(named)
@@ -345,6 +368,24 @@ def _filters(
     for condition in where:
         kept.setdefault(_bare(condition), condition)
     return list(kept.values())
+
+
+def _some_of(catalog: Catalog, joins: Joins, base: str, others: Others, today: str) -> str:
+    """EXISTS a row of the other table that refers to the base row (in its period, by its
+    own date; under its condition)."""
+    other, period = others.table, others.period
+    table = catalog.table(other)
+    alias = alias_for(other, set(joins.aliases.values())) + "0"
+    join = next(j for j in table.meta.joins if j.to == base)
+    keys = [f"{alias}.{a} = {joins.alias(base)}.{b}" for a, b in join.on.items()]
+    dated = date_column(table)
+    if period is not None and dated is not None:
+        keys.append(f"{alias}.{dated.name} >= DATE '{period.start}'")
+        keys.append(f"{alias}.{dated.name} < DATE '{period.end}'")
+    if others.condition:
+        stated = others.condition.replace("{today}", f"DATE {today!r}")
+        keys.append(f"({qualify(stated, alias)})")
+    return f"EXISTS (SELECT 1 FROM {other} AS {alias} WHERE {' AND '.join(keys)})"
 
 
 def _bare(condition: str) -> str:
@@ -374,10 +415,11 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     alias = joins.alias(base.name)
     columns = visible_columns(base, intent, catalog)
     asked = any(t == base.name for t, _c in intent.columns)
-    if intent.lists_metric_rows and not asked:  # the rows a metric counts, and why
+    metric = intent.metric.metric if intent.metric else None
+    counts = metric is not None and not metric.expression.strip().upper().startswith("SUM(")
+    if intent.lists_metric_rows and counts and not asked:  # the rows a metric counts, and why
         key = key_column(base, catalog)
-        metric = intent.metric.metric
-        defining = _columns_in(f"{metric.filter or ''} {metric.expression}", base)
+        defining = _columns_in(metric.filter or "", base)
         columns = list(dict.fromkeys([*([key.name] if key else []), *defining])) or columns
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]
@@ -390,8 +432,11 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
         return sql + f" ORDER BY {alias}.{amounts[0]} {order} LIMIT {intent.top}"
     sql = f"SELECT {', '.join(named(base, alias, columns, catalog, joins))} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
-    if dated is not None:
-        sql += f" ORDER BY {alias}.{dated.name} DESC"
+    order = "ASC" if intent.ascending else "DESC"
+    if intent.sorted == "amount" and amounts:  # "largest first": by the rows' amount
+        sql += f" ORDER BY {alias}.{amount_column(base) or amounts[0]} {order}"
+    elif dated is not None:  # newest first, unless the oldest were asked first
+        sql += f" ORDER BY {alias}.{dated.name} {order if intent.sorted == 'date' else 'DESC'}"
     return sql + f" LIMIT {intent.top or LIST_LIMIT}"
 
 
@@ -429,6 +474,10 @@ def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:
     where = _filters(_without_dated_states(intent, table, dated), catalog, joins, today, base)
     if not table.column(dated).not_null:  # "a última entregue": rows with that date only
         where.append(f"{alias}.{dated} IS NOT NULL")
+    elif intent.recency == "DESC" and said_in_the_past(intent.question):
+        # "a última tarefa que saiu": it happened, so not a row dated (planned) after today
+        tomorrow = date.fromisoformat(today) + timedelta(days=1)
+        where.append(f"{alias}.{dated} < DATE '{tomorrow}'")
     columns = visible_columns(table, intent, catalog)
     columns += [dated] if dated not in columns else []  # the date that puts them first
     sql = f"SELECT {', '.join(named(table, alias, columns, catalog, joins))} FROM {joins.sql()}"

@@ -61,7 +61,8 @@ def unknown_words(
     """The question's content words the catalog does not know (nor the period, nor the
     languages' own words, nor `known_words`: the parser's own, such as time grains)."""
     known = set(used) | {i for start, end, _m in matches for i in range(start, end)}
-    period_words = {w for p in intent.periods for w in words(p.phrase)}
+    others = [o.period for o in [*intent.having, *intent.without] if o.period]
+    period_words = {w for p in [*intent.periods, *others] for w in words(p.phrase)}
     return [
         token
         for index, token in enumerate(tokens)
@@ -97,6 +98,8 @@ def unmapped(intent: Intent, tokens: list[str], grouping_words: tuple[str, ...])
         or intent.excluded
         or intent.unset
         or intent.periods
+        or intent.having
+        or intent.without
         or intent.top
         or intent.comparisons
         or intent.conditions

@@ -33,6 +33,8 @@ FIRST_PERSON = ("ei", "amos", "emos", "imos")
 SUBJECTS = ("we", "i", "you", "they", "gente", "eu", "nos")
 """Subjects ("did we <verb>", "a gente vendeu"): the word after one is a verb, even one
 spelled like a table's synonym."""
+HOW_MUCH = ("quanto", "quanta")
+"""Words that ask an amount right before a verb ("quanto vendi")."""
 SHORTEST_ROOT = 4
 """A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
 four letters; other forms from five (`HEAD_LENGTH + 1`), as the parser always did."""
@@ -64,9 +66,13 @@ def metric_by_verb(
         verb = heads
         if others:  # a participle of those rows is their state ("tasks reviewed")
             heads = []
+        # "quanto vendi": how much, of a sum (not "quanto recebi" as orders received)
+        how_much = index > 0 and tokens[index - 1] in HOW_MUCH and token.endswith("i")
         for order, (term, phrases) in enumerate(lexicon_for(catalog).metric_words):
             if amounts and not _measures_any(term, amounts):
                 continue  # "how many kilos did we ship": the kilos of what was shipped
+            if how_much and not _sums(term):
+                continue
             theirs = not others - {term.metric.table if term.metric else ""}
             for phrase in phrases:
                 # a participle names a metric by its first word ("revisado": "revisões");
@@ -205,6 +211,10 @@ def tables_by_verb(tokens: list[str], catalog: Catalog) -> set[str]:
     return found
 
 
+def _sums(term: GlossaryTerm) -> bool:
+    return term.metric is not None and term.metric.expression.strip().upper().startswith("SUM(")
+
+
 def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
     """The roots a word may share with a metric's words, if it is a verb: those compared
     with a phrase's first word (any verb form, five letters or more), and those compared
@@ -216,8 +226,10 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
         own += [token[: -len(e)] for e in (*FINITE_PAST, "i") if token.endswith(e)]  # "eu vendi"
     elif token in IRREGULAR:
         own.append(IRREGULAR[token])
-    elif before in ("quanto", "quanta", "quantos", "quantas") and token.endswith("i"):
-        own.append(token[:-1])  # "quanto vendi": the first person's past, as "eu vendi"
+    elif before in HOW_MUCH and token.endswith("i"):
+        # "quanto vendi": the first person's past names what was done ("valor vendido"),
+        # by its participle, not the verb's other forms ("a receber" is not "recebi")
+        own.append(token[:-1] + "id")
     return heads, list(dict.fromkeys(r for r in own if len(r) >= SHORTEST_ROOT))
 
 
