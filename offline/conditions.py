@@ -450,6 +450,42 @@ def rows_without_others(
             del intent.filters[key]
 
 
+EVENT_START = 6
+"""Letters a noun and a date's word share when both name one event ("assinatura" and
+"assinado em", "comunicação" and "comunicado em")."""
+
+
+def events_not_happened(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "tarefas sem aprovação", "tasks with no approval": the event a nullable date of the
+    rows in play records, said after "sem"/"without"/"no", has not happened (the date is
+    empty); a table named there is rows of its own (`rows_without_others`)."""
+    things = {s for s, _e, found in matches if any(m.kind == "table" for m in found)}
+    in_play = [*intent.tables, *(t for t, _c in intent.filters)]
+    for index, token in enumerate(tokens[:-1]):
+        before = tokens[index - 1] if index else ""
+        if not (token in WITHOUT or (token == "no" and before in ("with", "have", "has"))):
+            continue
+        after = index + 1
+        while after < len(tokens) and tokens[after] in LEFT_OUT:
+            after += 1
+        if after >= len(tokens) or after in things or len(tokens[after]) < EVENT_START:
+            continue
+        noun = tokens[after][:EVENT_START]
+        for table in dict.fromkeys(in_play):
+            for column in catalog.table(table).columns:
+                if column.not_null or not column.type_sql.startswith(DATE_TYPES):
+                    continue
+                named = [column.name.replace("_", " "), *column.meta.synonyms.all()]
+                said = any(w.startswith(noun) for w in words(" ".join(named)))
+                if said and (table, column.name) not in intent.unset:
+                    intent.unset.append((table, column.name))
+
+
 PREPOSITIONS = ("em", "no", "na", "nos", "nas", "in", "during", "para", "pra", "for", "de", "do")
 """Words between a state's participle and the period it is placed in ("emitidas em maio")."""
 

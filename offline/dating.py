@@ -82,6 +82,10 @@ def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
     return None
 
 
+UNDONE = re.compile(r"^un\w{3,}ed$")
+"""An English participle negated by "un-" ("unsigned", "unpaid" is "un" + "paid")."""
+
+
 def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     """The column that places the question's rows in time: the metric's own; a date column
     the question names; the one whose verb the question or a chosen state uses ("tarefas
@@ -110,7 +114,17 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
         for value in values
         for word in words(value.replace("_", " "))
     ]
-    said = [*states, *words(intent.question)]
+    # a verb said not to have happened ("unsigned", "não assinados") names no date to place
+    # the rows by: they have none
+    question = words(intent.question)
+    said = [
+        *states,
+        *(
+            w
+            for i, w in enumerate(question)
+            if not (i and question[i - 1] in NEGATIONS) and not UNDONE.match(w)
+        ),
+    ]
     # "quantas tarefas chegaram", "eu fiz": the event an everyday verb names, spelled as the
     # date is (not when a state of the rows is said: "fizeram falta" is the state's date)
     stated = any(owner == base for owner, _column in intent.filters)

@@ -45,13 +45,35 @@ GRAINS = {
     **dict.fromkeys(("semanas", "weeks"), "week"),
     **dict.fromkeys(("trimestres", "quarters"), "quarter"),
 }
+WEEKDAY = ("dia da semana", "dias da semana", "day of the week", "days of the week", "weekday")
+
+
+def weekday_spots(tokens: list[str]) -> set[int]:
+    """Where a phrase naming the day of the week starts ("dia da semana", "weekday")."""
+    text = [*tokens]
+    spots = set()
+    for index in range(len(text)):
+        for phrase in WEEKDAY:
+            size = len(phrase.split())
+            if " ".join(text[index : index + size]) in (phrase, phrase + "s"):
+                spots.add(index)
+    return spots
+
+
 ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
 
 
 def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
     starts = {start: meanings for start, _end, meanings in matches}
+    weekdays = weekday_spots(tokens)
     for index, token in enumerate(tokens):
         after_marker = index > 0 and tokens[index - 1] in GROUP_MARKERS
+        if index in weekdays:  # "por dia da semana", "by weekday"
+            if after_marker or token in ("weekday", "weekdays"):
+                intent.groups.append(Group("", "", "weekday"))
+            continue
+        if weekdays and index - 2 in weekdays and token in ("semana", "week"):
+            continue
         # "mês a mês", "month by month", "year over year": the grain said twice
         repeated = index > 1 and tokens[index - 1] in STEPS and tokens[index - 2] == token
         if token in GRAINS and (after_marker or repeated or token in ALONE_GRAINS):

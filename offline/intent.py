@@ -88,6 +88,8 @@ class Intent:
     open"), or a share's condition counted ("how many no-shows")."""
     share: bool = False
     """A percentage of the rows its states and named row keep, over all it asks about."""
+    group_shares: bool = False
+    """Each group's share of the whole, in percent ("a fatia de cada dono no custo")."""
     date_column: str | None = None
     """The column that places the rows in time, when a glossary definition says so."""
     implied: list[GlossaryTerm] = field(default_factory=list)

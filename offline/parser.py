@@ -28,6 +28,7 @@ from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     coded_values,
     date_comparison,
+    events_not_happened,
     implied_metric_rows,
     metric_names_its_rows,
     metric_per_unit,
@@ -85,7 +86,9 @@ from orquestra.offline.phrasing import (
     entity_columns,
     listed_columns,
     rank_subject,
+    rate_rows_ranked,
     recency,
+    who_ranked,
 )
 from orquestra.offline.ranking import (
     SPEED_WORDS,
@@ -94,7 +97,7 @@ from orquestra.offline.ranking import (
     time_ranked_alone,
     worst_and_best,
 )
-from orquestra.offline.shares import share_asked
+from orquestra.offline.shares import group_shares, share_asked
 from orquestra.offline.shorthand import spelled_out
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
 from orquestra.offline.verbs import metric_by_verb, states_that_are_the_rows_verb, tables_by_verb
@@ -269,12 +272,14 @@ def parse(
     state_that_dates_the_rows(intent, tokens, catalog)
     the_fuller_state_said(intent, tokens, matches, catalog)
     rows_without_others(intent, tokens, matches, catalog, used)
+    events_not_happened(intent, tokens, matches, catalog)
     distinct_count(intent, tokens, matches)
     states_a_term_defines(intent, tokens, matches, catalog)
     if clauses:
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
     share_asked(intent, text)
+    group_shares(intent, text)
     values_compared(intent, tokens, matches, catalog)  # "no rodoviário e no aéreo": each apart
     acted = rows_that_acted(intent, tokens, catalog, lexicon.vocabulary)
     used |= {i for i, t in enumerate(tokens) if t == acted}  # "por compras": read
@@ -284,7 +289,9 @@ def parse(
     most_sold(intent, catalog)
     speed_ranked(intent, tokens, catalog)
     time_ranked_alone(intent, tokens, GRAINS, catalog)
+    rate_rows_ranked(intent, tokens, matches)
     rank_subject(intent, tokens, matches, GRAINS, catalog)
+    who_ranked(intent, tokens, catalog)
     ranked_group(intent, tokens, matches, catalog)
     ranked_by_count(intent, catalog)
     worst_and_best(intent, text)

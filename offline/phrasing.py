@@ -16,6 +16,7 @@ from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import DATE_SORTED, NUMBER_WORDS, SORTED
 from orquestra.offline.clauses import LISTED_WITH
+from orquestra.offline.grouping import weekday_spots
 from orquestra.offline.intent import Group, Intent
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -27,6 +28,7 @@ from orquestra.offline.lexicon import (
     is_measure,
     is_numeric,
 )
+from orquestra.offline.measures import share_condition
 from orquestra.offline.rows import DATE_WORDS, WHEN, referred_paths
 from orquestra.offline.understanding import QUESTION_WORDS
 
@@ -376,6 +378,23 @@ def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
     return True
 
 
+def rate_rows_ranked(
+    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
+) -> None:
+    """ "the month with the most no-shows": "most" right before a rate's name ranks by how
+    many rows the rate counts (`sql._filters` keeps those), not by the rate."""
+    if not intent.top or intent.aggregate or intent.metric is None:
+        return
+    if share_condition(intent.metric.metric) is None:
+        return
+    for start, _end, meanings in matches:
+        # "the most no-shows", "the most patient no-shows"
+        ranked = any(t in RANK_WORDS for t in tokens[max(0, start - 2) : start])
+        if ranked and any(m.kind == "metric" and m.term == intent.metric for m in meanings):
+            intent.aggregate = "count"
+            return
+
+
 def rank_subject(
     intent: Intent,
     tokens: list[str],
@@ -402,7 +421,9 @@ def rank_subject(
     if subject is None:
         return
     group = None
-    if tokens[subject] in grains:
+    if subject in weekday_spots(tokens):  # "qual dia da semana tem mais …"
+        group = Group("", "", "weekday")
+    elif tokens[subject] in grains:
         group = Group("", "", grains[tokens[subject]])
     else:
         group = _group_for(_subject_meanings(subject, matches), base, catalog)
@@ -417,6 +438,42 @@ def rank_subject(
         intent.aggregate = None if intent.metric else "sum"
     # The counted table is the query's base; the ranked one is joined to it.
     intent.tables = [base, *(t for t in intent.tables if t != base)]
+
+
+WHO = ("quem", "who", "whom")
+PERSON_NAMES = ("nome", "name")
+
+
+def who_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+    """ "quem fez mais hora extra", "who signed the most tasks": the ranked rows are the
+    people the measured rows refer to, by their name (the first table they refer to, alone,
+    whose rows are named by a "nome"/"name"), not the rows themselves."""
+    if not any(w in tokens for w in WHO) or not intent.top or intent.entity:
+        return
+    if intent.recency:
+        return  # "who's the most recently hired": a row in date order
+    metric = intent.metric.metric if intent.metric else None
+    base = (
+        metric.table
+        if metric
+        else next(iter([*(t for t, _c in intent.filters), *intent.tables]), None)
+    )
+    if base is None:
+        return
+    table = catalog.table(base)
+    own = {display_column(table).name, *table.primary_key}
+    if any(g.grain or g.table != base or g.column not in own for g in intent.groups):
+        return  # grouped already by something else ("quem … por mês")
+    for join in table.meta.joins:
+        target = catalog.table(join.to)
+        if len(join.on) != 1 or set(join.on) == {table.tenant_column} or join.to == base:
+            continue
+        if display_column(target).name in PERSON_NAMES:
+            intent.groups = [Group(target.name, display_column(target).name)]
+            intent.tables = [base, *(t for t in intent.tables if t != base)]
+            if not (intent.metric or intent.measure):
+                intent.aggregate = "count"
+            return
 
 
 def _subject_meanings(subject: int, matches: list[tuple[int, int, list[Meaning]]]) -> list[Meaning]:

@@ -36,6 +36,24 @@ def share_asked(intent: Intent, text: str) -> None:
         intent.aggregate = "count"
 
 
+EACH = re.compile(r"\b(?:cada|each|per|por|by|represent\w*|account\w* for|responde\w* por)\b")
+
+
+def group_shares(intent: Intent, text: str) -> None:
+    """ "participação de cada dono no custo, em %", "what share of the tasks does each
+    team account for": each group's part of the whole, in percent, beside its figure (the
+    question's states narrow the whole, not the part)."""
+    groups = [g for g in intent.groups if not g.grain]
+    if len(groups) != 1 or intent.top or not PERCENT.search(text) or not EACH.search(text):
+        return
+    rule = intent.metric.metric if intent.metric else None
+    if rule is not None and not SIMPLE.fullmatch(rule.expression):
+        return  # a rate per group ("OTIF por transportadora") is its own percentage
+    intent.group_shares, intent.share = True, False
+    if not (intent.metric or intent.measure or intent.aggregate):
+        intent.aggregate = "count"
+
+
 def of_all(intent: Intent) -> Intent:
     """The rows the share is taken of: the question without the conditions of its part."""
     return replace(intent, filters={}, entity=None, share=False)

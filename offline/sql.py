@@ -206,7 +206,12 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
             dated = rows_date(intent, catalog, joins, base)
             if dated is None:
                 raise Unmappable(f"{base} has no date to group by")
-            selects.append(f"date_trunc('{group.grain}', {dated}) AS {GRAIN_NAMES[group.grain]}")
+            if group.grain == "weekday":  # "por dia da semana": Monday 1 … Sunday 7 (ISO)
+                selects.append(f"EXTRACT(ISODOW FROM {dated}) AS dia_semana")
+            else:
+                selects.append(
+                    f"date_trunc('{group.grain}', {dated}) AS {GRAIN_NAMES[group.grain]}"
+                )
         else:
             owner = _group_table(group, intent, catalog, joins)
             selects.append(f"{joins.alias(owner)}.{group.column} AS {group.column}")
@@ -232,6 +237,9 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
         selects.append(share_select(intent, measure or "count(*)", joins))
     else:
         selects.append(f"{measure or 'count(*)'} AS {measure_name}")
+        if intent.group_shares and groups:  # "a fatia de cada dono": of the whole, in %
+            whole = measure or "count(*)"
+            selects.append(f"100.0 * {whole} / NULLIF(SUM({whole}) OVER (), 0) AS percentual")
     _conditions_apart(intent, selects, where, joins, base, today)
     for other in intent.also:  # "… e qual o valor total": more measures of the same rows
         extra = extra_measure(other, intent, catalog, base, alias, today)

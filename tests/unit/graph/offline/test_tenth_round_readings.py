@@ -646,3 +646,145 @@ def test_an_english_plural_after_s_is_the_same_word() -> None:
     assert stem("classes") == stem("class")
     assert stem("vendas") == "venda"
     assert stem("promocoes") == "promocao"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "whole"),
+    [
+        (
+            "clinics",
+            "participacao de cada convenio na receita de 2025, em percentual",
+            "sum(e.valor)",
+        ),
+        ("clinics", "qual a fatia de cada convênio na receita de 2025 (em %)?", "sum(e.valor)"),
+        (
+            "clinics",
+            "what share of this year's performed exams does each health plan account for?",
+            "count(*)",
+        ),
+        (
+            "logistics",
+            "quanto cada segmento de cliente representa do faturamento de 2025, em %",
+            "sum(nf.valor_nota)",
+        ),
+        ("logistics", "percentual de pedidos por canal", "count(*)"),
+    ],
+)
+def test_each_groups_share_of_the_whole(deployment: str, question: str, whole: str) -> None:
+    """ "a fatia de cada convênio na receita" gave the amounts only; "what share … does each
+    plan account for" gave each plan's share of its own rows (100% each)."""
+    sql = sql_for(deployment, question)
+    assert f"100.0 * {whole} / NULLIF(SUM({whole}) OVER (), 0) AS percentual" in sql, sql
+    assert "FILTER" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "OTIF por transportadora"),
+        ("logistics", "qual o percentual de notas canceladas?"),
+    ],
+)
+def test_a_rate_per_group_or_a_share_of_one_part_is_left_alone(
+    deployment: str, question: str
+) -> None:
+    assert "OVER ()" not in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "qual dia da semana tem mais exame realizado em 2026?",
+            ["EXTRACT(ISODOW FROM e.data_realizacao) AS dia_semana", "LIMIT 1"],
+        ),
+        (
+            "clinics",
+            "busiest weekday for MRI scans last year",
+            ["EXTRACT(ISODOW FROM e.data_agendada) AS dia_semana", "te.modalidade = 'RM'"],
+        ),
+        (
+            "clinics",
+            "taxa de no-show por dia da semana",
+            ["EXTRACT(ISODOW FROM e.data_agendada) AS dia_semana", "GROUP BY 1 ORDER BY 1"],
+        ),
+        ("logistics", "pedidos por dia", ["date_trunc('day', p.data_pedido) AS dia"]),
+    ],
+)
+def test_the_day_of_the_week(deployment: str, question: str, wanted: list[str]) -> None:
+    """ "qual dia da semana tem mais" grouped by day; "busiest weekday" was unanswerable."""
+    sql = sql_for(deployment, question)
+    assert all(w in sql for w in wanted), sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "quem fez mais hora extra no 1T26?",
+            "SELECT px.nome AS nome, sum(p.horas) AS hora_extra FROM plantoes AS p JOIN",
+        ),
+        (
+            "clinics",
+            "quem mais faltou em 2026?",
+            "SELECT p.nome AS nome, count(*) AS quantidade FROM exames AS e JOIN pacientes",
+        ),
+        (
+            "clinics",
+            "who signed the most reports in 2026?",
+            "SELECT p.nome AS nome, count(*) AS laudos_assinados FROM laudos AS l JOIN",
+        ),
+        (
+            "logistics",
+            "who has the most overdue bills?",
+            "SELECT c.nome AS nome, sum(t.valor) AS titulo_vencido FROM titulos AS t JOIN clientes",
+        ),
+    ],
+)
+def test_who_ranked_is_the_people_the_rows_refer_to(
+    deployment: str, question: str, wanted: str
+) -> None:
+    """ "quem fez mais hora extra" summed all the overtime; "quem assinou mais laudos"
+    ranked the reports themselves."""
+    sql = sql_for(deployment, question)
+    assert sql.startswith(wanted) and sql.endswith("LIMIT 1"), sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "quantos achados críticos ficaram sem comunicação ao médico solicitante?",
+            "la.comunicado_em IS NULL",
+        ),
+        ("clinics", "laudos sem assinatura", "WHERE l.assinado_em IS NULL"),
+        ("logistics", "cargas sem entrega", "WHERE c.data_entrega IS NULL"),
+        ("logistics", "títulos sem pagamento", "WHERE t.data_pagamento IS NULL"),
+    ],
+)
+def test_an_event_said_not_to_have_happened_has_no_date(
+    deployment: str, question: str, wanted: str
+) -> None:
+    """ "achados sem comunicação" counted every critical finding."""
+    assert wanted in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        (
+            "clinics",
+            "Which month of 2025 had the most patient no-shows?",
+            "count(*) AS quantidade",
+        ),
+        ("clinics", "qual convênio tem a maior taxa de falta?", "avg(CASE WHEN"),
+        ("clinics", "which month had the highest no-show rate?", "avg(CASE WHEN"),
+    ],
+)
+def test_the_most_of_a_rates_rows_counts_them(deployment: str, question: str, wanted: str) -> None:
+    """ "the month with the most no-shows" ranked months by the no-show rate."""
+    sql = sql_for(deployment, question)
+    assert wanted in sql, sql
