@@ -83,4 +83,12 @@ eval: $(STAMP)
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev11.jsonl --out evals/out/clinics_paraphrases_dev11
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev12.jsonl --out evals/out/paraphrases_dev12
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev12.jsonl --out evals/out/clinics_paraphrases_dev12
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev13.jsonl --out evals/out/paraphrases_dev13
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev13.jsonl --out evals/out/clinics_paraphrases_dev13
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev14.jsonl --out evals/out/paraphrases_dev14
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev14.jsonl --out evals/out/clinics_paraphrases_dev14
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev15.jsonl --out evals/out/paraphrases_dev15
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev15.jsonl --out evals/out/clinics_paraphrases_dev15
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev16.jsonl --out evals/out/paraphrases_dev16
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev16.jsonl --out evals/out/clinics_paraphrases_dev16
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_heldout2.jsonl --out evals/out/paraphrases_heldout2

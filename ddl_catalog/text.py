@@ -31,7 +31,7 @@ def words(text: str) -> list[str]:
 def stem(token: str) -> str:
     """Plural-insensitive form: "vendas" → "venda", "promoções" → "promocao", "statuses"
     and "status" alike."""
-    if len(token) > 5 and token.endswith(("uses", "sses")):  # English "-es" after an "s"
+    if len(token) > 6 and token.endswith("tuses"):  # "statuses" ("causes" is "cause" + s)
         token = token[:-2]
     if len(token) > 4 and token.endswith("oes"):
         return token[:-3] + "ao"

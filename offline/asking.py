@@ -45,9 +45,12 @@ NUMBER_WORDS = {
 """Small numbers said in words ("os cinco clientes", "the three cities"): a ranking's size."""
 
 TOP = re.compile(
-    r"\b(?:top|os|as|the)\s+(\d+)\b|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores"
-    r"|biggest|largest|top)\b"
+    r"\b(?:top|os|as|the|dos|das)\s+(\d+)\b(?!\s+(?:ultim|primeir|last|first|dias|meses|semanas"
+    r"|anos|days|months|weeks|years))"
+    r"|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores|biggest|largest|top)\b"
 )
+"""A ranking's size ("top 5", "as 3 maiores", "das 5 cidades"); not a period's count ("dos
+3 últimos meses", "the 2 last weeks")."""
 
 
 SORTED = re.compile(

@@ -436,18 +436,36 @@ def rows_without_others(
             j.to == subject and set(j.on) != {other.tenant_column} for j in other.meta.joins
         ):
             continue
-        rest = " ".join(tokens[end:])
-        period = next((p for p in intent.periods if p.phrase in rest), None)
-        if period is not None:  # "sem pedidos em 2026": the other rows' period
+        # "sem tarefas em 2026": the other rows' period, said right after them (not
+        # "projetos sem tarefa concluídos em maio", the projects' own)
+        rest = " ".join(tokens[end : end + 4])
+        period = next((p for p in intent.periods if rest.startswith(_bare(p.phrase))), None)
+        period = period or next((p for p in intent.periods if rest.startswith(p.phrase)), None)
+        if period is not None:
             intent.periods = [p for p in intent.periods if p is not period]
             intent.period = intent.periods[0] if intent.periods else None
-        intent.without.append(Others(other.name, period, condition))
+        # the other rows' own states ("sem tarefa cancelada", "sem tarefa aprovada") are
+        # theirs, said after "sem": what they must not be, not the asked rows' condition
+        said = [condition] if condition else []
+        for (table, column), values in [*intent.filters.items(), *intent.excluded.items()]:
+            if table == other.name:
+                said.append(in_values(column, values))
+        said += [f"{c} IS NOT NULL" for t, c in intent.unset if t == other.name]
+        intent.filters = {k: v for k, v in intent.filters.items() if k[0] != other.name}
+        intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != other.name}
+        intent.unset = [(t, c) for t, c in intent.unset if t != other.name]
+        joined = " AND ".join(f"({c})" if " OR " in c else c for c in said) or None
+        intent.without.append(Others(other.name, period, joined))
         intent.tables = [t for t in intent.tables if t != other.name] or [subject]
         if intent.metric is not None and intent.metric.metric.table == other.name:
             intent.metric = None  # the metric named the other rows, not what is asked
         used.update(range(index, end))
-        for key in [k for k in intent.filters if k[0] == other.name]:
-            del intent.filters[key]
+
+
+def _bare(phrase: str) -> str:
+    """A period's phrase without its preposition ("em 2026" → "2026")."""
+    head, _, tail = phrase.partition(" ")
+    return tail if head in PREPOSITIONS and tail else phrase
 
 
 EVENT_START = 6

@@ -165,6 +165,8 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     return dated[0].name if dated else None
 
 
+PLANNED = ("agend", "marc", "book", "schedul", "plan", "previst", "expect", "program")
+"""Starts of the verbs of planning: what was planned may lie after today."""
 PAST_FORMS = {"left", "went", "came", "sent", "got", "took", "paid", "sold", "did", "had"}
 """English pasts that do not end in "-ed"."""
 
@@ -172,7 +174,10 @@ PAST_FORMS = {"left", "went", "came", "sent", "got", "took", "paid", "sold", "di
 def said_in_the_past(question: str) -> bool:
     """A verb in the past ("saiu", "chegaram", "pagou", "shipped", "left"): what is asked
     happened already."""
-    for word in words(question):
+    said = words(question)
+    if any(w.startswith(PLANNED) for w in said):
+        return False  # "a última tarefa que agendou": a booking may be for later
+    for word in said:
         if word in PAST_FORMS:
             return True
         if len(word) >= 4 and word.endswith(FINITE_PAST):  # "saiu", "chegaram"

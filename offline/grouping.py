@@ -79,7 +79,8 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
         if token in GRAINS and (after_marker or repeated or token in ALONE_GRAINS):
             intent.groups.append(Group("", "", GRAINS[token]))
         elif token in BREAKDOWN and (group := _broken_down(index, tokens, starts, catalog)):
-            intent.groups.append(group)  # "breakdown of task statuses": by the status
+            if group not in intent.groups:  # "breakdown of task statuses": by the status
+                intent.groups.append(group)
         elif token in GROUP_MARKERS and (named := _named_after(index, tokens, starts)):
             # "por mês" is a time grain, even where a column's synonym is "mês" too
             meanings = starts[named]
@@ -97,7 +98,7 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
                     intent.tables.insert(0, group.table)
                 group = referred
             group = group or _group_of(meanings, catalog)
-            if group and meanings[0].kind != "metric":
+            if group and meanings[0].kind != "metric" and group not in intent.groups:
                 intent.groups.append(group)
 
 
@@ -125,7 +126,10 @@ BREAKDOWN = {"breakdown", "distribuicao", "distribution", "split", "divisao", "c
 
 
 def _broken_down(index: int, tokens: list[str], starts: dict, catalog: Catalog) -> Group | None:
-    """The column named within three words after a breakdown word, not an amount."""
+    """The column named within three words after a breakdown word, not an amount ("by"
+    right after it is the grouping's own marker)."""
+    if index + 1 < len(tokens) and tokens[index + 1] in GROUP_MARKERS:
+        return None
     for position in range(index + 1, min(index + 4, len(tokens))):
         found = starts.get(position, [])
         if any(m.kind == "table" for m in found):

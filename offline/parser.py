@@ -79,6 +79,7 @@ from orquestra.offline.lifecycle import done_state, not_yet, state_today
 from orquestra.offline.names import find_name
 from orquestra.offline.periods import DAY_RANGE, find_periods, month_years_spelled
 from orquestra.offline.phrasing import (
+    OFTEN,
     amount_of_one_row,
     amount_of_the_first_row,
     amounts_of_listed_rows,
@@ -158,7 +159,7 @@ KNOWN |= COUNT_NAMES | {"volume"}  # "top 3 tipos por volume": ranked by how man
 KNOWN |= {"one", "momento", "moment", "algum", "alguma", "alguns", "algumas", "any", "cada", "each"}
 KNOWN |= {"single", "unico", "unica", "individual"}  # "the biggest single order": one row
 # "o motivo que mais aparece", "the reason that occurs most": how often, counted
-KNOWN |= {"aparece", "aparecem", "ocorre", "ocorrem", "appears", "appear", "occurs", "occur"}
+KNOWN |= OFTEN
 KNOWN |= {"nada", "nothing", "anything", "nenhum", "nenhuma"}  # "não compraram nada"
 """The parser's own words: never unknown to the catalog, never a row's name."""
 
@@ -444,15 +445,25 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
     if intent.entity:
         involved.append(intent.entity[0])
     things = {
-        i for s, e, found in matches if any(m.kind == "table" for m in found) for i in range(s, e)
+        (i, m.table)
+        for s, e, found in matches
+        for m in found
+        if m.kind == "table"
+        for i in range(s, e)
     }
     for start, end, meanings in matches:
         # "sem contar os cancelados", "leave the cancelled ones out": articles aside, and
-        # the rows' own name ("sem contar pedido cancelado")
+        # the rows' own name ("sem contar tarefa cancelada"; not another table's: "projetos
+        # sem tarefa e concluídos" are done)
+        own = {m.table for m in meanings if m.kind == "value"}
+        window = range(max(0, start - 4), start)
+        # another table named in between takes the negation ("sem tarefa concluídos")
+        others = [i for i in window if any(i == j and t not in own for j, t in things)]
+        window = range(others[-1] + 1, start) if others else window
         before = [
-            t
-            for i, t in enumerate(tokens[max(0, start - 4) : start], start=max(0, start - 4))
-            if t not in ARTICLES and i not in things
+            tokens[i]
+            for i in window
+            if tokens[i] not in ARTICLES and not any((i, table) in things for table in own)
         ][-2:]
         after = tokens[end : end + 2]
         # "(cancelados fora)" leaves them out; "entregues fora do prazo" says when
@@ -489,6 +500,9 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
         if not any(t in NEGATIONS for t in tokens[max(0, index - 2) : index]):
             continue
         for table in dict.fromkeys(involved):
+            # another table named in between takes the negation ("sem tarefa aprovados")
+            if any(i == index - 1 and t != table for i, t in things):
+                continue
             for column in catalog.table(table).columns:
                 if column.not_null or not column.type_sql.startswith(DATE_TYPES):
                     continue

@@ -234,6 +234,8 @@ def _relative(text: str, today: date) -> Period | None:
         start = date(int(found.group(3)) if found.group(3) else today.year, 1, 1)
         return Period(start, month_start(start, months), found.group(0))
     found = re.search(rf"\b(ultimos|ultimas|last|past|nos ultimos) (\d+|{counts}) (\w+)", text)
+    # "os 3 últimos meses", "the 2 last weeks": the count first
+    found = found or re.search(rf"\b()(\d+|{counts}) (?:ultimos|ultimas|last|past) (\w+)", text)
     if found and found.group(3) in UNITS:
         count = found.group(2)
         days = (int(count) if count.isdigit() else NUMBER_WORDS[count]) * UNITS[found.group(3)]

@@ -67,6 +67,7 @@ def recency(intent: Intent, text: str) -> None:
     text = SORTED.sub(" ", text)  # "cheapest first", "maiores primeiro": a whole list's order
     if by_date := DATE_SORTED.search(text):  # "newest first": every row, by date
         intent.sorted, intent.ascending = "date", by_date.group(1) is None
+        intent.listing = True  # "títulos vencidos, mais antigos primeiro": the rows
         return
     newest, oldest = NEWEST.search(text), OLDEST.search(text)
     if not (newest or oldest):
@@ -387,9 +388,11 @@ def rate_rows_ranked(
         return
     if share_condition(intent.metric.metric) is None:
         return
-    for start, _end, meanings in matches:
-        # "the most no-shows", "the most patient no-shows"
+    for start, end, meanings in matches:
+        # "the most no-shows", "the most patient no-shows": its rows named, in the plural
+        # ("a que menos entrega no prazo" ranks by the rate)
         ranked = any(t in RANK_WORDS for t in tokens[max(0, start - 2) : start])
+        ranked = ranked and tokens[end - 1].endswith("s")
         if ranked and any(m.kind == "metric" and m.term == intent.metric for m in meanings):
             intent.aggregate = "count"
             return
@@ -490,8 +493,10 @@ def _subject_meanings(subject: int, matches: list[tuple[int, int, list[Meaning]]
     return meanings
 
 
-OFTEN = {"aparece", "aparecem", "ocorre", "ocorrem", "appears", "appear", "occurs", "occur"}
-"""Verbs of how often ("o motivo que mais aparece"): the rows where it appears, counted."""
+OFTEN = {"aparece", "aparecem", "appears", "appear"}
+OFTEN |= {"entrou", "entraram", "entra", "entram", "chegou", "chegaram"}  # "o mês que mais entrou"
+"""Verbs of how often ("o motivo que mais aparece", "o mês que mais entrou pedido"): the
+rows named, counted."""
 
 
 def _counted(

@@ -23,7 +23,7 @@ CHAT_SHORTHAND = {
     **{"vcs": "vocês", "hj": "hoje", "qto": "quanto", "qta": "quanta", "qtos": "quantos"},
     **{"qtas": "quantas", "qdo": "quando", "qnd": "quando", "msm": "mesmo", "ngm": "ninguém"},
     **{"qnts": "quantos", "qnt": "quantidade", "qnto": "quanto", "qntos": "quantos"},
-    **{"qts": "quantos"},
+    **{"qts": "quantos", "oq": "o que", "oque": "o que"},
     **{"thx": "thanks", "pls": "please", "plz": "please"},
 }
 """Shorthand for everyday words of either language."""

@@ -432,7 +432,8 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]
     key = key_column(base, catalog)
-    if intent.top and amounts and key is not None:  # "a maior venda": ranked by its amount
+    if intent.top and amounts and key is not None and intent.sorted != "date":
+        # "a maior venda": ranked by its amount
         shown = ", ".join(f"{alias}.{c}" for c in (key.name, amounts[0]))
         sql = f"SELECT {shown} FROM {joins.sql()}"
         sql += f" WHERE {' AND '.join(where)}" if where else ""
@@ -443,8 +444,10 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     order = "ASC" if intent.ascending else "DESC"
     if intent.sorted == "amount" and amounts:  # "largest first": by the rows' amount
         sql += f" ORDER BY {alias}.{amount_column(base) or amounts[0]} {order}"
-    elif dated is not None:  # newest first, unless the oldest were asked first
-        sql += f" ORDER BY {alias}.{dated.name} {order if intent.sorted == 'date' else 'DESC'}"
+    elif intent.sorted == "date" and (by := time_column(intent, catalog, base.name)):
+        sql += f" ORDER BY {alias}.{by} {order}"  # "mais antigos primeiro": by their date
+    elif dated is not None:  # newest first
+        sql += f" ORDER BY {alias}.{dated.name} DESC"
     return sql + f" LIMIT {intent.top or LIST_LIMIT}"
 
 
