@@ -32,7 +32,8 @@ class Clause:
 @dataclass(frozen=True)
 class Others:
     """Rows of another table that refer to the rows asked: their table, the period they are
-    placed in (by their own date) and a condition on them (a metric's filter), if said."""
+    placed in (by their own date) and a condition on them (a metric's filter, their own
+    states said after "sem"), if said."""
 
     table: str
     period: Period | None = None

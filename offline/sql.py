@@ -384,7 +384,9 @@ def _some_of(catalog: Catalog, joins: Joins, base: str, others: Others, today: s
     other, period = others.table, others.period
     table = catalog.table(other)
     alias = alias_for(other, set(joins.aliases.values())) + "0"
-    join = next(j for j in table.meta.joins if j.to == base)
+    join = next((j for j in table.meta.joins if j.to == base), None)
+    if join is None:  # reached only through other rows: not a reference of its own
+        raise Unmappable(f"{other} does not refer to {base}")
     keys = [f"{alias}.{a} = {joins.alias(base)}.{b}" for a, b in join.on.items()]
     dated = date_column(table)
     if period is not None and dated is not None:
