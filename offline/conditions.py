@@ -15,7 +15,7 @@ from typing import NamedTuple
 from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
 from orquestra.ddl_catalog.text import fold, phrase_key, stem, words
 from orquestra.offline.asking import AGGREGATES
-from orquestra.offline.intent import Intent, Others
+from orquestra.offline.intent import Group, Intent, Others
 from orquestra.offline.joins import in_values
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -825,13 +825,20 @@ def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catal
         stated = in_values(column.name, codes, negated=bool(negated))
         intent.conditions.append((table.name, stated))
         read += [fold(c) for c in codes]
+        # "pedidos de XY contra ZW", "XY vs ZW, count for each": a measure of each code
+        measured = intent.aggregate or intent.metric or intent.measure
+        compared = COMPARED & {fold(w) for w in said}
+        if len(codes) > 1 and not negated and measured and compared and not intent.groups:
+            intent.groups.append(Group(table.name, column.name))
     return read
 
 
 CODE_PLACES = {"em", "no", "na", "nos", "nas", "de", "do", "da", "dos", "das", "pra", "para"}
 CODE_PLACES |= {"in", "from", "of", "to", "for", "at"}
 """Prepositions a place or kind said by its code follows ("em XY", "from ZW")."""
-CODE_LIST = {"e", "ou", "and", "or", "x", "vs", ","} | CODE_PLACES
+CODE_LIST = {"e", "ou", "and", "or", "x", "vs", ",", "versus", "contra", "against"} | CODE_PLACES
+COMPARED = {"vs", "versus", "contra", "against", "x", "compared", "comparado", "each", "cada"}
+"""Words that set codes against each other ("XY vs ZW"): each measured apart."""
 """Words between codes of one list ("XY e ZW", "XY, ZW ou KL")."""
 CODE_NEGATIONS = {*NEGATIONS, "fora", "exceto", "tirando", "outside", "except", "excluding"}
 """Words before a code that leave it out ("fora de XY")."""

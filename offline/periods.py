@@ -191,7 +191,8 @@ def _relative(text: str, today: date) -> Period | None:
         (r"\b(ontem|yesterday)\b", today - timedelta(days=1), today),
         (r"\b(amanha|tomorrow)\b", today + timedelta(days=1), today + timedelta(days=2)),
         (
-            r"\b(?:(?:esta|essa|this) (?:semana|week) (?:ate agora|ate hoje|so far)"
+            r"\b(?:(?:esta|essa|desta|dessa|nesta|nessa|this) (?:semana|week)"
+            r" (?:ate agora|ate hoje|so far)"
             r"|so far this week|week to date|wtd)\b",
             monday,
             tomorrow,

@@ -859,3 +859,26 @@ def test_the_second_review_s_misfires(
 def test_a_how_often_verb_the_catalog_cannot_answer_stays_unanswered() -> None:
     with pytest.raises(Exception, match="ocorre"):
         sql_for("clinics", "qual motivo de cancelamento mais ocorre")
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        (
+            "Orders from SP customers against MG customers in 2025, count for each",
+            ["SELECT c.uf AS uf, count(*)", "c.uf IN ('SP', 'MG')", "GROUP BY 1"],
+        ),
+        ("faturamento de clientes de SP x RJ", ["SELECT c.uf AS uf, sum(nf.valor_nota)"]),
+        ("pedidos de clientes de SP ou RJ", ["c.uf IN ('SP', 'RJ')"]),
+        (
+            "faturamento desta semana até agora",
+            ["nf.data_emissao >= DATE '2026-06-29' AND nf.data_emissao < DATE '2026-07-01'"],
+        ),
+    ],
+)
+def test_codes_set_against_each_other_are_measured_apart(question: str, wanted: list[str]) -> None:
+    """ "SP customers against MG customers, count for each" gave one count of SP alone."""
+    sql = sql_for("logistics", question)
+    assert all(w in sql for w in wanted), sql
+    if "ou RJ" in question:
+        assert "GROUP BY" not in sql, sql
