@@ -14,7 +14,7 @@ from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.conditions import same_verb
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import DATE_TYPES, DISPLAY_NAMES, verb_roots
+from orquestra.offline.lexicon import DATE_TYPES, DISPLAY_NAMES, spelling, verb_roots
 
 WHO = re.compile(r"\b(quem|who|who's|whos)\b")
 WHEN = re.compile(r"\b(quando|when)\b")
@@ -68,7 +68,7 @@ def _date_of_verb(table: Table, tokens: list[str]) -> str | None:
     for column in table.columns:
         if not column.type_sql.startswith(DATE_TYPES):
             continue
-        spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+        spelled = spelling(column)
         if any(_verb_of(token, spelled) for token in tokens):
             return column.name
     return None

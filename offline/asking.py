@@ -82,6 +82,14 @@ DATE_SORTED = re.compile(
 """A whole list in date order ("newest first", "mais antigos primeiro"): not one row."""
 
 
+LIST_ORDERS = (
+    *("liste", "listar", "lista", "list", "mostre", "mostra", "me mostre", "me mostra"),
+    *("show me", "show", "me passa", "me passe", "give me"),
+)
+"""How a question orders rows listed ("liste…", "show me…"), as it opens."""
+LIST_OPENER = "|".join(LIST_ORDERS)
+
+
 def top_asked(intent: Intent, text: str) -> None:
     text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
     text = DATE_SORTED.sub(" ", text)  # "mais antigos primeiro": no ranking of the most

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import stem, words
-from orquestra.offline.asking import COUNT_NAMES
+from orquestra.offline.asking import COUNT_NAMES, LIST_OPENER
 from orquestra.offline.intent import Clause, Intent
 from orquestra.offline.lexicon import is_measure
 
@@ -22,7 +22,7 @@ bloqueadas, quantas canceladas"."""
 ASKING = re.compile(r"\b(?:quant[oa]s?|how many|how much|qual|quais|what|which)\b")
 """Where a clause starts asking: what comes before it describes every clause's rows."""
 LISTED_WITH = re.compile(
-    r"^(?:liste|listar|lista|list|mostre|me mostre|mostra|me mostra|show me|show)\b"
+    rf"^(?:{LIST_OPENER})\b"
     r"(?!.*\b(?:quant[oa]s?|how many|how much|total|soma|sum)\b)"
     r".*\b(?:with|com|including|incluindo|contendo)\b"
 )

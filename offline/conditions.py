@@ -32,6 +32,7 @@ from orquestra.offline.lexicon import (
     amount_column,
     genderless,
     lexicon_for,
+    spelling,
     tied,
     verb_roots,
 )
@@ -123,7 +124,7 @@ def _verb_column(
         for column in catalog.table(table).columns:
             if column.name == other or not column.type_sql.startswith(DATE_TYPES):
                 continue
-            spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+            spelled = spelling(column)
             roots = verb_roots(token)
             if (
                 any(w.startswith(r) for r in roots for w in spelled)
@@ -366,20 +367,24 @@ def the_fuller_state_said(
         if len(values) != 1:
             continue
         meta = catalog.table(table).column(column).meta
-        said = _value_words(values[0], meta)
-        for other in meta.values:
-            if other == values[0]:
-                continue
-            for phrase in [other.replace("_", " "), *meta.value_synonyms.get(other, ())]:
-                content = [stem(w) for w in words(phrase) if w not in FUNCTION_WORDS]
-                shared = [w for w in content if any(_alike(w, s) for s in said)]
-                extra = [w for w in content if w not in shared]
-                if shared and extra and all(w in stems for w in extra):
-                    intent.filters[table, column] = [other]
-                    break
-            else:
-                continue
-            break
+        fuller = next((v for v in meta.values if _fuller(v, values[0], meta, stems)), None)
+        if fuller is not None:
+            intent.filters[table, column] = [fuller]
+
+
+def _fuller(other: str, value: str, meta, stems: set[str]) -> bool:
+    """`other` is `value` said with more words, all of them in `stems` (a name or synonym
+    of it shares a word with `value`'s, and its other words are said)."""
+    if other == value:
+        return False
+    said = _value_words(value, meta)
+    for phrase in [other.replace("_", " "), *meta.value_synonyms.get(other, ())]:
+        content = [stem(w) for w in words(phrase) if w not in FUNCTION_WORDS]
+        shared = [w for w in content if any(_alike(w, s) for s in said)]
+        extra = [w for w in content if w not in shared]
+        if shared and extra and all(w in stems for w in extra):
+            return True
+    return False
 
 
 def _alike(word: str, other: str) -> bool:
@@ -498,8 +503,7 @@ def events_not_happened(
             for column in catalog.table(table).columns:
                 if column.not_null or not column.type_sql.startswith(DATE_TYPES):
                     continue
-                named = [column.name.replace("_", " "), *column.meta.synonyms.all()]
-                said = any(w.startswith(noun) for w in words(" ".join(named)))
+                said = any(w.startswith(noun) for w in spelling(column))
                 if said and (table, column.name) not in intent.unset:
                     intent.unset.append((table, column.name))
 
@@ -527,7 +531,7 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
             w[:SHARED_START]
             for c in catalog.table(table).columns
             if c.type_sql.startswith(DATE_TYPES)
-            for w in words(" ".join([c.name.replace("_", " "), *c.meta.synonyms.all()]))
+            for w in spelling(c)
             if len(w) >= SHARED_START
         ]
         values = [v for v in values if _an_event_dated(v, meta, dates)] + [

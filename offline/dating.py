@@ -19,6 +19,7 @@ from orquestra.offline.lexicon import (
     NEGATIONS,
     date_column,
     shares_root,
+    spelling,
 )
 
 
@@ -141,7 +142,7 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     # "how many reports did she sign": an English verb's past form spells the date ("signed at"),
     # as a whole word
     pasts = [] if stated else [f"{w}ed" for w in words(intent.question) if len(w) >= 4]
-    spelled = {column.name: _spelling(column) for column in dated}
+    spelled = {column.name: spelling(column) for column in dated}
     named = [
         column
         for column in dated
@@ -192,13 +193,8 @@ SAME_START = 6
 ("entregue", "data_entrega"): irregular participles have no verb ending to strip."""
 
 
-def _spelling(column) -> list[str]:
-    """The words a date column is spelled with: its name's and its synonyms'."""
-    return words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
-
-
 def _spelled_alike(word: str, column) -> bool:
-    spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+    spelled = spelling(column)
     return len(word) >= SAME_START and any(w[:SAME_START] == word[:SAME_START] for w in spelled)
 
 
@@ -208,7 +204,7 @@ CREATION_ROOTS = ("cri", "cadastr", "creat", "regist", "insert", "signup", "join
 
 
 def _records_creation(column) -> bool:
-    said = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+    said = spelling(column)
     return any(w.startswith(CREATION_ROOTS) for w in said)
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog, Column, Table
-from orquestra.ddl_catalog.text import fold, words
+from orquestra.ddl_catalog.text import fold
 from orquestra.offline.conditions import same_verb
 from orquestra.offline.intent import Clause, Intent
-from orquestra.offline.lexicon import DATE_TYPES, NEGATIONS, shares_root
+from orquestra.offline.lexicon import DATE_TYPES, NEGATIONS, shares_root, spelling
 from orquestra.offline.measures import share_condition
 from orquestra.offline.shares import PERCENT
 
@@ -235,7 +235,7 @@ def _dates(table: Table) -> list[Column]:
 
 
 def _spelled(column: Column) -> list[str]:
-    return words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+    return spelling(column)
 
 
 def _between(text: str, first: re.Match[str], second: re.Match[str]) -> str:

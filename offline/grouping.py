@@ -50,14 +50,12 @@ WEEKDAY = ("dia da semana", "dias da semana", "day of the week", "days of the we
 
 def weekday_spots(tokens: list[str]) -> set[int]:
     """Where a phrase naming the day of the week starts ("dia da semana", "weekday")."""
-    text = [*tokens]
-    spots = set()
-    for index in range(len(text)):
-        for phrase in WEEKDAY:
-            size = len(phrase.split())
-            if " ".join(text[index : index + size]) in (phrase, phrase + "s"):
-                spots.add(index)
-    return spots
+    return {
+        index
+        for index in range(len(tokens))
+        for phrase in WEEKDAY
+        if " ".join(tokens[index : index + len(phrase.split())]) in (phrase, phrase + "s")
+    }
 
 
 ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")

@@ -507,6 +507,12 @@ def noun_roots(token: str) -> list[str]:
     ][:1]
 
 
+def spelling(column: Column) -> list[str]:
+    """The words a column is spelled with: its name's and its synonyms' ("data_entrega",
+    "delivered at" → data, entrega, delivered, at)."""
+    return words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+
+
 def shares_root(token: str, spelled: list[str]) -> bool:
     """`token` is a form of the verb one of the words in `spelled` is made of."""
     return any(word.startswith(root) for root in verb_roots(token) for word in spelled)

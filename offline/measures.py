@@ -14,7 +14,7 @@ from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import COUNT_WORDS
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values, qualify
-from orquestra.offline.lexicon import amount_column, is_measure
+from orquestra.offline.lexicon import amount_column, is_measure, spelling
 from orquestra.offline.lifecycle import leaves_out
 
 
@@ -112,7 +112,7 @@ def _clause_measure(
         # "and what was the total value": the base's amount its words name
         table, said = catalog.table(base), set(words(other.question))
         for column in table.columns:
-            spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+            spelled = spelling(column)
             if is_measure(table, column.name) and said & set(spelled) - {"total"}:
                 aggregate = "sum" if other.aggregate == "total" else other.aggregate
                 prefix = {"avg": "media", "sum": "total"}.get(aggregate, aggregate)

@@ -16,6 +16,7 @@ from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.actors import who_did_it
 from orquestra.offline.asking import (
     COUNT_NAMES,
+    LIST_OPENER,
     NUMBER_WORDS,
     SORTED,
     aggregate_asked,
@@ -73,6 +74,7 @@ from orquestra.offline.lexicon import (
     is_numeric,
     key_column,
     shares_root,
+    spelling,
     tied,
 )
 from orquestra.offline.lifecycle import done_state, not_yet, state_today
@@ -115,10 +117,7 @@ STATUS_WORDS = (
     "localizacao",
     *("cade", "anda", "chegou", "chegaram", "arrived", "going", "em que pe"),
 )
-LISTING = re.compile(
-    r"^(liste|listar|lista|list|quais|which|mostre|mostra|show me|show|me mostre|me mostra"
-    r"|me passa|me passe|give me)\b"
-)
+LISTING = re.compile(rf"^(quais|which|{LIST_OPENER})\b")
 CURRENT = re.compile(
     r"\b(agora|neste momento|no momento|atualmente|right now|currently|em aberto|"
     r"pendentes?)\b"
@@ -506,9 +505,7 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
             for column in catalog.table(table).columns:
                 if column.not_null or not column.type_sql.startswith(DATE_TYPES):
                     continue
-                spelled = words(
-                    " ".join([column.name.replace("_", " "), *column.meta.synonyms.all()])
-                )
+                spelled = spelling(column)
                 # "never passed on": a participle the date is spelled with, however short
                 # (one a state is called too, "not signed", is that state's reading)
                 said = shares_root(token, spelled) or (

@@ -27,6 +27,7 @@ from orquestra.offline.lexicon import (
     display_column,
     is_measure,
     is_numeric,
+    spelling,
 )
 from orquestra.offline.measures import share_condition
 from orquestra.offline.rows import DATE_WORDS, WHEN, referred_paths
@@ -366,7 +367,7 @@ def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
             or (table.name, column.name) in intent.columns
         ):
             continue
-        spelled = words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
+        spelled = spelling(column)
         starts = {w[:SHARED_START] for w in spelled if w not in DATE_WORDS}
         if any(v in spelled for v in said):
             found.append((0, column.name))

@@ -11,7 +11,13 @@ from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.dating import time_column
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, Unmappable, in_values, join_path
-from orquestra.offline.lexicon import DATE_TYPES, FUNCTION_WORDS, display_column, key_column
+from orquestra.offline.lexicon import (
+    DATE_TYPES,
+    FUNCTION_WORDS,
+    display_column,
+    key_column,
+    spelling,
+)
 
 CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
 WHEN = re.compile(
@@ -296,11 +302,7 @@ def _state_columns(table: Table) -> list[str]:
     """The row's state: its enumerated columns called so ("status"), else all of them (a
     channel is enumerated too, but is not where the row stands)."""
     enumerated = [c for c in table.columns if c.meta.values]
-    called = [
-        c.name
-        for c in enumerated
-        if STATE_NAMES & set(words(" ".join([c.name.replace("_", " "), *c.meta.synonyms.all()])))
-    ]
+    called = [c.name for c in enumerated if STATE_NAMES & set(spelling(c))]
     return called or [c.name for c in enumerated]
 
 
