@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.asking import COUNT_NAMES, LIST_OPENER
 from orquestra.offline.intent import Clause, Intent
-from orquestra.offline.lexicon import is_measure
+from orquestra.offline.lexicon import SUMMED, display_column, is_measure
 
 CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+|,\s*(?=(?:quant[oa]s?|how many)\b)")
 """Where a question may ask a second thing: "quantos … e qual o valor total", "quantas
@@ -261,3 +261,47 @@ def _a_condition(first: Intent, second: Intent) -> bool:
 
 def _measure_of(part: Intent) -> tuple[object, ...]:
     return (part.metric.term if part.metric else None, part.measure, part.aggregate)
+
+
+EXTREMES = {
+    "max": r"maior|maximo|maxima|highest|largest|biggest|max|mais alt[oa]|mais car[oa]",
+    "min": r"menor|minimo|minima|lowest|smallest|min|mais baix[oa]|mais barat[oa]",
+    "avg": r"media|medio|average|avg|mean",
+}
+EXTREME = re.compile("|".join(rf"\b(?P<{kind}>{said})\b" for kind, said in EXTREMES.items()))
+
+
+def extremes_asked(intent: Intent, text: str, catalog: Catalog) -> None:
+    """ "o maior, o menor e o frete médio", "the highest freight on a load and the average":
+    an amount's maximum, minimum or average asked together are each an aggregate of the same
+    rows, in the order said, not the row with the highest amount. Only of an amount (a column
+    or a metric that sums one) over rows not grouped by anything but themselves."""
+    kinds = list(dict.fromkeys(str(m.lastgroup) for m in EXTREME.finditer(text)))
+    if len(kinds) < 2 or not {"max", "min"} & set(kinds) or intent.apart or intent.share:
+        return
+    parts = [intent, *intent.also]  # "o valor médio e o máximo dos títulos vencidos"
+    metric = next((p.metric for p in parts if p.metric and _sums_a_column(p.metric)), None)
+    measure = next((p.measure for p in parts if p.measure), None)
+    if any(p.metric and not _sums_a_column(p.metric) for p in parts):
+        return  # a rate or a count: no maximum of it per row
+    measured = metric.metric.table if metric and metric.metric else measure[0] if measure else None
+    if measured is None:
+        return
+    table = catalog.table(measured)
+    itself = {*table.primary_key, display_column(table).name}
+    if any(g.grain or g.table != measured or g.column not in itself for g in intent.groups):
+        return  # "o maior e o menor frete por transportadora": groups this does not read
+    intent.groups, intent.top, intent.recency = [], None, None
+    intent.ascending, intent.sorted = False, None
+    intent.aggregate, intent.metric, intent.measure = kinds[0], metric, measure
+    intent.also = [
+        Intent(intent.question, aggregate=kind, measure=measure, metric=metric)
+        for kind in kinds[1:]
+    ]
+
+
+def _sums_a_column(term: GlossaryTerm) -> bool:
+    rule = term.metric
+    return (
+        rule is not None and bool(SUMMED.match(rule.expression)) and rule.expression.count("(") == 1
+    )

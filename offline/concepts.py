@@ -13,8 +13,8 @@ CONTRACTIONS = re.compile(r"\b(what|that|who|how|where|it)['’]s\b")
 
 PORTUGUESE = (
     r"^o que (e|sao|significa|significam|quer dizer|querem dizer|seria|seriam)\b",
-    r"\bo que (conta|contam|entra|entram|caracteriza|define|configura)"
-    r" (como|no|na|nos|nas|em|um|uma|o|a)\b",
+    r"\bo que (conta|contam|entra|entram|caracteriza|define|configura|compoe|compoem)"
+    r" (como|no|na|nos|nas|em|um|uma|o|a|nesse|nessa|neste|nesta|nesses|nessas)\b",
     r"\bo que (voces?|a empresa|o sistema) (chama|chamam|entende|entendem|considera|consideram)\b",
     r"\b(chamam|chama|entendem|entende|consideram|considera) (de|por|como)\b",
     r"\bqual (e |seria )?(a |o )?"
@@ -62,6 +62,8 @@ ENGLISH = (
     r"\bhow long (do|does) (we|you|i|one|a \w+|the \w+) (have|get) to\b",
     r"\bhow (do|does) (you|we|one|it|the system) (define|calculate|compute|measure|count|work)\b",
     r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined)\b",
+    r"\bhow (is|are) .+ (worked|figured) out\b",  # "how is the delinquency rate worked out?"
+    r"\bwhat (goes|go|is included|are included) in(to)? (a|an|the|that|this)\b",
     r"\bhow (is|are) (the |a |an )?[\w ]+ (set|established|decided) (for|by|when|in|on)\b",
     r"\bwhat (do|should|must) (i|we|you) (need to |have to )?do\b",
     r"^if (a|an|the|one|some) (?!.*\d)",

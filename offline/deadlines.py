@@ -48,6 +48,37 @@ ROW_COUNT = re.compile(r"count\((\*|1)\)$|avg\(casewhen")
 """A metric's expression (flattened) that counts rows, or shares them out by a condition."""
 
 
+AGED = re.compile(
+    r"(?:\b(?:h[aá]|a|faz|com|by|for)\s+)?\b(?:mais de|acima de|pelo menos|more than|over"
+    r"|at least|upwards of)\s+(\d{1,4})\s+(?:dias|days)\b|\b(\d{1,4})\s*\+\s*(?:dias|days)\b",
+    re.IGNORECASE,
+)
+"""How long past its deadline a row is said to be: "vencidos há mais de 60 dias", "over 30
+days past due", "90+ days late"."""
+
+
+def days_past_deadline(question: str) -> tuple[int | None, str]:
+    """The days a question says its rows are past their deadline, and the question without
+    that phrase (whose "mais" ranks nothing), when a word says the deadline has passed."""
+    found = AGED.search(question)
+    said = fold(question)
+    if found is None or not (PASSED.search(said) or LATE.search(said)):
+        return None, question
+    days = int(found.group(1) or found.group(2))
+    return days, f"{question[: found.start()]} {question[found.end() :]}"
+
+
+def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> None:
+    """ "títulos vencidos há mais de 60 dias": the deadline of the rows asked is more than that
+    many days before today."""
+    found = _deadline(intent, catalog) if days else None
+    if found is None:
+        return
+    table, deadline = found
+    intent.conditions.append((table.name, f"{deadline.name} < {{today}} - {days}"))
+    intent.columns = [c for c in intent.columns if c != (table.name, deadline.name)]
+
+
 def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Catalog) -> None:
     """The question's conditions on a deadline, when it names one of a table in play."""
     found = _deadline(intent, catalog)

@@ -24,7 +24,7 @@ from orquestra.offline.asking import (
     top_asked,
 )
 from orquestra.offline.buyers import either_ranked, owners_listed, rows_that_acted
-from orquestra.offline.clauses import several_measures
+from orquestra.offline.clauses import extremes_asked, several_measures
 from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     coded_values,
@@ -45,7 +45,7 @@ from orquestra.offline.conditions import (
     values_after_their_column,
 )
 from orquestra.offline.dating import undated_kinds_in_time
-from orquestra.offline.deadlines import deadline_readings
+from orquestra.offline.deadlines import aged_past_deadline, days_past_deadline, deadline_readings
 from orquestra.offline.durations import duration_asked
 from orquestra.offline.filler import examples_of_groups, kinds_unknown, without_pronoun_codes
 from orquestra.offline.grouping import (
@@ -167,6 +167,7 @@ def parse(
     question: str, catalog: Catalog, lexicon: Lexicon, today: date, clauses: bool = True
 ) -> Intent:
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
+    days_late, question = days_past_deadline(question)  # "vencidos há mais de 60 dias"
     question = month_years_spelled(question)  # "mai/26": "mai de 2026"
     question = spelled_out(question, lexicon)  # "vlr", "fat.", "qtd de pedidos"
     question = _un_said_apart(question, lexicon)  # "unpaid": "not paid"
@@ -275,9 +276,11 @@ def parse(
     events_not_happened(intent, tokens, matches, catalog)
     distinct_count(intent, tokens, matches)
     states_a_term_defines(intent, tokens, matches, catalog)
+    aged_past_deadline(intent, days_late, catalog)
     if clauses:
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
+        extremes_asked(intent, text, catalog)
     share_asked(intent, text)
     group_shares(intent, text)
     values_compared(intent, tokens, matches, catalog)  # "no rodoviário e no aéreo": each apart

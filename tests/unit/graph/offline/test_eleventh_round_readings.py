@@ -1,0 +1,112 @@
+"""Eleventh round of the offline model: how a term is worked out is a knowledge question;
+rows more than N days past their deadline; an amount's maximum, minimum and average asked
+together."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.graph.offline.offline_sql import route_of, sql_for
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "How is the delinquency rate worked out?"),
+        ("logistics", "quando falam em carteira de pedidos, o que entra nessa conta?"),
+        ("logistics", "o que compõe a carteira de pedidos?"),
+        ("logistics", "what goes into the order backlog?"),
+        ("clinics", "how is the no-show rate figured out?"),
+        ("clinics", "o que entra nesse cálculo de taxa de falta?"),
+    ],
+)
+def test_how_a_term_is_worked_out_is_knowledge(deployment: str, question: str) -> None:
+    """ "How is the delinquency rate worked out?" was answered with the rate's value."""
+    assert route_of(deployment, question) == "KNOWLEDGE"
+
+
+def test_the_same_term_with_a_period_is_still_data() -> None:
+    assert route_of("logistics", "what goes into the order backlog this month?") == "ANALYTICS"
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "condition"),
+    [
+        ("logistics", "quantos títulos vencidos há mais de 60 dias?", "t.vencimento < "),
+        ("logistics", "quanto a gente tem vencido ha mais de 60 dias?", "t.vencimento < "),
+        ("logistics", "how many bills are more than 30 days overdue?", "t.vencimento < "),
+        ("logistics", "títulos vencidos a mais de 90 dias por cliente", "t.vencimento < "),
+        ("clinics", "laudos com prazo estourado há mais de 2 dias", "l.prazo_em < "),
+    ],
+)
+def test_rows_past_their_deadline_by_more_than_some_days(
+    deployment: str, question: str, condition: str
+) -> None:
+    """ "vencido há mais de 60 dias" was every overdue bill, and its "mais" ranked ten."""
+    sql = sql_for(deployment, question)
+    days = next(n for n in ("60", "30", "90", "2") if n in question)
+    assert f"{condition}CAST('2026-06-30' AS date) - {days}" in sql, sql
+    assert not sql.endswith(("LIMIT 10", "LIMIT 1")), sql  # no ranking of "mais"
+
+
+def test_days_past_due_with_a_second_measure() -> None:
+    sql = sql_for(
+        "logistics", "how many bills are over 30 days past due, and what do they add up to?"
+    )
+    assert "count(*)" in sql and "sum(t.valor)" in sql, sql
+    assert "t.vencimento < CAST('2026-06-30' AS date) - 30" in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question", ["pedidos com mais de 3 itens", "quantos pedidos tivemos nos últimos 30 dias?"]
+)
+def test_more_than_some_days_needs_a_deadline_passed(question: str) -> None:
+    assert "- 3" not in sql_for("logistics", question)
+    assert "- 30" not in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "aggregates"),
+    [
+        ("logistics", "maior frete e frete médio das cargas aéreas", ["max", "avg"]),
+        (
+            "logistics",
+            "For air shipments, what's the highest freight we paid on a single load and "
+            "what's the average?",
+            ["max", "avg"],
+        ),
+        (
+            "logistics",
+            "qual o menor, o maior e o valor médio dos pedidos em 2026?",
+            ["min", "max", "avg"],
+        ),
+        ("logistics", "maior e menor peso de carga em maio", ["max", "min"]),
+        (
+            "clinics",
+            "qual o maior, o menor e o valor médio dos exames em maio?",
+            ["max", "min", "avg"],
+        ),
+    ],
+)
+def test_an_amounts_extremes_and_average_asked_together(
+    deployment: str, question: str, aggregates: list[str]
+) -> None:
+    """ "o maior frete e o frete médio" gave the load with the highest freight (LIMIT 1)."""
+    sql = sql_for(deployment, question)
+    found = [a for a in ("max", "min", "avg") if f"{a}(" in sql.split(" FROM ")[0].lower()]
+    assert sorted(found) == sorted(aggregates), sql
+    positions = [sql.lower().index(f"{a}(") for a in aggregates]
+    assert positions == sorted(positions), sql  # in the order said
+    assert "LIMIT" not in sql and "GROUP BY" not in sql, sql
+
+
+def test_the_extremes_of_a_metric_keep_its_filter() -> None:
+    sql = sql_for("logistics", "valor médio e máximo dos títulos vencidos")
+    assert "WHERE (t.status = 'VENCIDO')" in sql and "max(t.valor)" in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question", ["qual o maior pedido de 2026?", "qual o maior cliente e qual a média de compras?"]
+)
+def test_one_extreme_or_a_grouped_one_still_ranks(question: str) -> None:
+    assert "LIMIT 1" in sql_for("logistics", question)
