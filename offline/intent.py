@@ -96,6 +96,9 @@ class Intent:
     implied: list[GlossaryTerm] = field(default_factory=list)
     """Metrics whose state word the question uses of the rows it measures ("os produtos mais
     vendidos"): their filters and dates apply."""
+    per_row: str | None = None
+    """ "média de tarefas por projeto": the rows counted, averaged over this table's rows
+    they refer to (each counted once)."""
     distinct_table: str | None = None
     """ "quantas tarefas distintas": this table's rows, each counted once (by its whole key)."""
     owners: str | None = None

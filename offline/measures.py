@@ -150,6 +150,9 @@ def measure_sql(
 ) -> tuple[str | None, str]:
     if intent.distinct_table and intent.aggregate == "count" and joins is not None:
         return distinct_count(intent.distinct_table, catalog, joins), "quantidade"
+    if intent.per_row and joins is not None:  # "média de tarefas por projeto"
+        over = distinct_count(intent.per_row, catalog, joins)
+        return f"count(*)::numeric / NULLIF({over}, 0)", f"media_por_{intent.per_row}"
     metric = intent.metric.metric if intent.metric else None
     counts_rows = metric is not None and not metric.expression.upper().startswith("COUNT")
     if intent.aggregate == "count" and counts_rows and not counted_in_unit(intent):

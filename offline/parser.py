@@ -23,6 +23,7 @@ from orquestra.offline.asking import (
     state_of_a_yes_no,
     top_asked,
 )
+from orquestra.offline.averages import average_per_row
 from orquestra.offline.buyers import either_ranked, owners_listed, rows_that_acted
 from orquestra.offline.clauses import extremes_asked, several_measures
 from orquestra.offline.concepts import asks_what_it_means
@@ -281,6 +282,7 @@ def parse(
         read = lambda part: parse(part, catalog, lexicon, today, clauses=False)  # noqa: E731
         several_measures(intent, text, read, catalog)
         extremes_asked(intent, text, catalog)
+    average_per_row(intent, tokens, matches, text, catalog)
     share_asked(intent, text)
     group_shares(intent, text)
     values_compared(intent, tokens, matches, catalog)  # "no rodoviário e no aéreo": each apart

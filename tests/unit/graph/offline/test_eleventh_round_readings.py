@@ -110,3 +110,49 @@ def test_the_extremes_of_a_metric_keep_its_filter() -> None:
 )
 def test_one_extreme_or_a_grouped_one_still_ranks(question: str) -> None:
     assert "LIMIT 1" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "over"),
+    [
+        ("logistics", "média de itens por pedido em 2026", "count(DISTINCT ip.num_pedido)"),
+        (
+            "logistics",
+            "On average, how many orders did each customer place in 2025?",
+            "count(DISTINCT p.cod_cliente)",
+        ),
+        ("logistics", "média de pedidos por cliente", "count(DISTINCT p.cod_cliente)"),
+        (
+            "logistics",
+            "quantas cargas em média por transportadora em 2026?",
+            "count(DISTINCT c.cod_transportadora)",
+        ),
+        ("clinics", "média de exames por paciente em 2026", "count(DISTINCT e.cod_paciente)"),
+        (
+            "clinics",
+            "how many reports per physician on average in May?",
+            "count(DISTINCT l.cod_medico)",
+        ),
+    ],
+)
+def test_an_average_count_per_row_of_another_table(
+    deployment: str, question: str, over: str
+) -> None:
+    """ "média de itens por pedido" averaged a product's price per order; "on average, how
+    many orders did each customer place" listed every customer's count."""
+    sql = sql_for(deployment, question)
+    assert sql.startswith(f"SELECT count(*)::numeric / NULLIF({over}, 0) AS "), sql
+    assert "GROUP BY" not in sql and "LIMIT" not in sql, sql
+
+
+def test_an_average_per_row_keeps_the_period_of_the_rows_they_belong_to() -> None:
+    sql = sql_for("logistics", "média de itens por pedido em 2026")
+    assert "p.data_pedido >= DATE '2026-01-01'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question", ["ticket médio por cliente", "valor médio dos pedidos por cliente"]
+)
+def test_an_average_amount_per_group_is_still_grouped(question: str) -> None:
+    sql = sql_for("logistics", question)
+    assert "avg(" in sql and "GROUP BY" in sql, sql

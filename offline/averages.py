@@ -1,0 +1,65 @@
+"""An average count of rows per row of another table: "média de itens por pedido", "on
+average, how many orders did each customer place", "quantas tarefas em média por projeto".
+The rows counted are a table the question names right after the average or counting words;
+the rows they are averaged over are the table it groups by, which the counted rows refer to.
+Not an average of an amount per group ("ticket médio por cliente"), which names an amount.
+
+Like the parser, it reads the catalog's vocabulary and the languages' own words only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from orquestra.ddl_catalog.model import Catalog
+from orquestra.offline.intent import Intent
+from orquestra.offline.lexicon import Meaning
+
+AVERAGE = re.compile(r"\b(?:media|medio|average|avg|mean)\b")
+COUNTED = re.compile(
+    r"\b(?:media|average|avg|mean)\s+(?:de|do numero de|da quantidade de|number of|count of"
+    r"|of)\s+(?P<averaged>[a-z]+)"
+    r"|\b(?:quant[oa]s|how many)\s+(?P<counted>[a-z]+)"
+)
+"""The rows counted: the word after "média de", "average number of", "quantos", "how many"."""
+
+
+def average_per_row(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    text: str,
+    catalog: Catalog,
+) -> None:
+    """The count of the rows named, over the distinct rows of the one table grouped by that
+    they refer to: one number, not a count per group."""
+    found = COUNTED.search(text) if AVERAGE.search(text) else None
+    if found is None or intent.entity is not None or intent.apart or intent.share:
+        return
+    if intent.metric is not None:
+        return  # a metric's average is its own
+    grouped = [g for g in intent.groups if g.table and not g.grain]
+    if len(grouped) != 1 or len(intent.groups) != 1:
+        return
+    per = grouped[0].table
+    word = found.group("averaged") or found.group("counted")
+    at = [i for i, t in enumerate(tokens) if t == word]
+    named = [
+        m.table
+        for start, end, meanings in matches
+        if at and start <= at[0] < end
+        for m in meanings
+        if m.kind == "table"
+    ]
+    counted = next(
+        (t for t in named if t != per and any(j.to == per for j in catalog.table(t).meta.joins)),
+        None,
+    )
+    if counted is None:
+        return
+    intent.per_row, intent.groups, intent.measure = per, [], None
+    intent.aggregate, intent.top, intent.also = "avg", None, []
+    intent.tables = [
+        counted,
+        *(t for t in intent.tables if t not in (counted, per) and t not in named),
+    ]
