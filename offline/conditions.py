@@ -10,6 +10,8 @@ Like the parser, they read the catalog's vocabulary and the languages' own words
 from __future__ import annotations
 
 import re
+from datetime import date
+from itertools import pairwise
 from typing import NamedTuple
 
 from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
@@ -30,6 +32,7 @@ from orquestra.offline.lexicon import (
     Lexicon,
     Meaning,
     amount_column,
+    date_column,
     genderless,
     lexicon_for,
     spelling,
@@ -553,6 +556,44 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
                 ):
                     intent.filters[table, column] = [other]
                     return
+
+
+def first_state_is_its_event(
+    intent: Intent, tokens: list[str], catalog: Catalog, today: date
+) -> None:
+    """ "quantas tarefas foram abertas em junho", "list the tasks opened in 2025": a state
+    named as the event a date every row has records (the row's first state: every row was
+    "issued") and placed in a period already begun is that event, which placed the rows in
+    the period, not the state they are still in now (most have moved on). A period to come
+    ("agendados para amanhã") keeps the state: those rows are still in it."""
+    if not intent.periods or any(p.start >= today for p in intent.periods):
+        return
+    said = {stem(t) for t in tokens}
+    for (table, column), values in list(intent.filters.items()):
+        meta = catalog.table(table).column(column).meta
+        dated = date_column(catalog.table(table))  # the date that places its rows in time
+        if dated is None or not dated.not_null or _said_as_alternatives(values, meta, tokens):
+            continue
+        starts = [w[:SHARED_START] for w in spelling(dated) if len(w) >= SHARED_START]
+        events = [
+            v for v in values if _an_event_dated(v, meta, starts) and _value_words(v, meta) & said
+        ]
+        if not events:
+            continue
+        kept = [v for v in values if v not in events]
+        if kept:
+            intent.filters[table, column] = kept
+        else:
+            del intent.filters[table, column]
+        intent.date_column = intent.date_column or dated.name
+
+
+def _said_as_alternatives(values: list[str], meta, tokens: list[str]) -> bool:
+    """ "tarefas abertas ou canceladas": two states said as either, both states."""
+    spots = sorted(
+        i for v in values for i, t in enumerate(tokens) if stem(t) in _value_words(v, meta)
+    )
+    return any(set(tokens[a + 1 : b]) & {"ou", "or"} for a, b in pairwise(spots))
 
 
 PART_OF = re.compile(

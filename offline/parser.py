@@ -31,6 +31,7 @@ from orquestra.offline.conditions import (
     coded_values,
     date_comparison,
     events_not_happened,
+    first_state_is_its_event,
     implied_metric_rows,
     metric_names_its_rows,
     metric_per_unit,
@@ -272,6 +273,7 @@ def parse(
     metric_names_its_rows(intent, tokens, lexicon)
     amount_of_the_first_row(intent, catalog)
     state_that_dates_the_rows(intent, tokens, catalog)
+    first_state_is_its_event(intent, tokens, catalog, today)
     the_fuller_state_said(intent, tokens, matches, catalog)
     rows_without_others(intent, tokens, matches, catalog, used)
     events_not_happened(intent, tokens, matches, catalog)

@@ -156,3 +156,43 @@ def test_an_average_per_row_keeps_the_period_of_the_rows_they_belong_to() -> Non
 def test_an_average_amount_per_group_is_still_grouped(question: str) -> None:
     sql = sql_for("logistics", question)
     assert "avg(" in sql and "GROUP BY" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "kept"),
+    [
+        ("logistics", "quantas notas foram emitidas em junho?", None),
+        ("logistics", "list the invoices issued in 2023", None),
+        ("logistics", "liste as notas bloqueadas emitidas em maio", "nf.status = 'BLOQUEADA'"),
+        (
+            "logistics",
+            "How many authorized invoices have we issued since April 15?",
+            "nf.status = 'AUTORIZADA'",
+        ),
+        ("clinics", "exames agendados em maio", None),
+    ],
+)
+def test_the_first_state_placed_in_a_past_period_is_its_event(
+    deployment: str, question: str, kept: str | None
+) -> None:
+    """ "quantas notas foram emitidas em junho" counted the notes still waiting in the
+    EMITIDA state (none), not the notes issued in June."""
+    sql = sql_for(deployment, question)
+    assert "'EMITIDA'" not in sql and "'AGENDADO'" not in sql, sql
+    if kept:
+        assert kept in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "state"),
+    [
+        ("clinics", "quantos exames agendados para amanhã?", "e.status = 'AGENDADO'"),
+        ("clinics", "quantos exames agendados para hoje?", "e.status = 'AGENDADO'"),
+        ("logistics", "quantas notas emitidas?", "nf.status = 'EMITIDA'"),
+        ("logistics", "notas emitidas ou canceladas em maio", "'EMITIDA', 'CANCELADA'"),
+    ],
+)
+def test_the_first_state_stays_a_state_without_a_past_period(
+    deployment: str, question: str, state: str
+) -> None:
+    assert state in sql_for(deployment, question)
