@@ -210,7 +210,7 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     # (rows of a period listed are "a list filtered by a condition": analytics; rows said
     # to be in a state now are so whatever their date: "quais estão agendadas para amanhã")
     stated_now = bool(intent.filters) and PRESENT.search(text) is not None
-    listed_now = intent.listing and (not intent.periods or stated_now)
+    listed_now = intent.listing and (not intent.placed_in_time or stated_now)
     current_state = (listed_now or intent.current) and not summarised and not intent.recency
     # "a primeira tarefa do projeto 7": a related row found by ranking dates, as above
     # (not its events: "o último status da tarefa 7" is the row's state)

@@ -138,6 +138,14 @@ class Intent:
         return bool(said or self.apart or self.comparisons or self.conditions)
 
     @property
+    def placed_in_time(self) -> bool:
+        """A period, the rows' others' period ("que compraram em 2026") or an age ("vencidos
+        há mais de 60 dias") places the rows asked in time."""
+        others = any(o.period for o in [*self.having, *self.without])
+        aged = any("{today} -" in condition for _t, condition in self.conditions)
+        return bool(self.periods) or others or aged
+
+    @property
     def lists_metric_rows(self) -> bool:
         """ "quais tarefas estão atrasadas": the rows a counting metric counts, listed; or
         the rows a metric sums, when its phrase names them ("quais contas estão vencidas")."""

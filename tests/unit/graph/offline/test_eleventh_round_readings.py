@@ -196,3 +196,24 @@ def test_the_first_state_stays_a_state_without_a_past_period(
     deployment: str, question: str, state: str
 ) -> None:
     assert state in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "wanted"),
+    [
+        ("logistics", "quais clientes têm título vencido há mais de 60 dias?", "ANALYTICS"),
+        (
+            "logistics",
+            "Quais clientes compraram em maio/26 mas não fizeram nenhum pedido em junho?",
+            "ANALYTICS",
+        ),
+        ("logistics", "quais clientes de MG compraram da gente em 2026? só os nomes", "ANALYTICS"),
+        ("logistics", "quais clientes têm títulos vencidos?", "TRACKING"),
+        ("clinics", "quais pacientes fizeram exame em maio?", "ANALYTICS"),
+    ],
+)
+def test_rows_listed_by_their_others_period_or_age_are_analytics(
+    deployment: str, question: str, wanted: str
+) -> None:
+    """ "quais clientes compraram em 2026" was routed as rows in a state right now."""
+    assert route_of(deployment, question) == wanted
