@@ -50,7 +50,10 @@ ENGLISH = (
     r"\bhow (does|do|can|would) (a|an|the|one|my|our) [\w ]+ get \w+(ed|en)\b",  # a procedure
     r"\bwhat (do|does) (you|we|it|the system) (mean|call|consider|count)\b",
     r"\bwhat (is|are) meant by\b",
-    r"\bwhat (counts|qualifies|is considered|are considered|is regarded) as\b",
+    r"\bwhat (exactly |precisely )?(counts|qualifies|is considered|are considered|is regarded)"
+    r" as\b",
+    r"^(does|do) (the |an? |our )?[\w -]+ (include|cover|take in|count)\b",
+    r"\bwho (can|may|should|is allowed to|gets to) \w+\b",
     r"\b(is|are) (considered|regarded|classed|classified|counted) (as|a|an)\b",
     r"\b(get|gets|be|become|becomes) (considered|classed|classified|counted) as\b",
     # "when do you consider a load late?", "when is an order considered late?"
@@ -77,9 +80,30 @@ ENGLISH = (
     r"\b(purpose|point) of\b",
     r"^(can|may) (i|we)\b(?! (see|know|get|list|check|have)\b)",
 )
-CONCEPT = re.compile("|".join(f"(?:{p})" for p in (*PORTUGUESE, *ENGLISH)))
+PROCEDURES = (
+    # a procedure or the rule it follows, asked anywhere, even of one's own rows ("tenho
+    # uma tarefa travada, como faço pra liberar?", "minha tarefa travou, o que eu faço?")
+    r"\bcomo (eu |a gente |nos )?(faco|fazemos|consigo|conseguimos|posso|podemos|devo|devemos)"
+    r" (pra|para) \w+r\b",
+    r"\bo que (eu |a gente |nos )?(faco|fazemos)\b",
+    r"\b(qual|quais) (e |sao |seria )?(o |a |os |as )?(procedimento|processo|passo a passo"
+    r"|passos)\b",
+    r"\bquem (pode|consegue|deve|costuma) \w+r\b",  # "quem pode liberar uma tarefa?"
+    r"\bque (voces|a empresa|o sistema) (usa|usam|utiliza|utilizam|adota|adotam|aplica|aplicam)\b",
+    r"\bhow (are|am|is) (we|i|you|one) supposed to\b",
+    r"\bhow (do|does|did) (you|we|one|the system) (define|calculate|compute|measure|work out)\b",
+    r"\bhow (do|can|should) (i|we) (get|have) (it|this|that|one|my|our|the|an?)\b",
+)
+PROCEDURE = re.compile("|".join(f"(?:{p})" for p in PROCEDURES))
+CONCEPT = re.compile("|".join(f"(?:{p})" for p in (*PORTUGUESE, *ENGLISH, *PROCEDURES)))
 
 
 def asks_what_it_means(text: str) -> bool:
     """`text` (folded) asks what something means or how it is defined, in either language."""
     return bool(CONCEPT.search(CONTRACTIONS.sub(r"\1 is", text)))
+
+
+def asks_a_procedure(text: str) -> bool:
+    """`text` (folded) asks how something is done or worked out: knowledge even where it
+    also names data ("tenho uma tarefa travada, como faço pra liberar?")."""
+    return bool(PROCEDURE.search(CONTRACTIONS.sub(r"\1 is", text)))

@@ -15,6 +15,7 @@ from typing import Any
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold
+from orquestra.offline.concepts import asks_a_procedure
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.lifecycle import PRESENT
@@ -197,7 +198,7 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     text = fold(intent.question)  # abbreviations spelled out
     data_ask = intent.understood and (intent.asks_data or _shaped_as_data(intent, text))
     # "o que é X e em quanto tempo tem que ser feito": a definition and a rule, no data
-    if intent.is_concept and (not data_ask or RULE.search(text)):
+    if intent.is_concept and (not data_ask or RULE.search(text) or asks_a_procedure(text)):
         return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "concept"}
     if not intent.understood:
         if intent.terms and not CHAT.search(text):
@@ -211,7 +212,9 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     # to be in a state now are so whatever their date: "quais estão agendadas para amanhã")
     stated_now = bool(intent.filters) and PRESENT.search(text) is not None
     listed_now = intent.listing and (not intent.placed_in_time or stated_now)
-    current_state = (listed_now or intent.current) and not summarised and not intent.recency
+    # "quantas tarefas bloqueadas agora e qual o custo": two measures of them are a summary
+    current_state = (listed_now or intent.current) and not (summarised or intent.also)
+    current_state = current_state and not intent.recency
     # "a primeira tarefa do projeto 7": a related row found by ranking dates, as above
     # (not its events: "o último status da tarefa 7" is the row's state)
     owner = intent.entity[0] if intent.entity else None
@@ -220,7 +223,8 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     spelled = Counter(c for _t, c in intent.columns)
     named = [*intent.tables, *(t for t, c in intent.columns if spelled[c] == 1)]
     others = [t for t in named if t != owner and (series is None or t != series.name)]
-    ranked_rows = intent.recency and others
+    # "NF 41518: qual o último status?": the latest of its own events, not a ranking of others
+    ranked_rows = intent.recency and others and not (intent.entity and intent.wants_status)
     # the router's TRACKING (nodes/router.md): "the state or details of one specific entity
     # identified by its number or code (one attribute or several, its own or a related
     # record's), or which entities are in a state right now" (`current_state` above)

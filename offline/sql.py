@@ -109,7 +109,9 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
         return joined_details(intent, catalog, elsewhere)
     # "a tarefa mais recente", "o título vencido mais antigo": rows in date order (a metric's
     # name used of its rows keeps its filter and date)
-    if intent.recency and not (intent.aggregate or intent.groups):
+    # (of one row, "qual o último status" is its state, read below)
+    latest_state = intent.entity and intent.wants_status
+    if intent.recency and not (intent.aggregate or intent.groups or latest_state):
         return _in_date_order(intent, catalog, today)
     if plain:
         related = [t for t in intent.tables if t != intent.entity[0]]

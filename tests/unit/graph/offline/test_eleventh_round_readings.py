@@ -217,3 +217,47 @@ def test_rows_listed_by_their_others_period_or_age_are_analytics(
 ) -> None:
     """ "quais clientes compraram em 2026" was routed as rows in a state right now."""
     assert route_of(deployment, question) == wanted
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question"),
+    [
+        ("logistics", "tenho uma NF travada aqui, como faço pra liberar?"),
+        ("logistics", "minha nota ficou bloqueada, o que eu faço pra liberar ela?"),
+        ("logistics", "quem pode liberar uma nota bloqueada e em quanto tempo ela sai?"),
+        ("logistics", "Qual é o procedimento para liberar uma nota retida?"),
+        ("logistics", "No aging dos títulos vencidos, quais são as faixas que vocês usam?"),
+        ("logistics", "OTIF - what exactly counts as on time for you guys?"),
+        ("logistics", "how are we supposed to compute freight per kg?"),
+        ("logistics", "Does accounts receivable include renegotiated bills?"),
+        ("clinics", "meu laudo ficou pendente, como faço pra liberar?"),
+        ("clinics", "who can sign a report?"),
+    ],
+)
+def test_a_procedure_is_knowledge_even_of_ones_own_rows(deployment: str, question: str) -> None:
+    """ "tenho uma NF travada, como faço pra liberar?" read "tenho" as asking for data."""
+    assert route_of(deployment, question) == "KNOWLEDGE"
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        ("quantas notas bloqueadas eu tenho?", "ANALYTICS"),
+        ("what was my revenue in May?", "ANALYTICS"),
+        ("nfs bloqueadas agora: qtas são e qto $ tá travado nelas?", "ANALYTICS"),
+        ("how many invoices are on hold right now?", "TRACKING"),
+        ("What's going on with invoice 41193? Latest status, where it is", "TRACKING"),
+        ("pedido 120725 — cadê a mercadoria? qual o último status e em que cidade", "TRACKING"),
+        ("qual o último pedido do cliente 1002?", "ANALYTICS"),
+    ],
+)
+def test_routes_of_counts_now_and_of_one_rows_latest_state(question: str, wanted: str) -> None:
+    """Two measures of the rows in a state now are a summary; "o último status" of one row
+    is its state, not a ranking of other rows."""
+    assert route_of("logistics", question) == wanted
+
+
+def test_one_rows_latest_state_is_read_from_its_own_row() -> None:
+    """ "pedido 120725: qual o último status" failed: its products have no date to order by."""
+    sql = sql_for("logistics", "pedido 120725 — cadê a mercadoria? qual o último status?")
+    assert "p.num_pedido = 120725" in sql and "p.status" in sql, sql
