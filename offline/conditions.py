@@ -568,7 +568,7 @@ def first_state_is_its_event(
     ("agendados para amanhã") keeps the state: those rows are still in it."""
     if not intent.periods or any(p.start >= today for p in intent.periods):
         return
-    said = {stem(t) for t in tokens}
+    said = {genderless(stem(t)) for t in tokens}
     for (table, column), values in list(intent.filters.items()):
         meta = catalog.table(table).column(column).meta
         dated = date_column(catalog.table(table))  # the date that places its rows in time
@@ -576,7 +576,10 @@ def first_state_is_its_event(
             continue
         starts = [w[:SHARED_START] for w in spelling(dated) if len(w) >= SHARED_START]
         events = [
-            v for v in values if _an_event_dated(v, meta, starts) and _value_words(v, meta) & said
+            v
+            for v in values
+            if _an_event_dated(v, meta, starts)
+            and {genderless(w) for w in _value_words(v, meta)} & said
         ]
         if not events:
             continue

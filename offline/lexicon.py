@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
-from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
+from orquestra.ddl_catalog.model import (
+    Catalog,
+    Column,
+    GlossaryTerm,
+    Table,
+    is_money,
+    is_ratio,
+    per_catalog,
+)
 from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem, words
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
@@ -29,6 +37,7 @@ NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the 
 NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
 NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
 NEGATIONS += ("desconsiderando", "ignorando", "ignoring")  # "desconsiderando as canceladas"
+NEGATIONS += ("desconsidera", "desconsidere", "ignora", "ignore", "exclua", "exclui", "exclude")
 NEGATIONS += ("non",)  # "non-cancelled tasks", "non cancelled"
 """Words that say something did not happen or is left out. (Not "no": in Portuguese it is
 "in the", as in "no mês passado".)"""
@@ -146,6 +155,7 @@ class Lexicon:
         """Every glossary term's phrases (concepts, matched without consuming words)."""
         for table in catalog.tables.values():
             self._add_table(table)
+        self._add_units(catalog)
         for term in catalog.glossary:
             for phrase in [term.term, *term.synonyms]:
                 self.terms.setdefault(phrase_key(phrase), term)
@@ -302,6 +312,22 @@ class Lexicon:
         for key in dict.fromkeys((words_key, plural)):
             if key and meaning not in self.phrases.setdefault(key, []):
                 self.phrases[key].append(meaning)
+
+    def _add_units(self, catalog: Catalog) -> None:
+        """ "quantos kg": a measure's unit names it (every measure in that unit, as a word many
+        tables' columns answer to), where no other phrase is spelled so; not money, whose
+        code names every amount."""
+        units: dict[tuple[str, ...], list[Meaning]] = {}
+        for table in catalog.tables.values():
+            for column in table.columns:
+                unit = column.meta.unit
+                if unit and not is_money(unit) and not is_ratio(unit):
+                    units.setdefault(phrase_key(unit), []).append(
+                        Meaning("column", table.name, column.name)
+                    )
+        for key, meanings in units.items():
+            if key and key not in self.phrases:
+                self.phrases[key] = meanings
 
     def _add_table(self, table: Table) -> None:
         for phrase in [table.name, *table.meta.synonyms.all()]:

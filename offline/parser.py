@@ -308,6 +308,7 @@ def parse(
     _states_the_rate_tests(intent)
     undated_kinds_in_time(intent, catalog)
     _periods_compared_counted(intent)
+    _each_event_of_a_history(intent)
     _now_not_today(intent, tokens)
     coded = coded_values(intent, question, lexicon, catalog)  # "em SP": a code of a column
     used |= {i for i, t in enumerate(tokens) if t in coded}
@@ -322,6 +323,13 @@ def parse(
     intent.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
     intent.unmapped = intent.unmapped or kinds_unknown(intent, said, catalog, lexicon)
     return intent
+
+
+def _each_event_of_a_history(intent: Intent) -> None:
+    """ "o histórico da tarefa 7, com data e status de cada evento": of one row's history,
+    "each event" is each line listed, not a grouping of its events."""
+    if intent.history and intent.entity and not intent.aggregate:
+        intent.groups = [g for g in intent.groups if g.table in ("", intent.entity[0])]
 
 
 def _days_hidden(tokens: list[str]) -> list[str]:

@@ -86,6 +86,7 @@ ORDINALS = {
     **dict.fromkeys(("quarto", "quarta", "4o", "4a", "4", "fourth", "4th"), 4),
 }
 SPANS = {"trimestre": 3, "tri": 3, "quarter": 3, "semestre": 6, "semester": 6, "half": 6}
+SPANS |= {"trim": 3, "sem": 6}  # "1º trim", "2º sem/25"
 """Named parts of a year, in months."""
 
 
@@ -315,20 +316,29 @@ def _month_range(text: str, today: date) -> Period | None:
     included; without a year, the latest such range that has begun. (A bare "maio e
     junho" needs its "de"/"from": "e" alone joins other things too.)"""
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
-    year = r"\b(?:\s+(?:de|of)?\s*(\d{4}))?"
+    first_year = r"(?:\s+(?:de|of)?\s*(?P<first_year>\d{4}))?"
+    year = r"\b(?:\s+(?:de|of)?\s*(?P<year>\d{4}))?"
     found = re.search(
-        rf"\b(?:de|from|entre|between)\s+({names})\s+(?:a|ate|to|until|through|e|and)\s+"
-        rf"({names}){year}",
+        rf"\b(?:de|from|entre|between)\s+(?P<first>{names}){first_year}"
+        rf"\s+(?:a|ate|to|until|through|e|and)\s+(?P<last>{names}){year}",
         text,
     ) or re.search(
-        rf"\b({names})(?:\s+(?:ate|to|until|through|thru)\s+|\s*-\s*|\s+)({names}){year}", text
+        rf"\b(?P<first>{names}){first_year}(?:\s+(?:ate|to|until|through|thru)\s+|\s*-\s*|\s+)"
+        rf"(?P<last>{names}){year}",
+        text,
     )
     if found is None:
         return None
-    first, last = MONTHS[found.group(1)], MONTHS[found.group(2)]
-    year = int(found.group(3)) if found.group(3) else today.year  # the last month's year
+    first, last = MONTHS[found.group("first")], MONTHS[found.group("last")]
     wraps = 1 if first > last else 0  # "de novembro a fevereiro" crosses the new year
-    if not found.group(3) and date(year - wraps, first, 1) > today:
+    if found.group("first_year"):  # "de julho de 2025 a junho de 2026"
+        start = date(int(found.group("first_year")), first, 1)
+        year = int(found.group("year") or start.year + wraps)
+        if date(year, last, 1) < start:
+            return None
+        return Period(start, month_start(date(year, last, 1), 1), found.group(0))
+    year = int(found.group("year")) if found.group("year") else today.year  # the last's year
+    if not found.group("year") and date(year - wraps, first, 1) > today:
         year -= 1
     start = date(year - wraps, first, 1)
     return Period(start, month_start(date(year, last, 1), 1), found.group(0))
@@ -403,6 +413,10 @@ SHORT_MONTHS = {"mai": "maio"}
 
 MONTH_NAMES = "|".join(sorted([*MONTHS, *SHORT_MONTHS, "março"], key=len, reverse=True))
 MONTH_YEAR = re.compile(rf"\b({MONTH_NAMES})\s*[/-]\s*(\d{{4}}|\d{{2}})\b", re.IGNORECASE)
+PART_YEAR = re.compile(
+    r"\b(trimestre|semestre|trim|tri|sem)\s*[/-]\s*(\d{4}|\d{2})\b", re.IGNORECASE
+)
+"""A part of a year written with its year after a slash ("1º tri/26", "2º sem/2025")."""
 SINCE_DAY = re.compile(
     rf"\b(?:since|desde)\s+(?:(?:o dia\s+)?(\d{{1,2}})\s+de\s+({MONTH_NAMES})"
     rf"|({MONTH_NAMES})\s+(\d{{1,2}}))\b"
@@ -418,7 +432,11 @@ def month_years_spelled(question: str) -> str:
         year, month = int(found.group(2)), found.group(1)
         return f"{SHORT_MONTHS.get(month.lower(), month)} de {year + (2000 if year < 100 else 0)}"
 
-    return MONTH_YEAR.sub(spelled, question)
+    def part(found: re.Match[str]) -> str:
+        year = int(found.group(2))
+        return f"{found.group(1)} de {year + (2000 if year < 100 else 0)}"
+
+    return PART_YEAR.sub(part, MONTH_YEAR.sub(spelled, question))
 
 
 def _since_month_day(text: str, today: date) -> Period | None:

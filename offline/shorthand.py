@@ -31,6 +31,8 @@ TIME_WORDS = {*MONTHS, *NUMBER_WORDS, *ORDINALS, *SPANS, *UNITS, "ano", "year", 
 """Words the period reader knows: never an abbreviation ("tri", "mês")."""
 HOW_MANY = re.compile(r"\b(qtde?|qty)\.?\s+(?:de|of)\s+", re.IGNORECASE)
 """A quantity word before "de"/"of" and a thing counted: "how many"."""
+NUMBER_OF = re.compile(r"\b(?:n[º°]|nro|no\.)\s*(?=(?:de|do|da|dos|das|of)\s)", re.IGNORECASE)
+"""The number sign before "de" ("nº de títulos", "nro de pedidos"): "número", how many."""
 VOWELLESS = re.compile(r"[b-df-hj-np-tv-xz]{3,5}")
 KEPT = {"vs", "ytd", "mtd", "qty", "kg", "km", "hrs", "pct", "cnpj", "cpf", "www", "http", "pdf"}
 """Vowelless words that are words already (units, "vs", "ytd")."""
@@ -42,7 +44,7 @@ SHORTENED = re.compile(r"[a-z]{3,4}")
 def spelled_out(question: str, lexicon: Lexicon) -> str:
     """`question` with its abbreviations replaced by the words they shorten."""
     longer = _long_words(lexicon.catalog)
-    text = _how_many(question, lexicon)
+    text = _how_many(NUMBER_OF.sub("número ", question), lexicon)
     tables = {  # the tables the question names by one word ("pedidos canc")
         m.table
         for w in words(text)

@@ -261,3 +261,84 @@ def test_one_rows_latest_state_is_read_from_its_own_row() -> None:
     """ "pedido 120725: qual o último status" failed: its products have no date to order by."""
     sql = sql_for("logistics", "pedido 120725 — cadê a mercadoria? qual o último status?")
     assert "p.num_pedido = 120725" in sql and "p.status" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("quantas ocorrências no 1º sem/26?", "2026-01-01", "2026-07-01"),
+        ("quantas notas emitidas no 2º sem/25?", "2025-07-01", "2026-01-01"),
+        ("quantos títulos emitidos no 1º tri/26?", "2026-01-01", "2026-04-01"),
+        ("quantos pedidos no 1º trim de 2025?", "2025-01-01", "2025-04-01"),
+        ("frete por kg de jul/25 a jun/26", "2025-07-01", "2026-07-01"),
+        ("frete por kg de julho de 2025 a junho de 2026", "2025-07-01", "2026-07-01"),
+        ("freight per kg from July 2025 to June 2026", "2025-07-01", "2026-07-01"),
+    ],
+)
+def test_parts_of_a_year_and_month_ranges_with_their_years(
+    question: str, start: str, end: str
+) -> None:
+    """ "1º sem/26" was no period; "de jul/25 a jun/26" was two months, July and June."""
+    sql = sql_for("logistics", question)
+    assert f">= DATE '{start}'" in sql and f"< DATE '{end}'" in sql, sql
+    assert " OR " not in sql, sql
+
+
+def test_a_state_of_another_tables_rows_said_as_their_event_in_the_other_gender() -> None:
+    """ "títulos emitidos": the receivables issued, not those of invoices still EMITIDA."""
+    sql = sql_for("logistics", "quantos títulos emitidos no 1º tri/26?")
+    assert "EMITIDA" not in sql and "JOIN" not in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "quantas cargas em maio? Desconsidera as canceladas.",
+        "how many loads in May? exclude the cancelled ones",
+        "quantas cargas em maio, sem contar as canceladas?",
+    ],
+)
+def test_rows_left_out_by_an_order(question: str) -> None:
+    assert "c.status <> 'CANCELADA'" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "measure"),
+    [
+        ("logistics", "quantas cargas e quantos kg em maio?", "sum(c.peso_total_kg)"),
+        ("logistics", "kg por transportadora em 2026", "sum(c.peso_total_kg)"),
+    ],
+)
+def test_a_measures_unit_names_it(deployment: str, question: str, measure: str) -> None:
+    """ "quantos kg" named nothing: "kg" is the weight's unit, not one of its synonyms."""
+    assert measure in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Preciso do nº de títulos pagos e do total recebido em maio",
+        "qual o nº de cargas em maio?",
+        "nro de cargas em maio",
+    ],
+)
+def test_the_number_sign_before_de_counts(question: str) -> None:
+    assert "count(*)" in sql_for("logistics", question)
+
+
+def test_the_number_sign_before_a_number_is_still_a_key() -> None:
+    assert "nf.num_nota = 40908" in sql_for("logistics", "nota nº 40908")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "histórico da nota 41510 com status, cidade e data de cada evento",
+        "me passa o histórico completo de rastreio da nota 41510 em ordem cronológica (status,"
+        " cidade e data/hora de cada evento)",
+    ],
+)
+def test_each_event_of_one_rows_history_is_a_line_not_a_group(question: str) -> None:
+    """ "… de cada evento" grouped the invoice's events by their description."""
+    sql = sql_for("logistics", question)
+    assert "GROUP BY" not in sql and sql.endswith("ORDER BY last_updated"), sql
