@@ -342,3 +342,10 @@ def test_each_event_of_one_rows_history_is_a_line_not_a_group(question: str) -> 
     """ "… de cada evento" grouped the invoice's events by their description."""
     sql = sql_for("logistics", question)
     assert "GROUP BY" not in sql and sql.endswith("ORDER BY last_updated"), sql
+
+
+def test_a_rows_latest_event_is_still_read_from_its_events() -> None:
+    sql = sql_for(
+        "logistics", "qual o status atual da nota 41518 e a descrição do último evento dela?"
+    )
+    assert "FROM eventos_rastreamento" in sql and "last_updated DESC" in sql, sql
