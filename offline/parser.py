@@ -81,7 +81,7 @@ from orquestra.offline.lexicon import (
 )
 from orquestra.offline.lifecycle import done_state, not_yet, state_today
 from orquestra.offline.names import find_name
-from orquestra.offline.periods import DAY_RANGE, find_periods, month_years_spelled
+from orquestra.offline.periods import DAY_RANGE, NAMED_DAYS, find_periods, month_years_spelled
 from orquestra.offline.phrasing import (
     OFTEN,
     amount_of_one_row,
@@ -136,6 +136,9 @@ COPULA = re.compile(
 """Verbs that only link a noun to its state: "tarefas estão atrasadas" names the same thing as
 "tarefas atrasadas", so phrases are matched without them. (Unaccented "esta" stays: it is
 also "this", as in "esta semana".)"""
+LEFT_OUT_SAID = re.compile(r"\b(?:leaving|leave|left) out\b|\bnot including\b", re.IGNORECASE)
+"""Phrases that leave rows out ("leaving out cancelled loads"): read as "excluding" (the
+verb alone is an event: "loads leaving in June")."""
 LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida")
 """Words after a state that leave its rows out: "(tarefas canceladas fora)"."""
 
@@ -170,6 +173,7 @@ def parse(
 ) -> Intent:
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
     days_late, question = days_past_deadline(question)  # "vencidos há mais de 60 dias"
+    question = LEFT_OUT_SAID.sub("excluding", question)
     question = month_years_spelled(question)  # "mai/26": "mai de 2026"
     question = spelled_out(question, lexicon)  # "vlr", "fat.", "qtd de pedidos"
     question = _un_said_apart(question, lexicon)  # "unpaid": "not paid"
@@ -336,7 +340,7 @@ def _days_hidden(tokens: list[str]) -> list[str]:
     """`tokens` with the numbers of a range of days ("de 01/04 a 15/04/2026") hidden: a
     day is no row's number."""
     said = " ".join(tokens)
-    found = DAY_RANGE.search(said)
+    found = DAY_RANGE.search(said) or NAMED_DAYS[0].search(said) or NAMED_DAYS[1].search(said)
     if found is None:
         return tokens
     first = len(said[: found.start()].split())

@@ -346,16 +346,18 @@ def _month_range(text: str, today: date) -> Period | None:
 
 SINCE = re.compile(
     r"\b(?:desde|since|de|from)\s+(?:o dia\s+|the\s+)?(?:(\d{1,2})[/\s](\d{1,2})(?:[/\s](\d{2,4}))?"
-    r"|(?P<month>[a-z]+))(?:\s+(?:ate|to|until|through)\s+(?:hoje|today|agora|now))?"
+    r"|(?P<month>[a-z]+))(?:\s+(?:ate|to|until|through)\s+(?:hoje|today|agora|now)|\s+pra ca"
+    r"|\s+para ca)?"
 )
 
 
 def _since(text: str, today: date) -> Period | None:
     """ "desde o dia 16/06", "de janeiro até hoje", "since March": from that day (or the
-    month's first day) up to today, today included. "de maio" alone stays the month."""
+    month's first day) up to today, today included ("de abril pra cá" too). "de maio" alone
+    stays the month."""
     for found in SINCE.finditer(text):
         phrase = found.group(0)
-        until_now = re.search(r"(hoje|today|agora|now)$", phrase)
+        until_now = re.search(r"(hoje|today|agora|now|pra ca|para ca)$", phrase)
         if not (until_now or phrase.startswith(("desde", "since"))):
             continue
         if found.group("month"):
@@ -536,10 +538,97 @@ def _numeric_month(text: str, today: date) -> Period | None:
     return Period(start, month_start(start, 1), found.group(0))
 
 
+ONE_DAY = re.compile(
+    r"(?<![\d/-])(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?)(?![\d/-])"
+    # the parser's words: "15/06/2026" comes as "15 06 2026"; without a year, after "dia"
+    r"|(?<!\d\s)\b(20\d{2}) (\d{1,2}) (\d{1,2})\b(?!\s\d)"
+    r"|(?<!\d\s)\b(\d{1,2}) (\d{1,2}) (20\d{2})\b(?!\s\d)"
+    r"|\b(?:dia|day) (\d{1,2}) (\d{1,2})\b(?!\s\d)"
+)
+"""One day written with its digits: "15/06/2026", "dia 15/06", "2026-06-15"."""
+
+
+def _one_day(text: str, today: date) -> Period | None:
+    """ "no dia 15/06/2026", "on 2026-06-15": that day; without a year, the latest such day
+    that has come."""
+    found = ONE_DAY.search(text)
+    if found is None or re.search(
+        r"\b(?:desde|since|a partir d[eo]|from)\s+(?:o )?$",
+        text[: found.start()].replace("dia ", ""),
+    ):
+        return None  # "desde o dia 16/06": from that day on (`_since`)
+    parts = found.groups()
+    written = parts[:6] if any(parts[:6]) else parts[6:9] + (None,) * 3
+    if not any(written):
+        written = (
+            (None, None, None, *parts[9:12])
+            if any(parts[9:12])
+            else (None,) * 3
+            + (
+                parts[12],
+                parts[13],
+                None,
+            )
+        )
+    day = _day(written, today.year)
+    if day is None:
+        return None
+    if not (written[0] or written[5]) and day > today:
+        day = day.replace(year=day.year - 1)
+    return Period(day, day + timedelta(days=1), found.group(0))
+
+
+_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>\d{4}))?"
+_DAY_NAMES = "|".join(
+    sorted((m for m in MONTHS if m not in ("mar", "set", "out", "ago")), key=len, reverse=True)
+)
+"""Month names a lone day is read with: not those that are also everyday words ("out 10")."""
+NAMED_DAYS = (
+    re.compile(
+        rf"\b(?:entre|de|from|between)\s+(?:os dias\s+|o dia\s+)?(?P<first>\d{{1,2}})\s+"
+        rf"(?:e|a|ate|and|to|through)\s+(?:o dia\s+)?(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
+        rf"(?P<month>{_NAMES}){_YEAR}\b"
+    ),
+    re.compile(
+        rf"\b(?:between|from)\s+(?P<month>{_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?\s+"
+        rf"(?:and|to|through)\s+(?:(?:{_NAMES})\s+)?(?P<last>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"
+    ),
+    re.compile(
+        rf"(?<!top )(?<!os )(?<!as )(?<!dos )(?<!das )(?<!the )\b(?P<first>\d{{1,2}})\s+de\s+"
+        rf"(?P<month>{_DAY_NAMES}){_YEAR}\b"
+    ),
+    re.compile(rf"\b(?P<month>{_DAY_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"),
+)
+"""Days of a month named: a range ("entre 10 e 20 de maio", "between May 10 and 20"), then
+one day ("15 de junho de 2026", "June 15, 2026")."""
+
+
+def _named_days(text: str, today: date) -> Period | None:
+    """ "entre 10 e 20 de maio (de 2026)", "de 10 a 20 de maio", "15 de junho de 2026",
+    "between May 10 and 20", "June 15, 2026": days of a month named, both ends included;
+    without a year, the latest such days that have begun."""
+    found = next((m for pattern in NAMED_DAYS if (m := pattern.search(text))), None)
+    if found is None:
+        return None
+    said = found.groupdict()
+    month, year_said = MONTHS[said["month"]], said.get("year")
+    try:
+        first = date(int(year_said or today.year), month, int(said["first"]))
+        last = first.replace(day=int(said.get("last") or said["first"]))
+    except ValueError:
+        return None
+    if last < first:
+        return None
+    if not year_said and first > today:
+        first, last = first.replace(year=first.year - 1), last.replace(year=last.year - 1)
+    return Period(first, last + timedelta(days=1), found.group(0))
+
+
 def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
-    readers = (_day_range, _since_month_day, _numeric_month, _short_part)
+    readers = (_day_range, _since_month_day, _named_days, _numeric_month, _one_day, _short_part)
     for named in (*readers, _part_of_year, _month_range, _since):
         period = named(text, today)
         if period is not None:

@@ -349,3 +349,43 @@ def test_a_rows_latest_event_is_still_read_from_its_events() -> None:
         "logistics", "qual o status atual da nota 41518 e a descrição do último evento dela?"
     )
     assert "FROM eventos_rastreamento" in sql and "last_updated DESC" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("quantas notas autorizadas foram emitidas no dia 15/06/2026?", "2026-06-15", "2026-06-16"),
+        ("quantas notas no dia 15/06?", "2026-06-15", "2026-06-16"),
+        ("how many invoices on 2026-06-15?", "2026-06-15", "2026-06-16"),
+        ("quantas notas em 15 de junho de 2026?", "2026-06-15", "2026-06-16"),
+        ("quantas notas entre 10 e 20 de maio de 2026?", "2026-05-10", "2026-05-21"),
+        ("quantas notas de 10 a 20 de maio?", "2026-05-10", "2026-05-21"),
+        ("how many invoices between May 10 and May 20?", "2026-05-10", "2026-05-21"),
+        ("how many invoices on June 15, 2026?", "2026-06-15", "2026-06-16"),
+        ("clientes que não fizeram pedido de abril pra cá", "2026-04-01", "2026-07-01"),
+    ],
+)
+def test_days_and_days_of_a_month_named(question: str, start: str, end: str) -> None:
+    """ "no dia 15/06/2026" was the whole of 2026; "entre 10 e 20 de maio" all of May."""
+    sql = sql_for("logistics", question)
+    assert f">= DATE '{start}'" in sql and f"< DATE '{end}'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("quantas ocorrências desde o dia 16/06?", "2026-06-16", "2026-07-01"),
+        ("top 5 clientes por faturamento de maio", "2026-05-01", "2026-06-01"),
+        ("pedidos em 05/2026", "2026-05-01", "2026-06-01"),
+    ],
+)
+def test_other_periods_with_digits_stay_as_they_were(question: str, start: str, end: str) -> None:
+    sql = sql_for("logistics", question)
+    assert f">= DATE '{start}'" in sql and f"< DATE '{end}'" in sql, sql
+
+
+def test_leaving_rows_out_is_not_their_departure() -> None:
+    sql = sql_for(
+        "logistics", "total weight shipped each month in Q1 2026, leaving out cancelled loads"
+    )
+    assert "c.status <> 'CANCELADA'" in sql, sql
