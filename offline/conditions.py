@@ -572,16 +572,13 @@ def first_state_is_its_event(
     for (table, column), values in list(intent.filters.items()):
         meta = catalog.table(table).column(column).meta
         dated = date_column(catalog.table(table))  # the date that places its rows in time
-        if dated is None or not dated.not_null or _said_as_alternatives(values, meta, tokens):
+        if dated is None or _said_as_alternatives(values, meta, tokens):
             continue
-        starts = [w[:SHARED_START] for w in spelling(dated) if len(w) >= SHARED_START]
-        events = [
-            v
-            for v in values
-            if _an_event_dated(v, meta, starts)
-            and {genderless(w) for w in _value_words(v, meta)} & said
-        ]
-        if not events:
+        events = _events_dated(values, meta, dated, said)
+        if not dated.not_null or not events:
+            # "tarefas concluídas ontem": a later event's own date places the rows, the state
+            # stays (not every row has that date)
+            _dated_by_its_event(intent, catalog.table(table), values, meta, said)
             continue
         kept = [v for v in values if v not in events]
         if kept:
@@ -589,6 +586,28 @@ def first_state_is_its_event(
         else:
             del intent.filters[table, column]
         intent.date_column = intent.date_column or dated.name
+
+
+def _events_dated(values: list[str], meta, dated: Column, said: set[str]) -> list[str]:
+    """The states said whose word is the event `dated` records."""
+    starts = [w[:SHARED_START] for w in spelling(dated) if len(w) >= SHARED_START]
+    return [
+        v
+        for v in values
+        if _an_event_dated(v, meta, starts)
+        and {genderless(w) for w in _value_words(v, meta)} & said
+    ]
+
+
+def _dated_by_its_event(
+    intent: Intent, table: Table, values: list[str], meta, said: set[str]
+) -> None:
+    if intent.date_column:
+        return
+    dates = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES) and not c.not_null]
+    found = [c for c in dates if _events_dated(values, meta, c, said)]
+    if len(found) == 1:
+        intent.date_column = found[0].name
 
 
 def _said_as_alternatives(values: list[str], meta, tokens: list[str]) -> bool:

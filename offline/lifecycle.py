@@ -13,6 +13,7 @@ from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, words
+from orquestra.offline.dating import said_in_the_past
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import DATE_TYPES, shares_root
 
@@ -123,14 +124,29 @@ def state_today(intent: Intent, text: str, today: date, catalog: Catalog) -> Non
     # with a verb or not
     balance = intent.metric is not None and intent.metric.metric is not None
     balance = balance and intent.metric.metric.snapshot
+    # ("venceram hoje": said in the past, what fell due today)
+    balance = balance or (_a_balances_state(intent, catalog) and not said_in_the_past(text))
     stated = (intent.filters or intent.conditions) and PRESENT.search(text)
     if not (stated or balance):
         return
-    if len(intent.periods) != 1 or _dated_state(intent, catalog):
+    # (a balance stays now even where its state's word shares a date's: "o cliente com mais
+    # dinheiro vencido hoje" is who owes most now, not what fell due today)
+    if len(intent.periods) != 1 or (_dated_state(intent, catalog) and not balance):
         return
     period = intent.periods[0]
     if period.start == today and (period.end - period.start).days == 1:
         intent.periods, intent.period, intent.current = [], None, True
+
+
+def _a_balances_state(intent: Intent, catalog: Catalog) -> bool:
+    """The rows said are in the state a balance the glossary measures as it stands keeps
+    ("dinheiro vencido": the overdue balance's state), whether or not its name was said."""
+    return any(
+        rule.snapshot and rule.table == table and any(f"'{v}'" in rule.filter for v in values)
+        for (table, _column), values in intent.filters.items()
+        for rule in (term.metric for term in catalog.glossary)
+        if rule is not None and rule.filter
+    )
 
 
 def _dated_state(intent: Intent, catalog: Catalog) -> bool:

@@ -389,3 +389,36 @@ def test_leaving_rows_out_is_not_their_departure() -> None:
         "logistics", "total weight shipped each month in Q1 2026, leaving out cancelled loads"
     )
     assert "c.status <> 'CANCELADA'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "dated"),
+    [
+        ("logistics", "qtas cargas foram entregues ontem?", "c.data_entrega >= DATE '2026-06-29'"),
+        ("logistics", "loads delivered yesterday", "c.data_entrega >= DATE '2026-06-29'"),
+        ("clinics", "exames realizados ontem", "e.data_realizacao >= DATE '2026-06-29'"),
+    ],
+)
+def test_a_later_event_said_with_a_day_dates_the_rows_by_its_own_date(
+    deployment: str, question: str, dated: str
+) -> None:
+    """ "cargas entregues ontem" counted the loads that left yesterday."""
+    assert dated in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "quem é o pior pagador hj? o cliente com mais dinheiro vencido",
+        "quem é o pior pagador hoje? o cliente com mais dinheiro vencido",
+    ],
+)
+def test_today_of_a_balances_state_is_now(question: str) -> None:
+    """ "o pior pagador hoje" ranked only the bills due today (none)."""
+    sql = sql_for("logistics", question)
+    assert "t.vencimento" not in sql and sql.endswith("LIMIT 1"), sql
+
+
+def test_a_balances_state_said_in_the_past_today_keeps_the_day() -> None:
+    sql = sql_for("logistics", "títulos que venceram hoje")
+    assert "t.vencimento >= DATE '2026-06-30'" in sql, sql
