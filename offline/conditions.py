@@ -481,6 +481,46 @@ EVENT_START = 6
 "assinado em", "comunicação" and "comunicado em")."""
 
 
+STARTS_WITH = {"comecando", "comecam", "comeca", "iniciando", "iniciam", "inicia"}
+STARTS_WITH |= {"starting", "starts", "start", "beginning", "begins", "begin"}
+"""Words that say a value starts with something ("código começando com 6")."""
+TEXT_TYPES = ("text", "varchar", "character", "char")
+
+
+def values_starting_with(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
+    """ "tarefas com código começando com 6", "codes starting with 5": the text column named
+    just before (within a few words) holds values that start so."""
+    for index, token in enumerate(tokens):
+        if token not in STARTS_WITH:
+            continue
+        at = index + 1
+        at += 1 if at < len(tokens) and tokens[at] in ("com", "with", "por", "by") else 0
+        if at >= len(tokens) or not re.fullmatch(r"[a-z0-9]{1,12}", tokens[at]):
+            continue
+        named = [
+            (end, m)
+            for _start, end, meanings in matches
+            if end <= index and index - end <= 6
+            for m in meanings
+            if m.kind == "column"
+            and catalog.table(m.table).column(m.column).type_sql.lower().startswith(TEXT_TYPES)
+        ]
+        if not named:
+            continue
+        # the rows asked's own column first ("clientes com nome começando com …")
+        _end, meaning = max(named, key=lambda found: (found[1].table in intent.tables, found[0]))
+        intent.conditions.append((meaning.table, f"{meaning.column} ILIKE '{tokens[at]}%'"))
+        if meaning.table not in intent.tables:
+            intent.tables.append(meaning.table)
+        intent.columns = [c for c in intent.columns if c != (meaning.table, meaning.column)]
+        return
+
+
 def events_not_happened(
     intent: Intent,
     tokens: list[str],

@@ -45,6 +45,7 @@ from orquestra.offline.conditions import (
     states_a_term_defines,
     the_fuller_state_said,
     values_after_their_column,
+    values_starting_with,
 )
 from orquestra.offline.dating import undated_kinds_in_time
 from orquestra.offline.deadlines import aged_past_deadline, days_past_deadline, deadline_readings
@@ -281,6 +282,7 @@ def parse(
     the_fuller_state_said(intent, tokens, matches, catalog)
     rows_without_others(intent, tokens, matches, catalog, used)
     events_not_happened(intent, tokens, matches, catalog)
+    values_starting_with(intent, tokens, matches, catalog)
     distinct_count(intent, tokens, matches)
     states_a_term_defines(intent, tokens, matches, catalog)
     aged_past_deadline(intent, days_late, catalog)
@@ -483,7 +485,9 @@ def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> 
             for i in window
             if tokens[i] not in ARTICLES and not any((i, table) in things for table in own)
         ][-2:]
-        after = tokens[end : end + 2]
+        # "cancelled orders excluded": past the rows' own name
+        tail = end + 1 if any((end, table) in things for table in own) else end
+        after = tokens[tail : tail + 2]
         # "(cancelados fora)" leaves them out; "entregues fora do prazo" says when
         left_out = bool(after) and after[0] in LEFT_OUT
         left_out = left_out and not (after[1:] and after[1] in FUNCTION_WORDS)

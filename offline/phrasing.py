@@ -421,7 +421,11 @@ def rank_subject(
     # "give me the three product categories …": requests and counts lead the subject too
     leading = LEAD_WORDS | QUESTION_WORDS | FUNCTION_WORDS | set(NUMBER_WORDS)
     leading |= {w for period in intent.periods for w in words(period.phrase)}  # "Em maio, qual"
-    subject = next((i for i, t in enumerate(tokens) if t not in leading and not t.isdigit()), None)
+    said = [i for i, t in enumerate(tokens) if t not in leading and not t.isdigit()]
+    # "no estado de SP, qual cidade …": what "qual" asks, past what places the question
+    asked = next((i for i, t in enumerate(tokens) if t in ASKED_WHICH), None)
+    subject = next((i for i in said if asked is not None and i > asked), None)
+    subject = subject if subject is not None else next(iter(said), None)
     if subject is None:
         return
     group = None
@@ -444,6 +448,8 @@ def rank_subject(
     intent.tables = [base, *(t for t in intent.tables if t != base)]
 
 
+ASKED_WHICH = ("qual", "quais", "which")
+"""Words that ask which of some things: what follows them is the thing ranked."""
 WHO = ("quem", "who", "whom")
 PERSON_NAMES = ("nome", "name")
 

@@ -422,3 +422,49 @@ def test_today_of_a_balances_state_is_now(question: str) -> None:
 def test_a_balances_state_said_in_the_past_today_keeps_the_day() -> None:
     sql = sql_for("logistics", "títulos que venceram hoje")
     assert "t.vencimento >= DATE '2026-06-30'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "condition"),
+    [
+        (
+            "logistics",
+            "How many invoices did we issue with an interstate CFOP (the ones starting with 6)"
+            " in Q2 2026?",
+            "nf.cfop ILIKE '6%'",
+        ),
+        ("logistics", "notas com cfop começando com 5 em maio", "nf.cfop ILIKE '5%'"),
+        ("logistics", "clientes com nome começando com Loja", "c.nome ILIKE 'loja%'"),
+        ("clinics", "pacientes com nome começando com Ana", "p.nome ILIKE 'ana%'"),
+    ],
+)
+def test_a_value_said_to_start_with_something(
+    deployment: str, question: str, condition: str
+) -> None:
+    """ "CFOP começando com 6" was every invoice."""
+    assert condition in sql_for(deployment, question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "avg order value by customer segment in Q1 2026, cancelled orders excluded",
+        "valor médio dos pedidos por segmento em 2026, cancelados excluídos",
+    ],
+)
+def test_rows_left_out_after_their_name(question: str) -> None:
+    """ "cancelled orders excluded" kept only the cancelled orders."""
+    assert "p.status <> 'CANCELADO'" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize(
+    ("question", "group"),
+    [
+        ("no estado de SP, qual cidade faturou mais pra gente em 2025?", "c.cidade AS cidade"),
+        ("em SP, qual cidade faturou mais em 2025?", "c.cidade AS cidade"),
+    ],
+)
+def test_what_which_asks_is_ranked_past_what_places_the_question(question: str, group: str) -> None:
+    """ "no estado de SP, qual cidade…" ranked states (one: SP), not cities."""
+    sql = sql_for("logistics", question)
+    assert sql.startswith(f"SELECT {group}") and "c.uf = 'SP'" in sql, sql
