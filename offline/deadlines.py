@@ -79,6 +79,22 @@ def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> No
     intent.columns = [c for c in intent.columns if c != (table.name, deadline.name)]
 
 
+def late_now(intent: Intent) -> None:
+    """ "quais tarefas estão atrasadas agora": of a metric whose rows are those done late or
+    still open past their deadline, the rows late now are the open ones (its alternative
+    that says the end is still empty), not those that ended late long ago."""
+    rule = intent.metric.metric if intent.metric else None
+    if not intent.current or rule is None or not rule.filter or intent.periods:
+        return
+    alternatives = _alternatives(rule.filter)
+    still_open = [a for a in alternatives if re.search(r"\bis null\b", a, re.IGNORECASE)]
+    if len(alternatives) < 2 or len(still_open) != 1:
+        return
+    intent.conditions.append((rule.table, still_open[0]))
+    intent.metric = None
+    intent.tables = [rule.table, *(t for t in intent.tables if t != rule.table)]
+
+
 def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Catalog) -> None:
     """The question's conditions on a deadline, when it names one of a table in play."""
     found = _deadline(intent, catalog)

@@ -48,7 +48,12 @@ from orquestra.offline.conditions import (
     values_starting_with,
 )
 from orquestra.offline.dating import undated_kinds_in_time
-from orquestra.offline.deadlines import aged_past_deadline, days_past_deadline, deadline_readings
+from orquestra.offline.deadlines import (
+    aged_past_deadline,
+    days_past_deadline,
+    deadline_readings,
+    late_now,
+)
 from orquestra.offline.durations import duration_asked
 from orquestra.offline.filler import examples_of_groups, kinds_unknown, without_pronoun_codes
 from orquestra.offline.grouping import (
@@ -271,6 +276,7 @@ def parse(
     done_state(intent, text, catalog)
     date_comparison(intent, tokens, matches, catalog)
     deadline_readings(intent, tokens, text, catalog)
+    late_now(intent)
     _units_of_a_sum(intent)
     _measure(intent, matches, catalog)
     states_that_are_the_rows_verb(intent, tokens, matches, catalog)

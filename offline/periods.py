@@ -465,8 +465,10 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
         period = period or find_period(text, today)
         if period is None:
             break
-        found.append(period)
         text = text.replace(period.phrase, " ", 1)
+        if any((p.start, p.end) == (period.start, period.end) for p in found):
+            continue  # "this quarter (since Apr 1)": the same days said again
+        found.append(period)
     # "pra reunião de amanhã: quantos … no 1º tri": tomorrow beside another period is when
     # the asker needs it, not a period asked
     if len(found) > 1:

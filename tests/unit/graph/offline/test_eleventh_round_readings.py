@@ -468,3 +468,35 @@ def test_what_which_asks_is_ranked_past_what_places_the_question(question: str, 
     """ "no estado de SP, qual cidade…" ranked states (one: SP), not cities."""
     sql = sql_for("logistics", question)
     assert sql.startswith(f"SELECT {group}") and "c.uf = 'SP'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("deployment", "question", "rows"),
+    [
+        (
+            "logistics",
+            "which loads are late right now? load number and promised date",
+            "WHERE (c.data_entrega IS NULL AND c.status <> 'CANCELADA'",
+        ),
+        (
+            "logistics",
+            "quantas cargas estão atrasadas agora?",
+            "WHERE (c.data_entrega IS NULL AND c.status <> 'CANCELADA'",
+        ),
+    ],
+)
+def test_rows_late_now_are_the_open_ones(deployment: str, question: str, rows: str) -> None:
+    """ "late right now" listed loads delivered late months ago too."""
+    sql = sql_for(deployment, question)
+    assert rows in sql and "> c.previsao_entrega" not in sql, sql
+
+
+def test_rows_late_in_a_period_keep_both_kinds() -> None:
+    sql = sql_for("logistics", "quantas cargas atrasadas em maio?")
+    assert "CAST(c.data_entrega AS date) > c.previsao_entrega OR" in sql, sql
+
+
+def test_the_same_days_said_again_are_one_period() -> None:
+    """ "this quarter (since Apr 1)" compared the quarter with itself."""
+    sql = sql_for("logistics", "orders this quarter (since Apr 1)")
+    assert "FILTER" not in sql and sql.count("DATE '2026-04-01'") == 1, sql
