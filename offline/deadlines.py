@@ -92,6 +92,8 @@ def late_now(intent: Intent) -> None:
         return
     intent.conditions.append((rule.table, still_open[0]))
     intent.metric = None
+    # ("running late": its word's comparison of dates is the other, ended, alternative)
+    intent.comparisons = [c for c in intent.comparisons if c[0] != rule.table]
     intent.tables = [rule.table, *(t for t in intent.tables if t != rule.table)]
 
 

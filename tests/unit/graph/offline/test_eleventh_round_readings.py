@@ -500,3 +500,10 @@ def test_the_same_days_said_again_are_one_period() -> None:
     """ "this quarter (since Apr 1)" compared the quarter with itself."""
     sql = sql_for("logistics", "orders this quarter (since Apr 1)")
     assert "FILTER" not in sql and sql.count("DATE '2026-04-01'") == 1, sql
+
+
+def test_running_late_now_is_not_also_compared_as_ended() -> None:
+    sql = sql_for(
+        "logistics", "Which shipments are running late right now and still not delivered?"
+    )
+    assert "> c.previsao_entrega" not in sql and "c.previsao_entrega < " in sql, sql
