@@ -213,7 +213,9 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     stated_now = bool(intent.filters) and PRESENT.search(text) is not None
     listed_now = intent.listing and (not intent.placed_in_time or stated_now)
     # "quantas tarefas bloqueadas agora e qual o custo": two measures of them are a summary
-    current_state = (listed_now or intent.current) and not (summarised or intent.also)
+    # (and an amount of them, "quanto tem de tarefa parada hoje", is a sum, not the rows)
+    amount = intent.aggregate not in (None, "count")
+    current_state = (listed_now or intent.current) and not (summarised or intent.also or amount)
     current_state = current_state and not intent.recency
     # "a primeira tarefa do projeto 7": a related row found by ranking dates, as above
     # (not its events: "o último status da tarefa 7" is the row's state)
