@@ -13,7 +13,7 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import Meaning
+from orquestra.offline.lexicon import Meaning, display_column, is_measure
 
 AVERAGE = re.compile(r"\b(?:media|medio|average|avg|mean)\b")
 COUNTED = re.compile(
@@ -42,19 +42,16 @@ def average_per_row(
     if len(grouped) != 1 or len(intent.groups) != 1:
         return
     per = grouped[0].table
+    itself = {*catalog.table(per).primary_key, display_column(catalog.table(per)).name}
+    if grouped[0].column not in itself:
+        return  # "média de tarefas por prioridade": per a kind, not per row of a table
     word = found.group("averaged") or found.group("counted")
     at = [i for i, t in enumerate(tokens) if t == word]
-    named = [
-        m.table
-        for start, end, meanings in matches
-        if at and start <= at[0] < end
-        for m in meanings
-        if m.kind == "table"
-    ]
-    counted = next(
-        (t for t in named if t != per and any(j.to == per for j in catalog.table(t).meta.joins)),
-        None,
-    )
+    said = [m for start, end, meanings in matches if at and start <= at[0] < end for m in meanings]
+    if any(m.kind == "column" and is_measure(catalog.table(m.table), m.column) for m in said):
+        return  # "média de custo por dono": an amount's average, grouped
+    named = [m.table for m in said if m.kind == "table"]
+    counted = next((t for t in named if t != per and _refers_by_own_key(t, per, catalog)), None)
     if counted is None:
         return
     intent.per_row, intent.groups, intent.measure = per, [], None
@@ -63,3 +60,13 @@ def average_per_row(
         counted,
         *(t for t in intent.tables if t not in (counted, per) and t not in named),
     ]
+
+
+def _refers_by_own_key(table: str, other: str, catalog: Catalog) -> bool:
+    """`table`'s rows refer to `other`'s by a column of their own, not only the tenant's
+    (each row of the tenant's own table is the whole tenant: nothing to average over)."""
+    tenant = catalog.table(other).tenant_column
+    return any(
+        j.to == other and any(remote != tenant for remote in j.on.values())
+        for j in catalog.table(table).meta.joins
+    )

@@ -268,6 +268,12 @@ EXTREMES = {
     "min": r"menor|minimo|minima|lowest|smallest|min|mais baix[oa]|mais barat[oa]",
     "avg": r"media|medio|average|avg|mean",
 }
+GROUP_RANKED = re.compile(
+    r"\b(?:de|com|with|had|has|have|teve|tiveram|tem)\s+(?:(?:o|a|the)\s+)?"
+    r"(?:maior|menor|highest|lowest|largest|smallest|biggest)\b"
+)
+"""A thing said to have the highest or lowest amount ("o mês de maior custo", "which
+month had the highest revenue"): those things are ranked by their totals."""
 EXTREME = re.compile("|".join(rf"\b(?P<{kind}>{said})\b" for kind, said in EXTREMES.items()))
 
 
@@ -279,6 +285,8 @@ def extremes_asked(intent: Intent, text: str, catalog: Catalog) -> None:
     kinds = list(dict.fromkeys(str(m.lastgroup) for m in EXTREME.finditer(text)))
     if len(kinds) < 2 or not {"max", "min"} & set(kinds) or intent.apart or intent.share:
         return
+    if GROUP_RANKED.search(text):
+        return  # "qual o mês de maior e o de menor custo": groups ranked, not rows
     parts = [intent, *intent.also]  # "o valor médio e o máximo dos títulos vencidos"
     metric = next((p.metric for p in parts if p.metric and _sums_a_column(p.metric)), None)
     measure = next((p.measure for p in parts if p.measure), None)

@@ -53,7 +53,8 @@ ENGLISH = (
     r"\bwhat (exactly |precisely )?(counts|qualifies|is considered|are considered|is regarded)"
     r" as\b",
     r"^(does|do) (the |an? |our )?[\w -]+ (include|cover|take in|count)\b",
-    r"\bwho (can|may|should|is allowed to|gets to) \w+\b",
+    r"\bwho (can|may|is allowed to|gets to) (release|approve|sign|unblock|unlock|authori[sz]e"
+    r"|cancel|change|edit)\b",
     r"\b(is|are) (considered|regarded|classed|classified|counted) (as|a|an)\b",
     r"\b(get|gets|be|become|becomes) (considered|classed|classified|counted) as\b",
     # "when do you consider a load late?", "when is an order considered late?"
@@ -66,7 +67,7 @@ ENGLISH = (
     r"\bhow (do|does) (you|we|one|it|the system) (define|calculate|compute|measure|count|work)\b",
     r"\bhow (is|are) .+ (defined|calculated|computed|measured|counted|handled|determined)\b",
     r"\bhow (is|are) .+ (worked|figured) out\b",  # "how is the delinquency rate worked out?"
-    r"\bwhat (goes|go|is included|are included) in(to)? (a|an|the|that|this)\b",
+    r"\bwhat (goes|go|is included|are included) in(to)?\b",
     r"\bhow (is|are) (the |a |an )?[\w ]+ (set|established|decided) (for|by|when|in|on)\b",
     r"\bwhat (do|should|must) (i|we|you) (need to |have to )?do\b",
     r"^if (a|an|the|one|some) (?!.*\d)",
@@ -83,16 +84,19 @@ ENGLISH = (
 PROCEDURES = (
     # a procedure or the rule it follows, asked anywhere, even of one's own rows ("tenho
     # uma tarefa travada, como faço pra liberar?", "minha tarefa travou, o que eu faço?")
+    # (not "como faço pra saber quantos…": a way to the data is the data)
     r"\bcomo (eu |a gente |nos )?(faco|fazemos|consigo|conseguimos|posso|podemos|devo|devemos)"
-    r" (pra|para) \w+r\b",
-    r"\bo que (eu |a gente |nos )?(faco|fazemos)\b",
+    r" (pra|para) (?!(saber|ver|consultar|conferir|achar|encontrar|descobrir|listar|tirar"
+    r"|obter|pegar|puxar)\b)\w+r\b",
+    r"\bo que (eu |a gente |nos )?(faco|fazemos)(\s*[?.!]|\s*$|\s+(pra|para|quando|se|agora"
+    r"|nesse|neste)\b)",
     r"\b(qual|quais) (e |sao |seria )?(o |a |os |as )?(procedimento|processo|passo a passo"
     r"|passos)\b",
-    r"\bquem (pode|consegue|deve|costuma) \w+r\b",  # "quem pode liberar uma tarefa?"
+    # "quem pode liberar uma tarefa?" (not "quem costuma atrasar mais": a ranking)
+    r"\bquem (pode|deve) \w+r\b(?!.*\b(mais|menos|amanha|hoje)\b)",
     r"\bque (voces|a empresa|o sistema) (usa|usam|utiliza|utilizam|adota|adotam|aplica|aplicam)\b",
     r"\bhow (are|am|is) (we|i|you|one) supposed to\b",
     r"\bhow (do|does|did) (you|we|one|the system) (define|calculate|compute|measure|work out)\b",
-    r"\bhow (do|can|should) (i|we) (get|have) (it|this|that|one|my|our|the|an?)\b",
 )
 PROCEDURE = re.compile("|".join(f"(?:{p})" for p in PROCEDURES))
 CONCEPT = re.compile("|".join(f"(?:{p})" for p in (*PORTUGUESE, *ENGLISH, *PROCEDURES)))

@@ -484,6 +484,8 @@ EVENT_START = 6
 STARTS_WITH = {"comecando", "comecam", "comeca", "iniciando", "iniciam", "inicia"}
 STARTS_WITH |= {"starting", "starts", "start", "beginning", "begins", "begin"}
 """Words that say a value starts with something ("código começando com 6")."""
+STARTS_FILLER = {"com", "with", "por", "by", "em", "in", "a", "o", "the", "letra", "letter"}
+"""Words between the starting word and the start itself ("começam com a letra M")."""
 TEXT_TYPES = ("text", "varchar", "character", "char")
 
 
@@ -499,9 +501,15 @@ def values_starting_with(
         if token not in STARTS_WITH:
             continue
         at = index + 1
-        at += 1 if at < len(tokens) and tokens[at] in ("com", "with", "por", "by") else 0
+        # "começam com a letra M", "starting with the letter M"
+        while at < len(tokens) and tokens[at] in STARTS_FILLER:
+            at += 1
         if at >= len(tokens) or not re.fullmatch(r"[a-z0-9]{1,12}", tokens[at]):
             continue
+        # as written (accents kept: "São"), which the values are
+        start = next(
+            (w for w in re.findall(r"\w+", intent.question) if fold(w) == tokens[at]), tokens[at]
+        )
         named = [
             (end, m)
             for _start, end, meanings in matches
@@ -514,7 +522,7 @@ def values_starting_with(
             continue
         # the rows asked's own column first ("clientes com nome começando com …")
         _end, meaning = max(named, key=lambda found: (found[1].table in intent.tables, found[0]))
-        intent.conditions.append((meaning.table, f"{meaning.column} ILIKE '{tokens[at]}%'"))
+        intent.conditions.append((meaning.table, f"{meaning.column} ILIKE '{start}%'"))
         if meaning.table not in intent.tables:
             intent.tables.append(meaning.table)
         intent.columns = [c for c in intent.columns if c != (meaning.table, meaning.column)]
@@ -598,6 +606,10 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
                     return
 
 
+STILL = re.compile(r"\b(?:ainda|still|yet|pendentes?|pending|aguardando|aguardam|waiting)\b")
+"""Words that say rows are still in a state."""
+
+
 def first_state_is_its_event(
     intent: Intent, tokens: list[str], catalog: Catalog, today: date
 ) -> None:
@@ -605,9 +617,14 @@ def first_state_is_its_event(
     named as the event a date every row has records (the row's first state: every row was
     "issued") and placed in a period already begun is that event, which placed the rows in
     the period, not the state they are still in now (most have moved on). A period to come
-    ("agendados para amanhã") keeps the state: those rows are still in it."""
-    if not intent.periods or any(p.start >= today for p in intent.periods):
+    ("agendados para amanhã") keeps the state: those rows are still in it; so do today and
+    rows said to be still in it. A later event's state ("concluídas ontem") keeps its state
+    and places the rows by its own date."""
+    if not intent.periods or any(p.start > today for p in intent.periods):
         return
+    # today's, or rows said to be still in it ("ainda não realizados"), keep the first state
+    dropped = all(p.start < today for p in intent.periods) and not intent.current
+    dropped = dropped and not STILL.search(" ".join(tokens))
     said = {genderless(stem(t)) for t in tokens}
     for (table, column), values in list(intent.filters.items()):
         meta = catalog.table(table).column(column).meta
@@ -615,7 +632,7 @@ def first_state_is_its_event(
         if dated is None or _said_as_alternatives(values, meta, tokens):
             continue
         events = _events_dated(values, meta, dated, said)
-        if not dated.not_null or not events:
+        if not dated.not_null or not events or not dropped:
             # "tarefas concluídas ontem": a later event's own date places the rows, the state
             # stays (not every row has that date)
             _dated_by_its_event(intent, catalog.table(table), values, meta, said)

@@ -226,7 +226,7 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     named = [*intent.tables, *(t for t, c in intent.columns if spelled[c] == 1)]
     others = [t for t in named if t != owner and (series is None or t != series.name)]
     # "NF 41518: qual o último status?": the latest of its own events, not a ranking of others
-    ranked_rows = intent.recency and others and not (intent.entity and intent.wants_status)
+    ranked_rows = intent.recency and others and not intent.latest_state_asked
     # the router's TRACKING (nodes/router.md): "the state or details of one specific entity
     # identified by its number or code (one attribute or several, its own or a related
     # record's), or which entities are in a state right now" (`current_state` above)

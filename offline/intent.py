@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from orquestra.ddl_catalog.model import GlossaryTerm
+from orquestra.ddl_catalog.text import fold
 from orquestra.offline.periods import Period
+
+LATEST_STATE = re.compile(
+    r"\b(?:ultim[oa]s?|latest|last|most recent|mais recente|atual|current)\s+"
+    r"(?:status|situacao|estado|evento|event|state|posicao|atualizacao|update)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -136,6 +143,13 @@ class Intent:
     def understood(self) -> bool:
         said = self.entity or self.metric or self.tables or self.columns or self.filters
         return bool(said or self.apart or self.comparisons or self.conditions)
+
+    @property
+    def latest_state_asked(self) -> bool:
+        """ "pedido 7: qual o último status?": of one row, the latest state or event is asked
+        ("último status", "latest event"), not the latest of other rows ("último pedido")."""
+        said = fold(self.question)
+        return bool(self.entity and self.wants_status and LATEST_STATE.search(said))
 
     @property
     def placed_in_time(self) -> bool:

@@ -142,11 +142,19 @@ def _a_balances_state(intent: Intent, catalog: Catalog) -> bool:
     """The rows said are in the state a balance the glossary measures as it stands keeps
     ("dinheiro vencido": the overdue balance's state), whether or not its name was said."""
     return any(
-        rule.snapshot and rule.table == table and any(f"'{v}'" in rule.filter for v in values)
+        rule.snapshot and rule.table == table and any(_keeps(rule.filter, v) for v in values)
         for (table, _column), values in intent.filters.items()
         for rule in (term.metric for term in catalog.glossary)
         if rule is not None and rule.filter
     )
+
+
+def _keeps(condition: str, value: str) -> bool:
+    """`condition` keeps the rows in the state `value` (`= 'V'`, `IN (… 'V' …)`), not those
+    out of it (`<> 'V'`, `NOT IN`)."""
+    equal = re.search(rf"(?<![<>!])=\s*'{re.escape(value)}'", condition)
+    among = re.search(rf"(?<!not )\bin\s*\([^)]*'{re.escape(value)}'", condition, re.IGNORECASE)
+    return bool(equal or among)
 
 
 def _dated_state(intent: Intent, catalog: Catalog) -> bool:

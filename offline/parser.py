@@ -77,6 +77,7 @@ from orquestra.offline.lexicon import (
     Lexicon,
     Meaning,
     amount_column,
+    display_column,
     genderless,
     is_measure,
     is_numeric,
@@ -320,7 +321,7 @@ def parse(
     _states_the_rate_tests(intent)
     undated_kinds_in_time(intent, catalog)
     _periods_compared_counted(intent)
-    _each_event_of_a_history(intent)
+    _each_event_of_a_history(intent, catalog)
     _now_not_today(intent, tokens)
     coded = coded_values(intent, question, lexicon, catalog)  # "em SP": a code of a column
     used |= {i for i, t in enumerate(tokens) if t in coded}
@@ -337,18 +338,24 @@ def parse(
     return intent
 
 
-def _each_event_of_a_history(intent: Intent) -> None:
+def _each_event_of_a_history(intent: Intent, catalog: Catalog) -> None:
     """ "o histórico da tarefa 7, com data e status de cada evento": of one row's history,
     "each event" is each line listed, not a grouping of its events."""
     if intent.history and intent.entity and not intent.aggregate:
-        intent.groups = [g for g in intent.groups if g.table in ("", intent.entity[0])]
+        intent.groups = [
+            g
+            for g in intent.groups
+            if g.table in ("", intent.entity[0])
+            or g.column != display_column(catalog.table(g.table)).name  # "agrupado por uf"
+        ]
 
 
 def _days_hidden(tokens: list[str]) -> list[str]:
     """`tokens` with the numbers of a range of days ("de 01/04 a 15/04/2026") hidden: a
     day is no row's number."""
     said = " ".join(tokens)
-    found = DAY_RANGE.search(said) or NAMED_DAYS[0].search(said) or NAMED_DAYS[1].search(said)
+    ranges = [DAY_RANGE, *NAMED_DAYS]  # "de 01/04 a 15/04", "pedidos de 15 de junho"
+    found = next((m for pattern in ranges if (m := pattern.search(said))), None)
     if found is None:
         return tokens
     first = len(said[: found.start()].split())

@@ -586,7 +586,36 @@ _DAY_NAMES = "|".join(
     sorted((m for m in MONTHS if m not in ("mar", "set", "out", "ago")), key=len, reverse=True)
 )
 """Month names a lone day is read with: not those that are also everyday words ("out 10")."""
+_EN_NAMES = "|".join(
+    sorted(
+        (
+            m
+            for m in MONTHS
+            if m.startswith(
+                ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+            )
+            and m not in ("mar", "marco")
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+"""English month names: "June 15" is a day; "maio 26" is May 2026."""
 NAMED_DAYS = (
+    re.compile(
+        rf"\b(?:de|from|entre|between|do dia)\s+(?P<first>\d{{1,2}})\s+(?:de\s+)?"
+        rf"(?P<first_month>{_NAMES})\s+(?:a|ate|e|and|to|through|ao dia)\s+(?P<last>\d{{1,2}})"
+        rf"\s+(?:de\s+)?(?P<month>{_NAMES}){_YEAR}\b"
+    ),
+    re.compile(
+        rf"\b(?:from|between)\s+(?P<first_month>{_EN_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?"
+        rf"\s+(?:to|and|through|until)\s+(?P<month>{_EN_NAMES})\s+(?P<last>\d{{1,2}})"
+        rf"(?:st|nd|rd|th)?{_YEAR}\b"
+    ),
+    re.compile(
+        rf"\bdo dia\s+(?P<first>\d{{1,2}})\s+ao dia\s+(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
+        rf"(?P<month>{_NAMES}){_YEAR}\b"
+    ),
     re.compile(
         rf"\b(?:entre|de|from|between)\s+(?:os dias\s+|o dia\s+)?(?P<first>\d{{1,2}})\s+"
         rf"(?:e|a|ate|and|to|through)\s+(?:o dia\s+)?(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
@@ -600,7 +629,7 @@ NAMED_DAYS = (
         rf"(?<!top )(?<!os )(?<!as )(?<!dos )(?<!das )(?<!the )\b(?P<first>\d{{1,2}})\s+de\s+"
         rf"(?P<month>{_DAY_NAMES}){_YEAR}\b"
     ),
-    re.compile(rf"\b(?P<month>{_DAY_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"),
+    re.compile(rf"\b(?P<month>{_EN_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"),
 )
 """Days of a month named: a range ("entre 10 e 20 de maio", "between May 10 and 20"), then
 one day ("15 de junho de 2026", "June 15, 2026")."""
@@ -615,9 +644,10 @@ def _named_days(text: str, today: date) -> Period | None:
         return None
     said = found.groupdict()
     month, year_said = MONTHS[said["month"]], said.get("year")
+    first_month = MONTHS[said["first_month"]] if said.get("first_month") else month
     try:
-        first = date(int(year_said or today.year), month, int(said["first"]))
-        last = first.replace(day=int(said.get("last") or said["first"]))
+        last = date(int(year_said or today.year), month, int(said.get("last") or said["first"]))
+        first = date(last.year - (first_month > month), first_month, int(said["first"]))
     except ValueError:
         return None
     if last < first:

@@ -110,9 +110,7 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     # "a tarefa mais recente", "o título vencido mais antigo": rows in date order (a metric's
     # name used of its rows keeps its filter and date)
     # (of one row without events, "qual o último status" is its own state, read below)
-    latest_state = (
-        intent.entity and intent.wants_status and series_for(catalog, intent.entity[0]) is None
-    )
+    latest_state = intent.latest_state_asked and series_for(catalog, intent.entity[0]) is None
     if intent.recency and not (intent.aggregate or intent.groups or latest_state):
         return _in_date_order(intent, catalog, today)
     if plain:
