@@ -50,7 +50,8 @@ ROW_COUNT = re.compile(r"count\((\*|1)\)$|avg\(casewhen")
 
 AGED = re.compile(
     r"(?:\b(?:h[aá]|a|faz|com|by|for)\s+)?\b(?:mais de|acima de|pelo menos|more than|over"
-    r"|at least|upwards of)\s+(\d{1,4})\s+(?:dias|days)\b|\b(\d{1,4})\s*\+\s*(?:dias|days)\b",
+    r"|at least|upwards of)\s+(\d{1,4})\s+(?:dias?|days?)\b|\b(\d{1,4})\s*\+\s*(?:dias|days)\b"
+    r"|(?:\b(?:h[aá]|a|faz|com|by|for)\s+)?\b(\d{1,4})\s+(?:dias?|days?)\s+(?:ou mais|or more)\b",
     re.IGNORECASE,
 )
 """How long past its deadline a row is said to be: "vencidos há mais de 60 dias", "over 30
@@ -64,7 +65,8 @@ def days_past_deadline(question: str) -> tuple[int | None, str]:
     said = fold(question)
     if found is None or not (PASSED.search(said) or LATE.search(said)):
         return None, question
-    days = int(found.group(1) or found.group(2))
+    days = int(found.group(1) or found.group(2) or found.group(3))
+    days -= 1 if found.group(3) else 0  # "90 dias ou mais": more than 89
     return days, f"{question[: found.start()]} {question[found.end() :]}"
 
 
@@ -76,7 +78,23 @@ def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> No
         return
     table, deadline = found
     intent.conditions.append((table.name, f"{deadline.name} < {{today}} - {days}"))
+    # rows that far past their deadline are still open: the late metric's open rows
+    rule = intent.metric.metric if intent.metric else None
+    still_open = _open_alternative(rule.filter) if rule and rule.table == table.name else None
+    if still_open is not None:
+        intent.conditions.append((table.name, still_open))
+        intent.metric = None
+        intent.comparisons = [c for c in intent.comparisons if c[0] != table.name]
+        intent.tables = [table.name, *(t for t in intent.tables if t != table.name)]
     intent.columns = [c for c in intent.columns if c != (table.name, deadline.name)]
+
+
+def _open_alternative(condition: str | None) -> str | None:
+    """Of a condition of rows done late or still open past their deadline, the alternative
+    that says the end is still empty."""
+    alternatives = _alternatives(condition or "")
+    still_open = [a for a in alternatives if re.search(r"\bis null\b", a, re.IGNORECASE)]
+    return still_open[0] if len(alternatives) > 1 and len(still_open) == 1 else None
 
 
 def late_now(intent: Intent) -> None:
@@ -86,11 +104,10 @@ def late_now(intent: Intent) -> None:
     rule = intent.metric.metric if intent.metric else None
     if not intent.current or rule is None or not rule.filter or intent.periods:
         return
-    alternatives = _alternatives(rule.filter)
-    still_open = [a for a in alternatives if re.search(r"\bis null\b", a, re.IGNORECASE)]
-    if len(alternatives) < 2 or len(still_open) != 1:
+    still_open = _open_alternative(rule.filter)
+    if still_open is None:
         return
-    intent.conditions.append((rule.table, still_open[0]))
+    intent.conditions.append((rule.table, still_open))
     intent.metric = None
     # ("running late": its word's comparison of dates is the other, ended, alternative)
     intent.comparisons = [c for c in intent.comparisons if c[0] != rule.table]

@@ -616,3 +616,24 @@ def test_a_history_grouped_by_a_column_keeps_its_grouping() -> None:
 def test_a_start_said_as_a_letter() -> None:
     sql = sql_for("logistics", "quantos clientes começam com a letra M?")
     assert "c.nome ILIKE 'M%'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    ("question", "condition"),
+    [
+        (
+            "quantos títulos vencidos há 90 dias ou mais?",
+            "t.vencimento < CAST('2026-06-30' AS date) - 89",
+        ),
+        ("títulos vencidos há mais de 1 dia", "t.vencimento < CAST('2026-06-30' AS date) - 1"),
+    ],
+)
+def test_more_ageing_wordings(question: str, condition: str) -> None:
+    assert condition in sql_for("logistics", question)
+
+
+def test_rows_late_by_days_are_the_open_ones() -> None:
+    """ "cargas atrasadas há mais de 5 dias" kept loads delivered one day late long ago."""
+    sql = sql_for("logistics", "cargas atrasadas há mais de 5 dias")
+    assert "c.data_entrega IS NULL" in sql and "> c.previsao_entrega" not in sql, sql
+    assert "c.previsao_entrega < CAST('2026-06-30' AS date) - 5" in sql, sql
