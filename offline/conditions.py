@@ -501,6 +501,8 @@ def values_starting_with(
         if token not in STARTS_WITH:
             continue
         at = index + 1
+        if at >= len(tokens) or tokens[at] not in ("com", "with", "por", "by"):
+            continue  # "semana começando na segunda": when a week starts, not a value
         # "começam com a letra M", "starting with the letter M"
         while at < len(tokens) and tokens[at] in STARTS_FILLER:
             at += 1

@@ -603,7 +603,7 @@ _EN_NAMES = "|".join(
 """English month names: "June 15" is a day; "maio 26" is May 2026."""
 NAMED_DAYS = (
     re.compile(
-        rf"\b(?:de|from|entre|between|do dia)\s+(?P<first>\d{{1,2}})\s+(?:de\s+)?"
+        rf"\b(?:de|from|entre|between|do dia)\s+(?P<first>\d{{1,2}})o?\s+(?:de\s+)?"
         rf"(?P<first_month>{_NAMES})\s+(?:a|ate|e|and|to|through|ao dia)\s+(?P<last>\d{{1,2}})"
         rf"\s+(?:de\s+)?(?P<month>{_NAMES}){_YEAR}\b"
     ),
@@ -613,11 +613,11 @@ NAMED_DAYS = (
         rf"(?:st|nd|rd|th)?{_YEAR}\b"
     ),
     re.compile(
-        rf"\bdo dia\s+(?P<first>\d{{1,2}})\s+ao dia\s+(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
+        rf"\bdo dia\s+(?P<first>\d{{1,2}})o?\s+ao dia\s+(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
         rf"(?P<month>{_NAMES}){_YEAR}\b"
     ),
     re.compile(
-        rf"\b(?:entre|de|from|between)\s+(?:os dias\s+|o dia\s+)?(?P<first>\d{{1,2}})\s+"
+        rf"\b(?:entre|de|from|between)\s+(?:os dias\s+|o dia\s+)?(?P<first>\d{{1,2}})o?\s+"
         rf"(?:e|a|ate|and|to|through)\s+(?:o dia\s+)?(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
         rf"(?P<month>{_NAMES}){_YEAR}\b"
     ),
@@ -626,7 +626,7 @@ NAMED_DAYS = (
         rf"(?:and|to|through)\s+(?:(?:{_NAMES})\s+)?(?P<last>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"
     ),
     re.compile(
-        rf"(?<!top )(?<!os )(?<!as )(?<!dos )(?<!das )(?<!the )\b(?P<first>\d{{1,2}})\s+de\s+"
+        rf"(?<!top )(?<!os )(?<!as )(?<!dos )(?<!das )(?<!the )\b(?P<first>\d{{1,2}})o?\s+de\s+"
         rf"(?P<month>{_DAY_NAMES}){_YEAR}\b"
     ),
     re.compile(rf"\b(?P<month>{_EN_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"),

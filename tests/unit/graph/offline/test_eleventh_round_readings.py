@@ -637,3 +637,14 @@ def test_rows_late_by_days_are_the_open_ones() -> None:
     sql = sql_for("logistics", "cargas atrasadas há mais de 5 dias")
     assert "c.data_entrega IS NULL" in sql and "> c.previsao_entrega" not in sql, sql
     assert "c.previsao_entrega < CAST('2026-06-30' AS date) - 5" in sql, sql
+
+
+def test_when_a_week_starts_is_not_a_value_starting() -> None:
+    """ "(semana começando na segunda)" filtered exam types starting with "na"."""
+    sql = sql_for("clinics", "exames realizados por semana em junho (semana começando na segunda)")
+    assert "ILIKE" not in sql, sql
+
+
+def test_an_ordinal_first_day_of_a_range() -> None:
+    sql = sql_for("clinics", "total de horas trabalhadas por setor de 1º a 28 de junho")
+    assert ">= DATE '2026-06-01'" in sql and "< DATE '2026-06-29'" in sql, sql
