@@ -244,6 +244,7 @@ def parse(
     aggregate_asked(intent, SORTED.sub(" ", text), numeric_phrases, amounts)  # no "highest"
     groups(intent, tokens, matches, catalog)
     matches = values_after_their_column(matches)
+    matches = _values_of_rows_named(matches)
     # Things first, then their states: "missed shifts" is the shifts' own "missed", whichever
     # word comes first.
     for _start, _end, meanings in sorted(
@@ -336,6 +337,24 @@ def parse(
     intent.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
     intent.unmapped = intent.unmapped or kinds_unknown(intent, said, catalog, lexicon)
     return intent
+
+
+def _values_of_rows_named(
+    matches: list[tuple[int, int, list[Meaning]]],
+) -> list[tuple[int, int, list[Meaning]]]:
+    """ "clientes da indústria": a word that is both a value of a table the question names
+    and another table's name is that value (of the rows named), not the other table."""
+    named = {m.table for _s, _e, meanings in matches for m in meanings if m.kind == "table"}
+    kept = []
+    for start, end, meanings in matches:
+        values = [m for m in meanings if m.kind == "value" and m.table in named]
+        others = [
+            m for m in meanings if m.kind == "table" and m.table not in {v.table for v in values}
+        ]
+        if values and others:
+            meanings = [m for m in meanings if m not in others]
+        kept.append((start, end, meanings))
+    return kept
 
 
 def _each_event_of_a_history(intent: Intent, catalog: Catalog) -> None:

@@ -648,3 +648,15 @@ def test_when_a_week_starts_is_not_a_value_starting() -> None:
 def test_an_ordinal_first_day_of_a_range() -> None:
     sql = sql_for("clinics", "total de horas trabalhadas por setor de 1º a 28 de junho")
     assert ">= DATE '2026-06-01'" in sql and "< DATE '2026-06-29'" in sql, sql
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Que % do faturamento de 2026 veio de clientes da indústria?",
+        "faturamento de clientes da indústria em 2026",
+    ],
+)
+def test_a_value_of_the_rows_named_is_not_another_tables_name(question: str) -> None:
+    """ "clientes da indústria" read "indústria" as the suppliers' table, not the segment."""
+    assert "c.segmento = 'INDUSTRIA'" in sql_for("logistics", question)
