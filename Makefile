@@ -91,4 +91,12 @@ eval: $(STAMP)
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev15.jsonl --out evals/out/clinics_paraphrases_dev15
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev16.jsonl --out evals/out/paraphrases_dev16
 	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev16.jsonl --out evals/out/clinics_paraphrases_dev16
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev17.jsonl --out evals/out/paraphrases_dev17
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev17.jsonl --out evals/out/clinics_paraphrases_dev17
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev18.jsonl --out evals/out/paraphrases_dev18
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev18.jsonl --out evals/out/clinics_paraphrases_dev18
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev19.jsonl --out evals/out/paraphrases_dev19
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev19.jsonl --out evals/out/clinics_paraphrases_dev19
+	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_dev20.jsonl --out evals/out/paraphrases_dev20
+	$(BIN)/orquestra --deployment clinics eval --dataset evals/datasets/clinics_paraphrases_dev20.jsonl --out evals/out/clinics_paraphrases_dev20
 	$(BIN)/orquestra eval --dataset evals/datasets/paraphrases_heldout2.jsonl --out evals/out/paraphrases_heldout2
