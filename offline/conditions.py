@@ -661,6 +661,7 @@ def _events_dated(values: list[str], meta, dated: Column, said: set[str]) -> lis
 def _dated_by_its_event(
     intent: Intent, table: Table, values: list[str], meta, said: set[str]
 ) -> None:
+    """The one nullable date of `table` whose event a state said names places the rows."""
     if intent.date_column:
         return
     dates = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES) and not c.not_null]

@@ -82,10 +82,7 @@ def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> No
     rule = intent.metric.metric if intent.metric else None
     still_open = _open_alternative(rule.filter) if rule and rule.table == table.name else None
     if still_open is not None:
-        intent.conditions.append((table.name, still_open))
-        intent.metric = None
-        intent.comparisons = [c for c in intent.comparisons if c[0] != table.name]
-        intent.tables = [table.name, *(t for t in intent.tables if t != table.name)]
+        _only_the_open_rows(intent, table.name, still_open)
     intent.columns = [c for c in intent.columns if c != (table.name, deadline.name)]
 
 
@@ -107,11 +104,17 @@ def late_now(intent: Intent) -> None:
     still_open = _open_alternative(rule.filter)
     if still_open is None:
         return
-    intent.conditions.append((rule.table, still_open))
+    _only_the_open_rows(intent, rule.table, still_open)
+
+
+def _only_the_open_rows(intent: Intent, table: str, still_open: str) -> None:
+    """The late metric's rows narrowed to its open alternative: that condition, on the
+    metric's table, in place of the metric (and of a late word's comparison of the dates,
+    which is the other, ended, alternative: "running late")."""
+    intent.conditions.append((table, still_open))
     intent.metric = None
-    # ("running late": its word's comparison of dates is the other, ended, alternative)
-    intent.comparisons = [c for c in intent.comparisons if c[0] != rule.table]
-    intent.tables = [rule.table, *(t for t in intent.tables if t != rule.table)]
+    intent.comparisons = [c for c in intent.comparisons if c[0] != table]
+    intent.tables = [table, *(t for t in intent.tables if t != table)]
 
 
 def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Catalog) -> None:
