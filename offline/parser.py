@@ -77,6 +77,7 @@ from orquestra.offline.lexicon import (
     Lexicon,
     Meaning,
     amount_column,
+    date_column,
     display_column,
     genderless,
     is_measure,
@@ -767,6 +768,9 @@ def _measure(intent: Intent, matches, catalog: Catalog) -> None:
         # "how many kilos did we ship": the kilos of the rows the verb is about
         shipped = tables_by_verb(words(intent.question), catalog)
         preferred = [m for m in numeric if m[0] in shipped]
+    if len(numeric) > 1 and not preferred and intent.periods:
+        # "quantos kg em maio": a period places only the rows that have a date
+        preferred = [m for m in numeric if date_column(catalog.table(m[0])) is not None]
     # (a recency's "top" is how many rows in date order, not a ranking by an amount)
     ranked = bool(intent.top) and not intent.recency
     wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or ranked

@@ -660,3 +660,10 @@ def test_an_ordinal_first_day_of_a_range() -> None:
 def test_a_value_of_the_rows_named_is_not_another_tables_name(question: str) -> None:
     """ "clientes da indústria" read "indústria" as the suppliers' table, not the segment."""
     assert "c.segmento = 'INDUSTRIA'" in sql_for("logistics", question)
+
+
+@pytest.mark.parametrize("question", ["quantos kg em maio?", "quantos kg foram entregues em maio?"])
+def test_a_unit_of_several_tables_said_with_a_period_is_the_dated_ones(question: str) -> None:
+    """ "quantos kg em maio" summed the product catalogue's weights and dropped the month."""
+    sql = sql_for("logistics", question)
+    assert "sum(c.peso_total_kg)" in sql and ">= DATE '2026-05-01'" in sql, sql
