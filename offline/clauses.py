@@ -14,7 +14,7 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.asking import COUNT_NAMES, LIST_OPENER
 from orquestra.offline.intent import Clause, Intent
-from orquestra.offline.lexicon import SUMMED, display_column, is_measure
+from orquestra.offline.lexicon import display_column, is_measure, summed_column
 
 CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+|,\s*(?=(?:quant[oa]s?|how many)\b)")
 """Where a question may ask a second thing: "quantos … e qual o valor total", "quantas
@@ -309,7 +309,4 @@ def extremes_asked(intent: Intent, text: str, catalog: Catalog) -> None:
 
 
 def _sums_a_column(term: GlossaryTerm) -> bool:
-    rule = term.metric
-    return (
-        rule is not None and bool(SUMMED.match(rule.expression)) and rule.expression.count("(") == 1
-    )
+    return term.metric is not None and summed_column(term.metric.expression) is not None

@@ -36,6 +36,7 @@ from orquestra.offline.lexicon import (
     genderless,
     lexicon_for,
     spelling,
+    summed_column,
     tied,
     verb_roots,
 )
@@ -198,7 +199,7 @@ def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
         and term.metric.table == table
         and term.metric.filter
         and not any(re.search(rf"\b{c}\b", term.metric.filter) for c in said)
-        and re.fullmatch(rf"sum\(\s*{re.escape(column)}\s*\)", term.metric.expression, re.I)
+        and summed_column(term.metric.expression) == column
     ]
     if len(summing) == 1:
         intent.implied.append(summing[0])

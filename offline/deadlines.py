@@ -77,6 +77,7 @@ def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> No
     if found is None:
         return
     table, deadline = found
+    intent.days_late = days
     intent.conditions.append((table.name, f"{deadline.name} < {{today}} - {days}"))
     # rows that far past their deadline are still open: the late metric's open rows
     rule = intent.metric.metric if intent.metric else None

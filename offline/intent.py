@@ -103,6 +103,8 @@ class Intent:
     implied: list[GlossaryTerm] = field(default_factory=list)
     """Metrics whose state word the question uses of the rows it measures ("os produtos mais
     vendidos"): their filters and dates apply."""
+    days_late: int | None = None
+    """ "vencidos há mais de 60 dias": the rows' deadline lies more than this many days back."""
     per_row: str | None = None
     """ "média de tarefas por projeto": the rows counted, averaged over this table's rows
     they refer to (each counted once)."""
@@ -156,8 +158,7 @@ class Intent:
         """A period, the rows' others' period ("que compraram em 2026") or an age ("vencidos
         há mais de 60 dias") places the rows asked in time."""
         others = any(o.period for o in [*self.having, *self.without])
-        aged = any("{today} -" in condition for _t, condition in self.conditions)
-        return bool(self.periods) or others or aged
+        return bool(self.periods) or others or self.days_late is not None
 
     @property
     def lists_metric_rows(self) -> bool:

@@ -89,6 +89,19 @@ assinatura": "esperando a assinatura", "waiting for a signature")."""
 
 SUMMED = re.compile(r"^\s*sum\s*\(", re.IGNORECASE)
 """A metric expression that adds an amount up."""
+SUMMED_COLUMN = re.compile(r"\s*sum\(\s*(\w+)\s*\)\s*", re.IGNORECASE)
+
+
+def summed_column(expression: str) -> str | None:
+    """The column a metric's expression adds up, when it is just that sum ("SUM(valor)").
+
+    >>> summed_column("SUM(valor)"), summed_column("SUM(a) / SUM(b)")
+    ('valor', None)
+    """
+    found = SUMMED_COLUMN.fullmatch(expression)
+    return found.group(1) if found else None
+
+
 PRETERITE_PLURALS = {"eu": "eram", "ou": "aram", "iu": "iram"}
 """Portuguese past endings of one and of many ("apareceu" → "apareceram")."""
 

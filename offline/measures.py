@@ -14,7 +14,7 @@ from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import COUNT_WORDS
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values, qualify
-from orquestra.offline.lexicon import amount_column, is_measure, spelling
+from orquestra.offline.lexicon import amount_column, is_measure, spelling, summed_column
 from orquestra.offline.lifecycle import leaves_out
 
 
@@ -22,10 +22,10 @@ def metric_expression(intent: Intent) -> str:
     """The metric's expression; a total asked as an average, a maximum or a minimum ("custo
     médio de frete") aggregates the same column that way, per row."""
     expression = intent.metric.metric.expression
-    summed = re.fullmatch(r"\s*sum\(\s*(\w+)\s*\)\s*", expression, re.IGNORECASE)
+    summed = summed_column(expression)
     by_period = any(g.grain for g in intent.groups)
     if summed and intent.aggregate in ("avg", "max", "min") and not by_period:
-        return f"{intent.aggregate.upper()}({summed.group(1)})"
+        return f"{intent.aggregate.upper()}({summed})"
     return expression
 
 

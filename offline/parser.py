@@ -85,6 +85,7 @@ from orquestra.offline.lexicon import (
     key_column,
     shares_root,
     spelling,
+    summed_column,
     tied,
 )
 from orquestra.offline.lifecycle import done_state, not_yet, state_today
@@ -734,8 +735,8 @@ def _units_of_a_sum(intent: Intent) -> None:
     rule = intent.metric.metric if intent.metric else None
     if rule is None or intent.aggregate != "count":
         return
-    summed = re.fullmatch(r"\s*sum\(\s*(\w+)\s*\)\s*", rule.expression, re.IGNORECASE)
-    if summed and (rule.table, summed.group(1)) in intent.columns:
+    summed = summed_column(rule.expression)
+    if summed and (rule.table, summed) in intent.columns:
         intent.aggregate = None
 
 

@@ -85,6 +85,12 @@ ORDINALS = {
     **dict.fromkeys(("terceiro", "terceira", "3o", "3a", "3", "third", "3rd"), 3),
     **dict.fromkeys(("quarto", "quarta", "4o", "4a", "4", "fourth", "4th"), 4),
 }
+ENGLISH_MONTHS = {
+    *("january", "february", "march", "april", "may", "june", "july", "august", "september"),
+    *("october", "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep"),
+    *("oct", "nov", "dec"),
+}
+"""English month names and abbreviations ("mar" is also a Portuguese word: left out)."""
 SPANS = {"trimestre": 3, "tri": 3, "quarter": 3, "semestre": 6, "semester": 6, "half": 6}
 SPANS |= {"trim": 3, "sem": 6}  # "1º trim", "2º sem/25"
 """Named parts of a year, in months."""
@@ -540,42 +546,37 @@ def _numeric_month(text: str, today: date) -> Period | None:
     return Period(start, month_start(start, 1), found.group(0))
 
 
-ONE_DAY = re.compile(
-    r"(?<![\d/-])(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?)(?![\d/-])"
+ONE_DAY = (
+    re.compile(r"(?<![\d/-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d/-])"),
+    re.compile(r"(?<![\d/-])(?P<d>\d{1,2})/(?P<m>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/-])"),
     # the parser's words: "15/06/2026" comes as "15 06 2026"; without a year, after "dia"
-    r"|(?<!\d\s)\b(20\d{2}) (\d{1,2}) (\d{1,2})\b(?!\s\d)"
-    r"|(?<!\d\s)\b(\d{1,2}) (\d{1,2}) (20\d{2})\b(?!\s\d)"
-    r"|\b(?:dia|day) (\d{1,2}) (\d{1,2})\b(?!\s\d)"
+    re.compile(r"(?<!\d\s)\b(?P<y>20\d{2}) (?P<m>\d{1,2}) (?P<d>\d{1,2})\b(?!\s\d)"),
+    re.compile(r"(?<!\d\s)\b(?P<d>\d{1,2}) (?P<m>\d{1,2}) (?P<y>20\d{2})\b(?!\s\d)"),
+    re.compile(r"\b(?:dia|day) (?P<d>\d{1,2}) (?P<m>\d{1,2})\b(?!\s\d)"),
 )
-"""One day written with its digits: "15/06/2026", "dia 15/06", "2026-06-15"."""
+"""One day written with its digits: "2026-06-15", "15/06/2026", "dia 15/06"."""
 
 
 def _one_day(text: str, today: date) -> Period | None:
     """ "no dia 15/06/2026", "on 2026-06-15": that day; without a year, the latest such day
     that has come."""
-    found = ONE_DAY.search(text)
+    found = min(
+        (m for pattern in ONE_DAY if (m := pattern.search(text))),
+        key=lambda m: m.start(),
+        default=None,
+    )
     if found is None or re.search(
         r"\b(?:desde|since|a partir d[eo]|from)\s+(?:o )?$",
         text[: found.start()].replace("dia ", ""),
     ):
         return None  # "desde o dia 16/06": from that day on (`_since`)
-    parts = found.groups()
-    written = parts[:6] if any(parts[:6]) else parts[6:9] + (None,) * 3
-    if not any(written):
-        written = (
-            (None, None, None, *parts[9:12])
-            if any(parts[9:12])
-            else (None,) * 3
-            + (
-                parts[12],
-                parts[13],
-                None,
-            )
-        )
-    day = _day(written, today.year)
-    if day is None:
+    said = found.groupdict().get("y")
+    year = int(said) if said else today.year
+    try:
+        day = date(year + (2000 if year < 100 else 0), int(found.group("m")), int(found.group("d")))
+    except ValueError:
         return None
-    if not (written[0] or written[5]) and day > today:
+    if not said and day > today:
         day = day.replace(year=day.year - 1)
     return Period(day, day + timedelta(days=1), found.group(0))
 
@@ -588,14 +589,7 @@ _DAY_NAMES = "|".join(
 """Month names a lone day is read with: not those that are also everyday words ("out 10")."""
 _EN_NAMES = "|".join(
     sorted(
-        (
-            m
-            for m in MONTHS
-            if m.startswith(
-                ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-            )
-            and m not in ("mar", "marco")
-        ),
+        (m for m in MONTHS if m in ENGLISH_MONTHS),
         key=len,
         reverse=True,
     )

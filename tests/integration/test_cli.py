@@ -144,6 +144,33 @@ def test_a_yearly_series_is_said_and_tabled_by_its_years(demo_db, data_dir: Path
     assert [line.split()[0] for line in table[1:]] == ["2024", "2025", "2026"], table
 
 
+def test_invoices_issued_in_a_month_are_counted_by_their_issue_date(
+    demo_db, data_dir: Path
+) -> None:
+    """ "quantas notas foram emitidas em junho?" counted only the notes still in the EMITIDA
+    state (none): a row's first state said with a past period is the event that dates it.
+    The default offline model, the real guard and database, in a real process."""
+    gold = run(
+        "sql",
+        "--tenant",
+        "101",
+        "--json",
+        "SELECT count(*) FROM notas_fiscais"
+        " WHERE data_emissao >= '2026-06-01' AND data_emissao < '2026-07-01'",
+        data_dir=data_dir,
+    )
+    assert gold.returncode == 0, gold.stderr
+    issued = json.loads(gold.stdout)["rows"][0][0]
+    assert issued > 0
+    result = run(
+        "ask", "--tenant", "101", "quantas notas foram emitidas em junho?", data_dir=data_dir
+    )
+    assert result.returncode == 0, result.stderr
+    sql = next(line for line in result.stderr.splitlines() if "SQL (attempt 1)" in line)
+    assert "'EMITIDA'" not in sql and "data_emissao >=" in sql, sql
+    assert f"{issued:,}".replace(",", ".") in result.stdout, result.stdout
+
+
 def test_a_deployments_guardrails_file_with_its_own_rail_and_codes(
     demo_db, data_dir: Path, tmp_path: Path
 ) -> None:

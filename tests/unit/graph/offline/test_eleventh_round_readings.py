@@ -667,3 +667,10 @@ def test_a_unit_of_several_tables_said_with_a_period_is_the_dated_ones(question:
     """ "quantos kg em maio" summed the product catalogue's weights and dropped the month."""
     sql = sql_for("logistics", question)
     assert "sum(c.peso_total_kg)" in sql and ">= DATE '2026-05-01'" in sql, sql
+
+
+@pytest.mark.parametrize("question", ["faturamento junho 26", "faturamento janeiro 15"])
+def test_a_portuguese_month_before_a_number_is_not_an_english_day(question: str) -> None:
+    """English month names only read "June 15" as a day: "junho 26" is no 26 June."""
+    sql = sql_for("logistics", question)
+    assert "DATE '2026-06-26'" not in sql and "DATE '2026-01-15'" not in sql, sql
