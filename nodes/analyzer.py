@@ -1,9 +1,11 @@
 """analyzer: the query result turned into an analysis, in an isolated process.
 
 Totals, trend with period-over-period growth, top-N with shares, outliers, nulls and
-truncation — computed by the built-in analysis (or, in the optional code mode, by pandas code
-the SQL model wrote, after an AST check) inside a confined worker, never in the server's
-process. The streamer then writes from the analysis, not from hundreds of rows.
+truncation — computed by the built-in analysis (and, in the optional code mode, figures from
+pandas code the SQL model wrote, after an AST check) inside a fresh fork of a confined worker,
+never in the server's process. What comes back is checked against the job's own columns and
+rows (`sandbox.output`) before it reaches a card, a label or the answer. The streamer then
+writes from the analysis, not from hundreds of rows.
 """
 
 from __future__ import annotations
@@ -23,24 +25,26 @@ from orquestra.nodes.units import (
     identifier_columns,
     row_limit,
 )
-from orquestra.sandbox.analysis import jsonable_rows
+from orquestra.sandbox.analysis import Analysis, jsonable_rows
+from orquestra.sandbox.output import checked_analysis
 from orquestra.sandbox.pool import AnalysisError
 
 
 async def _run(
     resources: Resources, job: dict[str, Any], state: AgentState, code_mode: bool
-) -> Any:
-    """Code mode when the SQL model wrote analysis code (and it is enabled), else built-in."""
+) -> Analysis:
+    """Code mode when the SQL model wrote analysis code (and it is enabled), else built-in;
+    either checked against the job before it is used."""
     pool = resources.analysis_pool
     if pool is None:  # resources built by hand without workers: the rows' preview answers
         raise AnalysisError("no analysis workers")
     code = state.get("analysis_code")
     if code and code_mode:
         try:
-            return await pool.run({**job, "kind": "code", "code": code})
+            return checked_analysis(await pool.run({**job, "kind": "code", "code": code}), job)
         except AnalysisError:
             pass  # any failure falls back to the built-in analysis
-    return await pool.run(job)
+    return checked_analysis(await pool.run(job), job)
 
 
 def _sorted_or_none(names: set[str] | None) -> list[str] | None:
@@ -49,7 +53,7 @@ def _sorted_or_none(names: set[str] | None) -> list[str] | None:
 
 def _summary(update: dict[str, Any]) -> str:
     analysis = update.get("analysis") or {}
-    parts = [k for k in ("trend", "top", "outliers") if analysis.get(k)]
+    parts = [k for k in ("trend", "top", "outliers", "figures") if analysis.get(k)]
     return ", ".join(parts) or (
         "failed: " + str(update.get("analysis_error"))
         if update.get("analysis_error")

@@ -57,6 +57,9 @@ class Analysis(TypedDict, total=False):
     outliers: list[dict[str, Any]]
     """Rows far from the median (modified z-score above 3.5)."""
     notes: list[str]
+    figures: Any
+    """Code mode: the figures the model's own analysis code computed, checked to keep to the
+    query's columns and values (`output.checked_figures`)."""
 
 
 def jsonable(value: Any) -> Any:
@@ -148,8 +151,13 @@ def analyze(job: dict[str, Any]) -> Analysis:
             rows, columns.index(main), columns.index(label) if label else None
         )
     if out["truncated"]:
-        out["notes"].append(f"only the first {len(rows)} of {out['row_count']} rows were analysed")
+        out["notes"].append(truncation_note(len(rows), out["row_count"]))
     return out
+
+
+def truncation_note(analysed: int, row_count: int) -> str:
+    """The note of a result cut short: the one note an analysis writes."""
+    return f"only the first {analysed} of {row_count} rows were analysed"
 
 
 def share_scope(analysis: Analysis, listed: int | None) -> Analysis:

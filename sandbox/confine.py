@@ -5,8 +5,10 @@ address space, file size, processes, open files, no core dumps), a new network n
 where the kernel allows it, and — when started as root and `nobody` can reach the
 interpreter — the `nobody` user (otherwise the audit hook is what stops forks; the resource
 limits hold either way).
-Inside (`install_audit_hook`): an audit hook that refuses sockets, new processes and writes
-outside the worker's temporary folder, whatever the code tries.
+Inside (`install_audit_hook`, in each job's fork): an audit hook that refuses sockets, new
+processes, writes outside the job's own folder, and reads or listings outside that folder and
+the interpreter's own files — never another job's folder, the server's data folder or the
+embedded database's files — whatever the code tries.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import pwd
 import resource
 import sys
+import sysconfig
 
 CLONE_NEWNET = 0x40000000
 MEMORY_BYTES = 1024 * 1024 * 1024
@@ -80,21 +83,53 @@ BLOCKED_EVENTS = {
 }
 
 
-def install_audit_hook(workdir: str) -> None:
-    """Refuse network, processes and writes outside `workdir`, for the rest of the process."""
+SYSTEM_READS = ("/usr/share/zoneinfo", "/etc/localtime", "/dev/null", "/dev/urandom")
+"""Files outside the interpreter that pandas and numpy read at run time (time zones, entropy)."""
+LISTING_EVENTS = {"os.listdir", "os.scandir", "glob.glob", "os.chdir"}
+
+
+def readable_roots(workdir: str) -> tuple[str, ...]:
+    """Where a job may read: its own folder, the interpreter's libraries (lazy imports of
+    pandas and numpy), the code the worker already loaded, and `SYSTEM_READS`."""
+    paths = sysconfig.get_paths()
+    roots = {workdir, *SYSTEM_READS}
+    roots |= {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    roots |= {p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p)}
+    for module in list(sys.modules.values()):
+        name, file = getattr(module, "__name__", ""), getattr(module, "__file__", None)
+        if name.startswith("orquestra.") and file:
+            roots.add(os.path.dirname(file))  # e.g. the sandbox's own folder, never its parent
+    return tuple(sorted(os.path.realpath(r) for r in roots))
+
+
+def _within(target: str, roots: tuple[str, ...]) -> bool:
+    return any(target == root or target.startswith(root + os.sep) for root in roots)
+
+
+def install_audit_hook(workdir: str, readable: tuple[str, ...] | None = None) -> None:
+    """Refuse network, processes, writes outside `workdir`, and reads or listings outside
+    `readable` (default `readable_roots(workdir)`), for the rest of the process."""
     root = os.path.realpath(workdir)
+    roots = readable if readable is not None else readable_roots(root)
 
     def hook(event: str, args: tuple) -> None:
         if event in BLOCKED_EVENTS:
             raise PermissionError(f"{event} is not allowed in the analyzer")
+        if event in LISTING_EVENTS and args and isinstance(args[0], str | bytes):
+            target = os.path.realpath(os.fsdecode(args[0]))
+            if not _within(target, roots):
+                raise PermissionError(f"{event} of {target} is not allowed in the analyzer")
         if event == "open" and len(args) >= 2:
             path, mode = args[0], args[1]
+            if not isinstance(path, str | bytes):
+                return  # an open file descriptor: nothing new is reached
             writing = isinstance(mode, str) and any(m in mode for m in "wax+")
             flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
             writing = writing or bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
-            if writing and isinstance(path, str | bytes):
-                target = os.path.realpath(os.fsdecode(path))
-                if not target.startswith(root + os.sep):
-                    raise PermissionError(f"writing {target} is not allowed in the analyzer")
+            target = os.path.realpath(os.fsdecode(path))
+            if writing and not target.startswith(root + os.sep):
+                raise PermissionError(f"writing {target} is not allowed in the analyzer")
+            if not _within(target, roots):
+                raise PermissionError(f"reading {target} is not allowed in the analyzer")
 
     sys.addaudithook(hook)

@@ -1,8 +1,10 @@
 """A small pool of warm analysis workers, each a confined process (see `confine.py`).
 
-A job goes to an idle worker over a pipe; an answer must come back within the wall-clock
-limit, or the worker's whole process group is killed and a fresh one takes its place. The
-worker's environment is empty (no credentials, no keys), its folder a new temporary one.
+A job goes to an idle worker over a pipe; the worker is a clean template that runs each job
+in a fork of its own, in a new folder removed afterwards (`worker.py`), so nothing one job
+does reaches the next, whichever tenant asked. An answer must come back within the
+wall-clock limit, or the worker's whole process group (the template and its fork) is killed
+and a fresh one takes its place. The worker's environment is empty (no credentials, no keys).
 """
 
 from __future__ import annotations

@@ -95,4 +95,95 @@ async def test_code_mode_runs_pandas(pool: AnalysisPool) -> None:
         "rows": [[1], [2], [4]],
         "code": "result = {'total': float(df['v'].sum()), 'median': float(df['v'].median())}",
     }
-    assert await pool.run(job, timeout_s=30) == {"total": 7.0, "median": 2.0}
+    analysis = await pool.run(job, timeout_s=30)
+    assert analysis["figures"] == {"total": 7.0, "median": 2.0}
+    assert analysis["measures"]["v"]["sum"] == 7.0  # the built-in analysis runs beside it
+
+
+SPY = """
+import json, os, statistics
+import pandas as pd
+statistics.SEEN = []
+real = statistics.fmean
+def spy(values):
+    statistics.SEEN.append(list(values))
+    return real(values)
+statistics.fmean = spy
+pd.DataFrame.groupby = lambda *a, **k: statistics.SEEN.append('groupby')
+pd.DataFrame({'v': [1]}).to_csv('left-behind.csv')
+result = os.getcwd()
+"""
+LOOK = """
+import os, statistics
+import pandas as pd
+try:
+    open(os.path.join(FOLDER, 'left-behind.csv')).read()
+    read = 'read'
+except (OSError, PermissionError) as failure:
+    read = type(failure).__name__
+result = {
+    'seen': getattr(statistics, 'SEEN', None),
+    'fmean': statistics.fmean.__name__,
+    'groupby': pd.DataFrame.groupby.__name__,
+    'folder_left': os.path.exists(FOLDER),
+    'read': read,
+    'here': os.listdir('.'),
+}
+"""
+
+
+async def test_nothing_a_job_does_reaches_the_next_job(pool: AnalysisPool) -> None:
+    """A spy planted in the worker's modules, an object kept at module level and a file left
+    behind by one tenant's job are all gone when the next job (another tenant's) runs."""
+    folder = await pool.run({"kind": "python", "code": SPY}, timeout_s=30)
+    other_tenant = {
+        "kind": "builtin",
+        "columns": ["cliente", "valor_vencido"],
+        "rows": [["Cliente Secreto", 18230.0], ["Outro Cliente", 120.5]],
+    }
+    assert (await pool.run(other_tenant, timeout_s=30))["measures"]["valor_vencido"]["sum"]
+    seen = await pool.run({"kind": "python", "code": f"FOLDER = {folder!r}\n{LOOK}"}, timeout_s=30)
+    assert seen == {
+        "seen": None,
+        "fmean": "fmean",
+        "groupby": "groupby",
+        "folder_left": False,
+        "read": "PermissionError",
+        "here": [],
+    }
+
+
+async def test_a_job_cannot_read_or_list_beyond_its_own_folder(tmp_path: Path) -> None:
+    """Another job's folder (running at the same time), the server's data folder, system
+    files: none can be read or listed from a job, only its own folder and the interpreter."""
+    secret = tmp_path / "pgdata" / "base.dat"
+    await asyncio.to_thread(secret.parent.mkdir)
+    await asyncio.to_thread(secret.write_text, "other tenants' rows")
+    slow = "import time\nopen('mine.txt', 'w').write('tenant A')\ntime.sleep(1.5)\nresult = 1"
+    snoop = f"""
+import os
+tries = {{}}
+def attempt(name, action):
+    try:
+        action()
+        tries[name] = 'allowed'
+    except PermissionError as refused:
+        tries[name] = str(refused)
+parent = os.path.dirname(os.getcwd())
+attempt('list parent', lambda: os.listdir(parent))
+attempt('list tmp', lambda: os.listdir('/tmp'))
+attempt('data folder', lambda: open({str(secret)!r}).read())
+attempt('passwd', lambda: open('/etc/passwd').read())
+attempt('pandas', lambda: __import__('pandas').read_csv({str(secret)!r}))
+result = tries
+"""
+    async with asyncio.timeout(60):
+        sandbox = await AnalysisPool(size=2, timeout_s=10).start()
+        try:
+            first = asyncio.create_task(sandbox.run({"kind": "python", "code": slow}))
+            await asyncio.sleep(0.3)
+            tries = await sandbox.run({"kind": "python", "code": snoop})
+            assert await first == 1
+        finally:
+            await sandbox.close()
+    assert all("is not allowed in the analyzer" in why for why in tries.values()), tries
