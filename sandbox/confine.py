@@ -88,11 +88,12 @@ SYSTEM_READS = ("/usr/share/zoneinfo", "/etc/localtime", "/dev/null", "/dev/uran
 LISTING_EVENTS = {"os.listdir", "os.scandir", "glob.glob", "os.chdir"}
 
 
-def readable_roots(workdir: str) -> tuple[str, ...]:
-    """Where a job may read: its own folder, the interpreter's libraries (lazy imports of
-    pandas and numpy), the code the worker already loaded, and `SYSTEM_READS`."""
+def readable_roots() -> tuple[str, ...]:
+    """Where a job may read besides its own folder: the interpreter's libraries (lazy imports
+    of pandas and numpy), the code the worker already loaded, and `SYSTEM_READS`. Worked out
+    once by the template: a fork that did it would pay for it on every job."""
     paths = sysconfig.get_paths()
-    roots = {workdir, *SYSTEM_READS}
+    roots = set(SYSTEM_READS)
     roots |= {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
     roots |= {p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p)}
     for module in list(sys.modules.values()):
@@ -108,9 +109,9 @@ def _within(target: str, roots: tuple[str, ...]) -> bool:
 
 def install_audit_hook(workdir: str, readable: tuple[str, ...] | None = None) -> None:
     """Refuse network, processes, writes outside `workdir`, and reads or listings outside
-    `readable` (default `readable_roots(workdir)`), for the rest of the process."""
+    `workdir` and `readable` (default `readable_roots()`), for the rest of the process."""
     root = os.path.realpath(workdir)
-    roots = readable if readable is not None else readable_roots(root)
+    roots = (root, *(readable if readable is not None else readable_roots()))
 
     def hook(event: str, args: tuple) -> None:
         if event in BLOCKED_EVENTS:

@@ -38,7 +38,7 @@ from pydantic import (
     ValidationInfo,
 )
 
-from orquestra.sandbox.analysis import Analysis, jsonable, truncation_note
+from orquestra.sandbox.analysis import Analysis, truncation_note
 from orquestra.sandbox.pool import AnalysisError
 
 log = logging.getLogger(__name__)
@@ -126,24 +126,28 @@ WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 @dataclass(frozen=True)
 class Provenance:
-    """What the job's answer may name: its columns and each column's row values as text."""
+    """What the job's answer may name: its columns and the values its rows hold."""
 
     columns: frozenset[str]
-    values: dict[str, frozenset[str]]
-    every_value: frozenset[str]
+    every_value: frozenset[Any]
     column_words: frozenset[str]
 
     @classmethod
     def of(cls, job: dict[str, Any]) -> Provenance:
-        columns = list(job.get("columns") or [])
-        values: dict[str, set[str]] = {c: set() for c in columns}
+        columns = [str(c) for c in job.get("columns") or []]
+        values: set[Any] = set()
         for row in job.get("rows") or []:
-            for name, value in zip(columns, row, strict=False):
-                if value is not None:
-                    values[name].add(str(jsonable(value)))
-        every = frozenset().union(*values.values()) if values else frozenset()
+            try:
+                values.update(row)
+            except TypeError:  # a list or a document in a cell: only its plain values count
+                values.update(v for v in row if isinstance(v, str | int | float))
+        values.discard(None)
         words = frozenset(w.lower() for c in columns for w in WORD.findall(c))
-        return cls(frozenset(columns), {c: frozenset(v) for c, v in values.items()}, every, words)
+        return cls(frozenset(columns), frozenset(values), words)
+
+    def holds(self, value: Any) -> bool:
+        """Whether `value` is one of the rows' own values (as JSON carried it)."""
+        return isinstance(value, str | int | float) and value in self.every_value
 
 
 def _provenance(info: ValidationInfo) -> Provenance:
@@ -157,7 +161,7 @@ def _column(name: str, info: ValidationInfo) -> str:
 
 
 def _row_value(value: str | int | float | None, info: ValidationInfo) -> str | int | float | None:
-    if value is not None and str(value) not in _provenance(info).every_value:
+    if value is not None and not _provenance(info).holds(value):
         raise ValueError("not a value of the query's rows")
     return value
 
@@ -322,7 +326,7 @@ def _key(key: Any, provenance: Provenance) -> str:
     text = str(key)
     if len(text) > MAX_TEXT:
         raise ValueError("a figure's name is too long")
-    if text in provenance.columns or text in provenance.every_value:
+    if text in provenance.columns or provenance.holds(key):
         return text
     words = [w.lower() for w in WORD.findall(text)]
     allowed = provenance.column_words | STAT_WORDS

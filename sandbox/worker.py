@@ -22,7 +22,7 @@ import sys
 import tempfile
 import traceback
 
-from orquestra.sandbox.confine import install_audit_hook
+from orquestra.sandbox.confine import install_audit_hook, readable_roots
 
 ANSWER_LIMIT = 8 * 1024 * 1024
 """Bytes of one answer; a job that writes more gets an error instead (the pool's pipe limit)."""
@@ -78,7 +78,7 @@ def answer_for(line: str) -> dict:
         }
 
 
-def _job_in_fork(line: str, folder: str, answer_fd: int) -> None:
+def _job_in_fork(line: str, folder: str, answer_fd: int, readable: tuple[str, ...]) -> None:
     """In the fork: cut from the template's pipes, confined to `folder`, answer, exit."""
     quiet = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # the next job arrives on stdin; answers leave on stdout
@@ -86,7 +86,7 @@ def _job_in_fork(line: str, folder: str, answer_fd: int) -> None:
     os.close(quiet)
     out = os.fdopen(answer_fd, "wb")
     os.chdir(folder)
-    install_audit_hook(folder)
+    install_audit_hook(folder, readable)
     try:
         data = json.dumps(answer_for(line), default=str).encode()
     except Exception:  # an answer that does not serialise is still an answer
@@ -98,15 +98,16 @@ def _job_in_fork(line: str, folder: str, answer_fd: int) -> None:
     os._exit(0)
 
 
-def run_job(line: str, base: str) -> dict:
-    """`line`'s job in a fresh fork with a new empty folder under `base`, removed after."""
+def run_job(line: str, base: str, readable: tuple[str, ...]) -> dict:
+    """`line`'s job in a fresh fork with a new empty folder under `base`, removed after; the
+    fork may read only that folder and `readable`."""
     folder = tempfile.mkdtemp(prefix="job-", dir=base)
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the job's own process
         os.close(read_fd)
         try:
-            _job_in_fork(line, folder, write_fd)
+            _job_in_fork(line, folder, write_fd, readable)
         finally:
             os._exit(1)
     os.close(write_fd)
@@ -133,9 +134,9 @@ def main() -> None:
     import orquestra.sandbox.analysis
     import orquestra.sandbox.codecheck  # noqa: F401
 
-    base = os.getcwd()
+    base, readable = os.getcwd(), readable_roots()
     for line in sys.stdin:
-        sys.stdout.write(json.dumps(run_job(line, base), default=str) + "\n")
+        sys.stdout.write(json.dumps(run_job(line, base, readable), default=str) + "\n")
         sys.stdout.flush()
 
 
