@@ -1,24 +1,36 @@
 """What a person must review in an imported schema: YAML comments above each table and the
 list `catalog import` and `init` print (tenancy proposed, paths chosen and whether the others
-agree, shared tables, undecided tables, folded partitions, views, columns without a
-description).
+agree, shared tables, undecided tables, schema text left out as personal data, folded
+partitions, views, columns without a description).
+
+Schema text left out as personal data is printed with its values masked; the file's
+comments name only where it was and what kind, so no part of it lands in the deployment's
+folder (which is often kept in version control).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from orquestra.ddl_catalog.path_agreement import PathAgreement
 from orquestra.ddl_catalog.tenancy import TenancyProposal, describe_via
 
 if TYPE_CHECKING:
+    from orquestra.ddl_catalog.import_withheld import Withheld
     from orquestra.ddl_catalog.importer import SchemaImport
 
 VIEW_KINDS = {"v": "view", "m": "materialized view"}
 
 
-def table_comments(relation: Any, proposal: TenancyProposal, agreement: list[PathAgreement]) -> str:
-    """YAML comments above a table: what kind it is, and the tenancy a person must confirm."""
+def table_comments(
+    relation: Any,
+    proposal: TenancyProposal,
+    agreement: list[PathAgreement],
+    withheld: Sequence[Withheld] = (),
+) -> str:
+    """YAML comments above a table: what kind it is, the tenancy a person must confirm, and
+    its texts left out as personal data."""
     name = relation["table_name"]
     lines = []
     if relation["kind"] in VIEW_KINDS:
@@ -35,7 +47,16 @@ def table_comments(relation: Any, proposal: TenancyProposal, agreement: list[Pat
             f"DECIDE: {proposal.undecided[name]}. Declare tenant_column, tenant_via "
             "{parent, columns} or shared: true"
         )
+    lines += [withheld_comment(item) for item in withheld]
     return "".join(f"  # {line}\n" for line in lines)
+
+
+def withheld_comment(item: Withheld) -> str:
+    """A file comment for a text left out: where and what kind, never the text."""
+    return (
+        f"REVIEW personal data not copied ({', '.join(item.kinds)}): {item.part}; the"
+        " database keeps the text (listed, masked, when this file was written)"
+    )
 
 
 def review_lines(result: SchemaImport) -> list[str]:
@@ -48,6 +69,10 @@ def review_lines(result: SchemaImport) -> list[str]:
     if tenancy.shared:
         lines.append(f"shared by every tenant (confirm): {', '.join(tenancy.shared)}")
     lines += [f"NO TENANCY, decide: {name}: {why}" for name, why in tenancy.undecided.items()]
+    lines += [
+        f"personal data, not copied into the catalog (decide): {item.describe()}"
+        for item in result.withheld
+    ]
     for parent, parts in result.partitions.items():
         lines.append(f"partitioned {parent}: folded {len(parts)} partition(s) ({', '.join(parts)})")
     if result.views:

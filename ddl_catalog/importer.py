@@ -8,7 +8,9 @@ reports: enums, domains and composite types first, then tables with generated co
 parent's keys kept). Foreign keys become `joins:` and are not repeated as REFERENCES in the
 DDL, which stays creatable in any order. Views and materialized views are imported as
 read-only tables when asked for. Tenancy is proposed by `ddl_catalog.tenancy`: a table it
-cannot decide gets none, which the loader refuses until a person declares it.
+cannot decide gets none, which the loader refuses until a person declares it. A comment or
+other schema text that looks like personal data is left out and listed
+(`ddl_catalog.import_withheld`): the catalog goes into every tenant's prompt.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import pglast
 import yaml
 from pglast.stream import RawStream
 
-from orquestra.ddl_catalog.import_review import review_lines, table_comments
+from orquestra.ddl_catalog.import_review import review_lines, table_comments, withheld_comment
+from orquestra.ddl_catalog.import_withheld import Withheld, withhold_personal_data
 from orquestra.ddl_catalog.importer_sql import (
     COLUMNS_SQL,
     FOREIGN_KEYS_SQL,
@@ -53,6 +56,8 @@ class SchemaImport:
     """`table.column` without a description (no database comment)."""
     agreement: dict[str, list[PathAgreement]] = field(default_factory=dict)
     """Per `tenant_via` table with several paths: do the others name the same tenant?"""
+    withheld: tuple[Withheld, ...] = ()
+    """Schema text that looks like personal data, not copied into the catalog."""
 
     @property
     def undecided(self) -> list[str]:
@@ -81,6 +86,9 @@ async def import_schema(
         indexes = await conn.fetch(INDEXES_SQL, schema)
         foreign_keys = await conn.fetch(FOREIGN_KEYS_SQL, schema)
         partitions = await conn.fetch(PARTITIONS_SQL, schema)
+    screened = withhold_personal_data(relations, columns, types, indexes)
+    relations, columns = screened.relations, screened.columns
+    types, indexes = screened.types, screened.indexes
     if not relations:
         raise CatalogError(
             "IMPORT_SCHEMA_EMPTY",
@@ -118,11 +126,13 @@ async def import_schema(
         "schema": schema,
         "ddl": _Literal("\n".join(ddl) + "\n"),
     }
-    text = _dump(header) + "tables:\n"
+    text = "".join(f"# {withheld_comment(w)}\n" for w in screened.withheld if w.table is None)
+    text += _dump(header) + "tables:\n"
     for relation in relations:
         name = relation["table_name"]
         entry = _table_entry(relation, by_table[name], keys, proposal, tenant_column)
-        comments = table_comments(relation, proposal, agreement.get(name, []))
+        withheld = [w for w in screened.withheld if w.table == name]
+        comments = table_comments(relation, proposal, agreement.get(name, []), withheld)
         text += comments + _indent(_dump({name: entry}))
     folded: dict[str, list[str]] = {}
     for row in partitions:
@@ -141,6 +151,7 @@ async def import_schema(
             if not c["comment"]
         ),
         agreement=agreement,
+        withheld=tuple(screened.withheld),
     )
 
 

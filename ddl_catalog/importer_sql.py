@@ -65,8 +65,8 @@ WHERE n.nspname = $1 AND (t.typtype IN ('e', 'd') OR (t.typtype = 'c' AND r.relk
 ORDER BY t.typtype = 'c', t.typtype = 'd', t.oid
 """
 INDEXES_SQL = """
-SELECT c.relname AS table_name, pg_get_indexdef(i.indexrelid) AS ddl
-FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+SELECT c.relname AS table_name, pg_get_indexdef(i.indexrelid) AS ddl, ic.relname AS index_name
+FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid
 JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = $1 AND NOT i.indisprimary AND NOT c.relispartition
 ORDER BY c.relname, 2

@@ -7,6 +7,8 @@ import asyncio
 import logging
 from typing import Any
 
+import asyncpg
+
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import CatalogError, load_catalog
@@ -53,11 +55,10 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.server.db_policies import owned, statements_for
 
     catalog = load_catalog(settings.catalog_folder)
-    database = (
-        args.database
-        or (urlsplit(settings.database_url).path.lstrip("/") if settings.database_url else None)
-        or settings.database_name
-    )
+    named = (
+        urlsplit(settings.database_url).path.lstrip("/") if settings.database_url else None
+    ) or settings.database_name
+    database = args.database or named
     statements = statements_for(catalog, settings, database)
     if args.apply:
         return _apply_db_policies(catalog, statements, settings, args.database)
@@ -66,7 +67,41 @@ def _cmd_db_policies(args: argparse.Namespace, settings: Settings) -> int:
     print(f"-- ({kind}). Apply as the tables' owner; one transaction, idempotent: each block")
     print("-- acts only when the state differs, and then raises an `orquestra:` NOTICE.\n")
     print(f"BEGIN;\n\n{render(statements)}\nCOMMIT;")
+    print(_index_findings_sql(catalog, settings, database if database != named else None))
     return 0
+
+
+def _index_findings_sql(catalog: Any, settings: Settings, elsewhere: str | None) -> str:
+    """The index findings under the printed SQL, as comments: running the printed file never
+    builds an index (the owner runs each statement, alone, when it suits the table). Checked
+    on the database the settings name; the printed SQL may be for another (`elsewhere`)."""
+    from orquestra.core.database import admin_url, connect
+    from orquestra.server.db_policies import index_findings
+
+    head = "\n-- Indexes of the tenant tables"
+    if elsewhere:
+        return f"{head}: not checked (--database {elsewhere} is not the settings' database)."
+
+    async def run() -> Any:
+        conn = await connect(admin_url(settings))
+        try:
+            return await index_findings(conn, catalog)
+        finally:
+            await conn.close()
+
+    try:
+        found = asyncio.run(run())
+    except (OrquestraError, OSError, asyncpg.PostgresError) as exc:
+        reason = str(exc) if isinstance(exc, OrquestraError) else f"{type(exc).__name__}: {exc}"
+        return f"{head}: not checked ({' '.join(reason.split())})."  # one comment line
+    if not found:
+        return f"{head}: each starts with its tenant column."
+    lines = [f"{head}: findings ({len(found)}), not applied; run each statement alone,"]
+    lines.append("-- outside a transaction, when it suits the table:")
+    for finding in found:  # every line a comment, whatever a name in the message holds
+        text = f"[{finding.code}] {finding.message}\n{finding.statement}"
+        lines += [f"-- {line}" for line in text.splitlines()]
+    return "\n".join(lines)
 
 
 def _apply_db_policies(
@@ -99,6 +134,8 @@ def _apply_db_policies(
     print(f"\nfindings ({len(report.findings)}):" if report.findings else "\nfindings: none")
     for finding in report.findings:
         print(f"  [{finding.code}] {finding.message}")
+        if finding.statement:
+            print(f"    {finding.statement}")
     return 0
 
 

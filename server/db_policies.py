@@ -7,6 +7,10 @@ Which statements apply when (guards/rls_setup.py):
   tables and the agent role only. What they cannot enforce without touching more of the
   company's database is reported as findings, each with a stable code.
 
+Tenant tables' indexes that do not start with the tenant column are findings in either kind
+of database, each with the `CREATE INDEX` that fixes it; neither `--apply` nor the printed
+SQL builds them (guards/tenant_indexes.py says why).
+
 All statements run in one transaction: a missing privilege stops everything with
 `POLICY_PRIVILEGE_MISSING` naming what is needed, and nothing is half-applied.
 """
@@ -28,6 +32,7 @@ from orquestra.guards.rls_setup import (
     least_intrusive_statements,
     owned_database_statements,
 )
+from orquestra.guards.tenant_indexes import tenant_index_gaps
 
 LAYER_1 = "guards/allowlist.py FUNCTIONS, checked by guards/validate.py _check_function"
 
@@ -42,6 +47,8 @@ class Finding:
 
     code: str
     message: str
+    statement: str | None = None
+    """The SQL that fixes it, for the owner to run, when there is one."""
 
 
 @dataclass
@@ -166,7 +173,19 @@ async def findings(
         await _writable_tables(conn, catalog, who),
         await _tables_outside_catalog(conn, catalog, who),
     ]
-    return [f for f in found if f is not None]
+    return [f for f in found if f is not None] + await index_findings(conn, catalog)
+
+
+INDEX_FINDING = "INDEX_NOT_STARTING_WITH_TENANT"
+
+
+async def index_findings(conn: asyncpg.Connection, catalog: Catalog) -> list[Finding]:
+    """A tenant table's index that does not start with the tenant column lets SQL time
+    lookups of other tenants' keys; reported with the index that fixes it, never built."""
+    return [
+        Finding(INDEX_FINDING, gap.describe(), f"{gap.fix};")
+        for gap in await tenant_index_gaps(conn, catalog)
+    ]
 
 
 async def _tenant_switchable(conn: asyncpg.Connection, who: str) -> Finding | None:

@@ -476,3 +476,111 @@ async def test_apply_refuses_a_database_other_than_its_own(demo_db, data_dir: Pa
     )
     assert done.returncode != 0 and "POLICY_DATABASE_MISMATCH" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+INDEX_FINDING = "[INDEX_NOT_STARTING_WITH_TENANT]"
+LOOKUP = "SELECT film_id FROM inventory WHERE inventory_id = 7"
+"""A key lookup the agent could time for another store's copies."""
+
+
+def _index_findings(printed: str) -> list[tuple[str, str]]:
+    """(finding, statement) pairs of `--print`'s index section, comment markers taken off."""
+    lines = [line.removeprefix("-- ") for line in printed.splitlines()]
+    return [(line, lines[n + 1]) for n, line in enumerate(lines) if line.startswith(INDEX_FINDING)]
+
+
+async def _guarded_plan(db: CompanyDb, catalog: Catalog) -> str:
+    """The plan of LOOKUP as the agent runs it: guarded for store 2, under row-level security,
+    index scans only (the sample is too small for the planner to want one otherwise)."""
+    from orquestra.guards import GuardPolicy, guard_sql
+
+    guarded = guard_sql(LOOKUP, GuardPolicy.from_catalog(catalog), "2", 0)
+    index_scans_only = {"enable_seqscan": "off", "enable_bitmapscan": "off"}
+    agent = await asyncpg.connect(
+        db.url_as(db.agent), connection_class=Connection, server_settings=index_scans_only
+    )
+    try:
+        plan = await run_as_tenant(
+            agent, f"EXPLAIN {guarded.sql}", guarded.params, tenant="2", limits=LIMITS
+        )
+    finally:
+        await agent.close()
+    return "\n".join(row[0] for row in plan.rows)
+
+
+async def test_indexes_not_starting_with_the_tenant_column_are_reported_with_their_fix(
+    company_db: Callable, catalog: Catalog, data_dir: Path
+) -> None:
+    """inventory's primary key (inventory_id) is reported with the index that fixes it; an
+    index that starts with store_id, and supply_order's key (store_id, order_no), are not.
+    The owner runs the printed statement, the finding goes, and the agent's lookup then finds
+    its rows through the new index, never reaching another store's."""
+    from tests.integration.test_cli import run
+
+    db = await company_db()
+    await _apply(db, catalog)
+    owner = await asyncpg.connect(db.owner_url)
+    try:
+        await owner.execute(
+            "CREATE INDEX inventory_store_film_idx ON inventory (store_id, film_id)"
+        )
+        await owner.execute(
+            "CREATE INDEX customer_email_idx ON customer (lower(email)) WHERE active"
+        )
+    finally:
+        await owner.close()
+    env = {
+        "DATABASE_URL": db.owner_url,
+        "ORQUESTRA_CATALOG_DIR": str(CATALOG_DIR),
+        "ORQUESTRA_AGENT_ROLE": db.agent,
+    }
+
+    def printed() -> str:
+        done = run("db", "policies", "--print", data_dir=data_dir, **env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    before = dict(_index_findings(await asyncio.to_thread(printed)))
+    pkey = next(f for f in before if "public.inventory: primary key inventory_pkey" in f)
+    assert "(inventory_id) does not start with the tenant column store_id" in pkey
+    assert "the primary key stays" in pkey
+    fix = before[pkey]
+    assert fix == "CREATE INDEX CONCURRENTLY ON public.inventory (store_id, inventory_id);"
+    email = next(f for f in before if "customer_email_idx" in f)
+    assert before[email] == (
+        "CREATE INDEX CONCURRENTLY ON public.customer (store_id, (lower(email))) WHERE active;"
+    )
+    assert not any("inventory_store_film_idx" in f or "supply_order" in f for f in before)
+    assert "inventory_pkey" in await _guarded_plan(db, catalog)
+
+    owner = await asyncpg.connect(db.owner_url)
+    try:  # the owner follows the finding, outside a transaction as CONCURRENTLY needs
+        await owner.execute(fix)
+        await owner.execute("ANALYZE inventory")
+    finally:
+        await owner.close()
+    after = dict(_index_findings(await asyncio.to_thread(printed)))
+    assert not any("inventory_pkey" in f for f in after)
+    assert set(after) == set(before) - {pkey}
+    assert "inventory_store_id_inventory_id_idx" in await _guarded_plan(db, catalog)
+    report = await _apply(db, catalog)  # --apply reports the same, and builds none
+    reported = {f.statement for f in report.findings if f.code == INDEX_FINDING[1:-1]}
+    assert reported == set(after.values())
+
+
+async def test_print_for_another_database_does_not_check_the_indexes(data_dir: Path) -> None:
+    from tests.integration.test_cli import run
+
+    done = await asyncio.to_thread(
+        run,
+        "db",
+        "policies",
+        "--print",
+        "--database",
+        "elsewhere",
+        data_dir=data_dir,
+        DATABASE_URL="postgresql://nobody@127.0.0.1:1/nothing",
+        ORQUESTRA_CATALOG_DIR=str(CATALOG_DIR),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "-- Indexes of the tenant tables: not checked (--database elsewhere" in done.stdout

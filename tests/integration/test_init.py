@@ -17,6 +17,7 @@ from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.ddl_catalog.check import check_catalog
 from orquestra.ddl_catalog.knowledge import load_examples
+from tests.databases import fresh_database
 from tests.integration.rental_schema import create_rental_database
 
 ORQUESTRA = str(Path(sys.executable).parent / "orquestra")
@@ -93,3 +94,94 @@ def test_catalog_import_writes_the_file_and_prints_the_review(
     assert load_catalog(tmp_path).table("rental").tenant_via.parent == "inventory"
     again = orquestra(rental_url, data_dir, *args, "--out", str(tmp_path / "systems"))
     assert again.returncode == 2 and "error [FILE_EXISTS]" in again.stderr
+
+
+PERSONAL_SCHEMA_SQL = """
+CREATE DOMAIN account_code AS text CHECK (VALUE <> '529.982.247-25');
+CREATE TABLE account (
+    account_id integer PRIMARY KEY,
+    tenant_id integer NOT NULL,
+    code account_code,
+    contact text,
+    status text NOT NULL,
+    hotline text GENERATED ALWAYS AS (CASE WHEN status = 'vip' THEN '(11) 3456-7890' END) STORED
+);
+COMMENT ON TABLE account IS 'Accounts of each tenant; ask maria.silva@example.com';
+COMMENT ON COLUMN account.contact IS 'Escalations: ana.souza@example.com or +55 11 98765-4321';
+COMMENT ON COLUMN account.status IS 'Open since 2024-01-15; CFOP 5102; limit R$ 1.234,56';
+CREATE INDEX account_vip_idx ON account (status) WHERE contact <> 'vip.client@example.org';
+CREATE INDEX account_open_idx ON account (status) WHERE status <> 'closed';
+"""
+"""A DBA's schema text holding personal data: comments, an index predicate, a generated
+column and a domain check; one comment and one predicate hold none (kept as written)."""
+PERSONAL_VALUES = (
+    "maria.silva@example.com",
+    "ana.souza@example.com",
+    "98765-4321",
+    "vip.client@example.org",
+    "3456-7890",
+    "529.982.247-25",
+)
+
+
+@pytest.fixture(scope="module")
+async def personal_url(settings: Settings) -> str:
+    server_url = embedded_server(settings.data_dir).get_uri()  # type: ignore[attr-defined]
+    url = await fresh_database(server_url, "init_personal_data")
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(PERSONAL_SCHEMA_SQL)
+    finally:
+        await conn.close()
+    return url
+
+
+def test_init_leaves_personal_data_out_of_the_catalog_and_lists_it(
+    personal_url: str, data_dir: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "accounts"
+    result = init(folder, personal_url, data_dir, "--tenant-column", "tenant_id")
+    assert result.returncode == 0, result.stdout + result.stderr
+    written = "\n".join(p.read_text(encoding="utf-8") for p in folder.rglob("*") if p.is_file())
+    for value in PERSONAL_VALUES:
+        assert value not in written
+        assert value not in result.stdout + result.stderr
+    listed = [line for line in result.stdout.splitlines() if "personal data, not copied" in line]
+    assert any(
+        "account: column contact comment — e-mail address, phone number:"
+        " 'Escalations: <e-mail address> or <phone number>'" in line
+        for line in listed
+    )
+    assert any("account: table comment — e-mail address" in line for line in listed)
+    assert any(
+        "account: index account_vip_idx predicate — e-mail address" in line for line in listed
+    )
+    assert any(
+        "account: column hotline generated expression — phone number" in line for line in listed
+    )
+    assert any("domain account_code CHECK — document number (CPF)" in line for line in listed)
+    assert len(listed) == 5
+    assert (
+        "REVIEW personal data not copied (e-mail address, phone number): column contact" in written
+    )
+    catalog = load_catalog(folder / "catalog")
+    table = catalog.table("account")
+    assert table.meta.description == ""
+    assert table.column("contact").meta.description == ""
+    assert (
+        table.column("status").meta.description
+        == "Open since 2024-01-15; CFOP 5102; limit R$ 1.234,56"
+    )
+    indexes = " ".join(catalog.systems[0].index_ddl)
+    assert "account_open_idx" in indexes and "account_vip_idx" not in indexes
+
+
+def test_catalog_import_leaves_out_the_same_text(
+    personal_url: str, data_dir: Path, tmp_path: Path
+) -> None:
+    args = ("catalog", "import", "--schema", "public", "--tenant-column", "tenant_id")
+    result = orquestra(personal_url, data_dir, *args, "--out", str(tmp_path / "systems"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    written = (tmp_path / "systems" / "public.yaml").read_text(encoding="utf-8")
+    assert not [value for value in PERSONAL_VALUES if value in written]
+    assert result.stdout.count("personal data, not copied") == 5
