@@ -584,3 +584,17 @@ async def test_print_for_another_database_does_not_check_the_indexes(data_dir: P
     )
     assert done.returncode == 0, done.stderr
     assert "-- Indexes of the tenant tables: not checked (--database elsewhere" in done.stdout
+
+
+async def test_the_shipped_deployments_pass_their_own_index_check(deployment) -> None:
+    """The samples are what a company copies: every index of a tenant table starts with its
+    tenant column (a primary key that does not has one that does beside it)."""
+    from orquestra.server.db_policies import index_findings
+
+    catalog = await asyncio.to_thread(load_catalog, deployment.settings.catalog_folder)
+    conn = await asyncpg.connect(admin_url(deployment.settings))
+    try:
+        found = await index_findings(conn, catalog)
+    finally:
+        await conn.close()
+    assert not found, [finding.message for finding in found]
