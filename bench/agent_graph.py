@@ -135,7 +135,9 @@ async def main(turns: int) -> None:
     everything = render_schema(catalog, catalog.tables, catalog.glossary)
     selected_sizes, whole_sizes = [], []
     for question in QUESTIONS:
-        selection = resources.sources.select(question, await resources.vectors.query(question))
+        selection = resources.sources.select(
+            question, await resources.vectors.query(question, asker="bench")
+        )
         schema = render_schema(catalog, selection.tables, selection.terms)
         selected_sizes.append(
             len(prompt("sql_analytics", schema=schema, examples="", today="")) // 4

@@ -153,7 +153,7 @@ async def main(count: int) -> None:
         hits = {kind: {1: 0, 3: 0, 5: 0, "selected": 0, "n": 0} for kind in KINDS}
         selected_tokens = []
         for question, relevant, kind in asked:
-            selection = index.select(question, await cache.query(question))
+            selection = index.select(question, await cache.query(question, asker="bench"))
             ranked = sorted(selection.scores, key=selection.scores.__getitem__, reverse=True)
             for k in (1, 3, 5):
                 hits[kind][k] += relevant in ranked[:k]

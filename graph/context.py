@@ -60,6 +60,12 @@ class RunContext:
             today=settings.effective_today().isoformat(),
         )
 
+    @property
+    def asker(self) -> str:
+        """Who asks, as the key of what is kept for one person's turns only (the query
+        vectors): never shared with another tenant, nor with a colleague."""
+        return f"{self.tenant}\x1f{self.user}"
+
     def today_date(self, settings: Settings) -> date:
         """The run's today: its own, else the settings' effective today."""
         return date.fromisoformat(self.today) if self.today else settings.effective_today()

@@ -22,6 +22,7 @@ from orquestra.graph.embeddings import embedding_name
 log = logging.getLogger(__name__)
 TABLE = "orquestra_internal.embedding_cache"
 RECENT_QUERIES = 256
+"""Query vectors kept, over every asker: enough for the stages of the turns in flight."""
 
 
 def pgvector_text(vector: np.ndarray) -> str:
@@ -73,13 +74,16 @@ class VectorCache:
             await self._store(fresh)
         return np.stack([self.memory[k] for k in keys]) if keys else np.zeros((0, 0))
 
-    async def query(self, text: str) -> np.ndarray:
-        """The query vector of `text` (the last few are kept: stages of a turn share them)."""
-        if text in self.queries:
-            self.queries.move_to_end(text)
-            return self.queries[text]
+    async def query(self, text: str, *, asker: str) -> np.ndarray:
+        """The query vector of `text`. The last few are kept for the stages of one turn,
+        keyed by who asks (`RunContext.asker`): whether anyone else asked the same question
+        must not show in how long this takes."""
+        key = f"{asker}\x1e{text}"
+        if key in self.queries:
+            self.queries.move_to_end(key)
+            return self.queries[key]
         vector = np.asarray(await self.embeddings.aembed_query(text), dtype=np.float32)
-        self.queries[text] = vector
+        self.queries[key] = vector
         if len(self.queries) > RECENT_QUERIES:
             self.queries.popitem(last=False)
         return vector

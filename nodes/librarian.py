@@ -43,11 +43,11 @@ def glossary_text(terms: list[GlossaryTerm], lang: str) -> str:
     return "\n".join(lines)
 
 
-async def relevant_terms(resources: Resources, question: str) -> list[GlossaryTerm]:
+async def relevant_terms(resources: Resources, question: str, *, asker: str) -> list[GlossaryTerm]:
     terms = list(resources.catalog.glossary)
     if len(glossary_text(terms, "pt")) <= GLOSSARY_INLINE_CHARS:
         return terms
-    query = await resources.vectors.query(question)
+    query = await resources.vectors.query(question, asker=asker)
     passages = [f"{t.term}: {t.definition}" for t in terms]
     return [terms[i] for i in await resources.vectors.nearest(passages, query, TERMS_WHEN_LARGE)]
 
@@ -58,8 +58,8 @@ async def librarian(
 ) -> dict[str, Any]:
     context = runtime.context
     lang = state.get("lang", "pt")
-    terms = await relevant_terms(resources, state["question"])
-    chunks = await resources.nearest_chunks(state["question"])
+    terms = await relevant_terms(resources, state["question"], asker=context.asker)
+    chunks = await resources.nearest_chunks(state["question"], asker=context.asker)
     documents = "\n\n".join(f"[{c.source}] {c.title}\n{c.text}" for c in chunks)
     system = prompt(
         "librarian",

@@ -13,7 +13,6 @@ table and cards are written (labels, periods, money) goes out with the `result` 
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Collection, Mapping
 from datetime import date, datetime, time
@@ -140,7 +139,7 @@ def chart_for(
         unit = (units or {}).get(shape.fields[0 if shape.mark in ("arc", "bar") else 1])
         symbol = SYMBOLS.get(unit or "", unit) if is_money(unit) else None
         shape = shape._replace(lang=lang, currency=symbol, percent=is_ratio(unit))
-    spec = copy.deepcopy(spec_of(shape))
+    spec = spec_of(shape)
     spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}
     return spec
 
@@ -185,13 +184,54 @@ class Shape(NamedTuple):
     """The measure is a ratio: its axis reads as a percentage."""
 
 
-@lru_cache(maxsize=1024)
 def spec_of(shape: Shape) -> dict[str, Any]:
-    """The validated Vega-Lite v5 spec of `shape`, with no rows (`data.values` empty).
+    """The validated Vega-Lite v5 spec of `shape`, with no rows (`data.values` empty): a
+    copy of its form's template (`spec_template`) with the shape's own columns and titles.
 
-    Built with Altair and checked against the schema once per shape: the spec depends on
-    nothing else, and building and validating it cost more than the rest of a turn's stage
-    work together. Callers get a copy to fill (`chart_for`)."""
+    >>> spec = spec_of(Shape("bar", ("pedidos", "canal"), titles=("Pedidos", "Canal")))
+    >>> spec["encoding"]["y"]["field"], spec["encoding"]["x"]["title"]
+    ('canal', 'Pedidos')
+    """
+    names = {FIELD.format(i): f for i, f in enumerate(shape.fields)}
+    names |= {TITLE.format(i): t for i, t in enumerate(shape.titles or shape.fields)}
+    spec: dict[str, Any] = _named(spec_template(form_of(shape)), names)
+    return spec
+
+
+FIELD, TITLE = "orquestra-field-{}", "orquestra-title-{}"
+"""Stand-ins for a shape's columns and titles in its form's template."""
+
+
+def form_of(shape: Shape) -> Shape:
+    """`shape` without its columns' names and titles: what its spec is built from, so that
+    the template cache holds no word any tenant's query wrote (whether another tenant drew a
+    chart of the same columns cannot be told from how long one takes)."""
+    count = len(shape.fields)
+    return shape._replace(
+        fields=tuple(FIELD.format(i) for i in range(count)),
+        titles=tuple(TITLE.format(i) for i in range(count)),
+    )
+
+
+def _named(spec: Any, names: Mapping[str, str]) -> Any:
+    """A copy of `spec` with every stand-in string replaced by its name."""
+    if isinstance(spec, dict):
+        return {k: _named(v, names) for k, v in spec.items()}
+    if isinstance(spec, list):
+        return [_named(v, names) for v in spec]
+    return names.get(spec, spec) if isinstance(spec, str) else spec
+
+
+@lru_cache(maxsize=1024)
+def spec_template(form: Shape) -> dict[str, Any]:
+    """The validated spec of a chart's form (`form_of`): built with Altair and checked
+    against the schema once per form, since building and validating cost more than the rest
+    of a turn's stage work together. Callers get a copy (`spec_of`)."""
+    return build_spec(form)
+
+
+def build_spec(shape: Shape) -> dict[str, Any]:
+    """The validated Vega-Lite v5 spec of `shape`, built with Altair (uncached)."""
     # Rows are attached after building: Altair copies them slowly. (Altair's `Data` has no
     # annotated constructor.)
     data = alt.Data(values=[])  # type: ignore[no-untyped-call]

@@ -25,7 +25,7 @@ def _summary(update: dict[str, Any]) -> str:
 async def select_sources(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
-    vector = await resources.vectors.query(state["question"])
+    vector = await resources.vectors.query(state["question"], asker=runtime.context.asker)
     selection = resources.sources.select(state["question"], vector)
     today = runtime.context.today_date(resources.settings).isoformat()
     schema = render_schema(resources.catalog, selection.tables, selection.terms, today)

@@ -34,8 +34,9 @@ class Groundedness:
     async def evaluate(self, case: JudgeCase) -> JudgeResult:
         evidence = Evidence(
             [case.rows, case.analysis, case.row_count, len(case.rows)],
-            [case.question, case.evidence, case.today],
+            [case.evidence],
             case.timezone,
+            asked=[case.question, case.today],
         )
         missing, checked = ungrounded(case.answer, evidence)
         score = 1.0 if not checked else round(1 - len(missing) / checked, 4)

@@ -135,16 +135,23 @@ class Evidence:
     """Every number the answer may quote, sorted for range lookups."""
 
     def __init__(
-        self, values: Iterable[Any] = (), texts: Iterable[str] = (), timezone: str = ""
+        self,
+        values: Iterable[Any] = (),
+        texts: Iterable[str] = (),
+        timezone: str = "",
+        asked: Iterable[str] = (),
     ) -> None:
+        """`texts`: the deployment's own words (glossary, documents), read through a cache
+        since they repeat; `asked`: what the asker wrote, read anew and never kept, so that
+        no tenant's question waits in a cache another tenant's turn could time."""
         self.zone = ZoneInfo(timezone) if timezone else None
         """Times are also read as people there read them (answers show local time)."""
         numbers: set[float] = set()
         self.parts: set[int] = set()
         for value in values:
             self._add(value, numbers)
-        for text in texts:
-            found, parts = _numbers_in(text)
+        read = [_numbers_in(text) for text in texts] + [_read_numbers(text) for text in asked]
+        for found, parts in read:
             numbers.update(found)
             self.parts.update(parts)
         self.numbers = sorted(numbers | {float(p) for p in self.parts})
@@ -206,13 +213,16 @@ class Evidence:
         return False
 
 
-@functools.lru_cache(maxsize=256)
-def _numbers_in(text: str) -> tuple[frozenset[float], frozenset[int]]:
-    """Numbers and integer parts of an evidence text (cached: the glossary repeats)."""
+def _read_numbers(text: str) -> tuple[frozenset[float], frozenset[int]]:
+    """Numbers and integer parts of an evidence text."""
     numbers = {abs(v) for written in written_numbers(text) for v, _ in written.readings}
     parts = {p for _, found in written_dates(text) for p in found}
     parts |= {int(d) for d in DIGITS.findall(text) if len(d) <= 12}
     return frozenset(numbers), frozenset(parts)
+
+
+_numbers_in = functools.lru_cache(maxsize=256)(_read_numbers)
+"""`_read_numbers` of the deployment's texts, remembered: the glossary repeats."""
 
 
 def ungrounded(answer: str, evidence: Evidence) -> tuple[list[str], int]:

@@ -9,6 +9,7 @@ read from the asker's own timings). Each test runs against a real `orquestra ser
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -139,3 +140,31 @@ def test_a_spy_in_the_analysis_workers_sees_nothing_of_another_tenant(
         card["label"] in _result(collected)["columns"] or card["label"].startswith("total ")
         for card in cards
     )
+
+
+def _stage_ms(events: list[dict], node: str) -> float:
+    return next(
+        e["data"]["ms"]
+        for e in events
+        if e["event"] == "node" and e["data"]["node"] == node and e["data"]["status"] == "end"
+    )
+
+
+def test_whether_another_tenant_asked_the_same_question_does_not_show(server: Server) -> None:
+    """Before, a question another tenant had just asked was a cache hit for the asker's own
+    `select_sources` (0.6 ms against 25-37 ms: 40 of 40 trials told apart). Now the query
+    vectors are kept per asker: the asker's time is that of a question nobody asked.
+    (The margin is wide on purpose: it tells a 40-fold gap from none, not small changes.)"""
+    asked_by_other, fresh = [], []
+    for trial in range(6):
+        shared = f"quantas notas bloqueadas com valor acima de {1000 + trial * 7} reais"
+        stream(server.url, shared, bearer=token("102", "bruno"))
+        asked_by_other.append(
+            _stage_ms(stream(server.url, shared, bearer=token("101", "mallory")), "select_sources")
+        )
+        own = f"quantas notas bloqueadas com valor acima de {5000 + trial * 7} reais"
+        fresh.append(
+            _stage_ms(stream(server.url, own, bearer=token("101", "mallory")), "select_sources")
+        )
+    ratio = statistics.median(asked_by_other) / statistics.median(fresh)
+    assert ratio > 0.3, (asked_by_other, fresh)

@@ -26,7 +26,7 @@ async def test_pgvector_cache_survives_a_restart(db_url: str, demo_db, tmp_path:
         again = await second.passages(unique)
         assert second.embedded == 0
         assert np.allclose(vectors, again, atol=1e-5)
-        query = await second.query("notas bloqueadas")
+        query = await second.query("notas bloqueadas", asker="t")
         assert await second.nearest(unique, query, 1) == [0]
     finally:
         await pool.close()
@@ -40,4 +40,30 @@ async def test_disk_cache_without_pgvector(tmp_path: Path) -> None:
     second = await VectorCache.open(embeddings, None, tmp_path)
     await second.passages(TEXTS)
     assert (first.embedded, second.embedded) == (3, 0)
-    assert await second.nearest(TEXTS, await second.query("late loads by carrier"), 1) == [1]
+    assert await second.nearest(
+        TEXTS, await second.query("late loads by carrier", asker="t"), 1
+    ) == [1]
+
+
+class CountingEmbeddings(E5Embeddings):
+    """The real embeddings, counting the query vectors it computes."""
+
+    computed = 0
+
+    async def aembed_query(self, text: str) -> list[float]:
+        type(self).computed += 1
+        return await super().aembed_query(text)
+
+
+async def test_query_vectors_are_kept_per_asker_only(tmp_path: Path) -> None:
+    """The stages of one person's turn share a query vector; another tenant (or a colleague)
+    asking the same words gets none of it, so its timing cannot tell that someone asked."""
+    cache = await VectorCache.open(CountingEmbeddings(), None, tmp_path)
+    question = "valor vencido por cliente"
+    first = await cache.query(question, asker="101\x1fana")
+    await cache.query(question, asker="101\x1fana")
+    assert CountingEmbeddings.computed == 1  # the same turn's stages share it
+    other = await cache.query(question, asker="102\x1fbruno")
+    await cache.query(question, asker="101\x1fcarla")
+    assert CountingEmbeddings.computed == 3
+    assert np.allclose(first, other)

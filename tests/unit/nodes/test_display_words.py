@@ -22,7 +22,7 @@ from orquestra.nodes.display import (
     readable_label,
     total_label,
 )
-from orquestra.nodes.presenter import Shape, chart_for, spec_of
+from orquestra.nodes.presenter import Shape, chart_for, spec_template
 from orquestra.nodes.units import column_sources, row_limit, truncated_periods
 from orquestra.offline.answers import answer
 from orquestra.sandbox.analysis import analyze, share_scope
@@ -96,7 +96,7 @@ def test_cell_kinds() -> None:
 def test_a_series_of_periods_has_one_tick_each_and_its_own_cached_spec() -> None:
     rows = [[date(2026, m, 1), m * 10.5] for m in (3, 1, 2)]
     result = {"columns": ["mes", "faturamento"], "rows": rows, "row_count": 3, "truncated": False}
-    spec_of.cache_clear()
+    spec_template.cache_clear()
     plain = chart_for("faturamento por mês", result)
     monthly = chart_for(
         "faturamento por mês",
@@ -113,7 +113,7 @@ def test_a_series_of_periods_has_one_tick_each_and_its_own_cached_spec() -> None
     assert [v["mes"] for v in monthly["data"]["values"]] == ["01/2026", "02/2026", "03/2026"]
     assert monthly["encoding"]["y"]["axis"]["format"] == "$,.0f"
     assert monthly["config"]["locale"]["number"]["thousands"] == "."
-    assert spec_of.cache_info().misses == 2  # the period (and words) are part of the key
+    assert spec_template.cache_info().misses == 2  # the period (and words) are part of the key
     assert Shape("line", ("mes", "faturamento"), period="month") != Shape(
         "line", ("mes", "faturamento")
     )

@@ -257,3 +257,14 @@ def test_a_scale_word_on_the_next_line_does_not_scale_a_number() -> None:
 )
 def test_adjacent_numbers_are_read_apart(answer: str, rows: list, missing: list[str]) -> None:
     assert check(answer, rows) == missing
+
+
+def test_what_the_asker_wrote_is_read_but_never_kept() -> None:
+    """The deployment's texts go through a cache every tenant shares; a question never does
+    (whether another tenant asked it must not show in a judge's timing)."""
+    from orquestra.guards.rails.numbers import _numbers_in
+
+    _numbers_in.cache_clear()
+    evidence = Evidence(texts=["Faturamento: soma de 12 meses"], asked=["vendas de 2031?"])
+    assert evidence.has(2031, 0) and evidence.has(12, 0)
+    assert _numbers_in.cache_info().currsize == 1
