@@ -9,13 +9,22 @@ Nested groups are set from the environment with a double underscore, e.g.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, PrivateAttr, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     NoDecode,
@@ -145,6 +154,21 @@ class TenantSettings(BaseModel):
     """Mask CPF, e-mail and phone numbers in this tenant's answers (the PII output rail)."""
 
 
+class TenantNameNote(BaseModel):
+    """The note an answer adds when the message names another tenant ("that name was not
+    used"). It tells the asker that the name is another tenant's, so it is bounded: one name
+    per message, `per_user` noted messages per person in any `window_s`, each one audited."""
+
+    enabled: bool = True
+    """Off: no answer ever says a name is another tenant's (messages that name one are still
+    audited). Leaving `tenant_name_column` out of the catalog turns the names off altogether."""
+    per_user: int = Field(3, ge=0, le=1000)
+    """Noted messages one person (tenant and user) may get in any `window_s`, across every
+    replica; past it, no note, and an audit line says so."""
+    window_s: int = Field(3600, ge=60, le=30 * 86400)
+    """The sliding window `per_user` counts over, in seconds."""
+
+
 class Tracing(BaseModel):
     """Where runs are traced; each backend is off until its keys or endpoint are set.
 
@@ -239,6 +263,8 @@ class Settings(BaseSettings):
     """Semantic → published telemetry codes; `None`: the defaults in `guards/rails/`."""
     tenants: dict[str, TenantSettings] = {}
     """Per-tenant settings by tenant code, e.g. `{"103": {"mask_personal_data": true}}`."""
+    tenant_name_note: TenantNameNote = TenantNameNote()
+    """The "another tenant named" note: on or off, and its per-user limit."""
     tracing: Tracing = Tracing()
     """LangSmith, Langfuse and OpenTelemetry; none is required."""
     models: ModelRoles = ModelRoles()
@@ -274,6 +300,17 @@ class Settings(BaseSettings):
     died mid-run): its tenant's slot and its thread are free again after at most this."""
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
+    metrics_enabled: bool = True
+    """Serve the Prometheus metrics on a listener of their own (`metrics_host`:`metrics_port`),
+    apart from the public server, which never serves them; off: no metrics listener at all."""
+    metrics_host: str = "127.0.0.1"
+    """Address of the metrics listener: loopback by default (operators on this machine only).
+    Any other address needs `metrics_token` in production mode."""
+    metrics_port: int = Field(9464, ge=1, le=65535)
+    """Port of the metrics listener (9464, the usual Prometheus exporter port of OpenTelemetry)."""
+    metrics_token: SecretStr | None = None
+    """When set, the metrics (the listener's, and LangGraph Server's `/metrics`) are served only
+    to `Authorization: Bearer <token>`; at least 32 bytes in production mode."""
     openai_api_key: str | None = Field(
         None, validation_alias=AliasChoices("OPENAI_API_KEY", "ORQUESTRA_OPENAI_API_KEY")
     )
@@ -378,6 +415,29 @@ class Settings(BaseSettings):
             raise ValueError("token_ttl_s must not exceed token_max_lifetime_s")
         return self
 
+    @field_validator("metrics_token", mode="before")
+    @classmethod
+    def _unset_when_empty(cls, value: object) -> object:
+        # `ORQUESTRA_METRICS_TOKEN=` (compose's `${VAR:-}`) means no token, never an empty one.
+        return None if value == "" else value
+
+    @model_validator(mode="after")
+    def _metrics_for_operators_only(self) -> Settings:
+        if self.mode != "production":
+            return self
+        token = self.metrics_token.get_secret_value() if self.metrics_token else None
+        if token is not None and len(token.encode()) < MIN_SECRET_BYTES:
+            raise ValueError(
+                f"ORQUESTRA_METRICS_TOKEN must be at least {MIN_SECRET_BYTES} bytes in production"
+                " (e.g. `openssl rand -hex 32`)"
+            )
+        if self.metrics_enabled and token is None and not is_loopback(self.metrics_host):
+            raise ValueError(
+                f"ORQUESTRA_METRICS_HOST={self.metrics_host} is not a loopback address: set"
+                " ORQUESTRA_METRICS_TOKEN too, so that only operators read the metrics"
+            )
+        return self
+
     def jwt_verification_key(self) -> str:
         """The key that verifies tokens: the RS256 public key, or the HS256 secret."""
         return (self.jwt_public_key or "") if self.jwt_algorithm == "RS256" else self.jwt_secret
@@ -387,6 +447,20 @@ class Settings(BaseSettings):
         if self.today is not None:
             return self.today
         return self.reference_date if self.mode == "demo" else date.today()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is this machine only (`localhost`, 127.0.0.0/8, ::1).
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "localhost", "::1", "0.0.0.0", "metrics.lan")]
+    [True, True, True, False, False]
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: it may resolve to anything
+        return False
 
 
 def _check_public_key(pem: str) -> None:

@@ -103,11 +103,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "\n"
         "\n"
         "Observação: você só tem acesso aos dados da sua própria conta; "
-        "{names} não foi considerado nesta resposta.",
+        "esta resposta não traz dados de {name}.",
         "en": "\n"
         "\n"
-        "Note: you can only see your own account's data; {names} was not "
-        "taken into account in this answer.",
+        "Note: you can only see your own account's data; this answer does not "
+        "include data of {name}.",
     },
     "unverified.fail": {
         "pt": "Atenção: não consegui confirmar esta resposta por completo ({names}).",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -26,6 +27,7 @@ from orquestra.ddl_catalog.selection import SourceIndex, table_document
 from orquestra.graph import tracing
 from orquestra.graph.embeddings import build_embeddings
 from orquestra.graph.models import prepare_models
+from orquestra.graph.tenant_note import NoteAllowance
 from orquestra.graph.vector_cache import VectorCache
 from orquestra.guards import GuardPolicy
 from orquestra.guards.rails import Guardrails, Toolkit
@@ -61,6 +63,9 @@ class Resources:
     state_pool: asyncpg.Pool | None = None
     """Connections to Orquestra's own state database (threads, embedding cache), which is not
     the data database unless `ORQUESTRA_STATE_URL` says so; None: the same pool as admin's."""
+    note_allowance: NoteAllowance | None = None
+    """Each person's remaining "another tenant named" notes (state database); None when the
+    note is off (or in hand-built test resources): no answer then says a name is a tenant's."""
 
     @property
     def state(self) -> asyncpg.Pool:
@@ -86,14 +91,16 @@ class Resources:
         pools = {id(p): p for p in (self.agent_pool, self.admin_pool, self.state)}
         await asyncio.gather(*(p.close() for p in pools.values()))
 
-    async def nearest_examples(self, question: str, kind: str, k: int = 3) -> list[Example]:
+    async def nearest_examples(
+        self, question: str, kind: str, *, asker: str, k: int = 3
+    ) -> list[Example]:
         pool = [e for e in self.examples if e.kind == kind] or self.examples
-        query = await self.vectors.query(question)
+        query = await self.vectors.query(question, asker=asker)
         found = await self.vectors.nearest([e.question for e in pool], query, k)
         return [pool[i] for i in found]
 
-    async def nearest_chunks(self, question: str, k: int = 3) -> list[Chunk]:
-        query = await self.vectors.query(question)
+    async def nearest_chunks(self, question: str, *, asker: str, k: int = 3) -> list[Chunk]:
+        query = await self.vectors.query(question, asker=asker)
         found = await self.vectors.nearest([c.embedded() for c in self.chunks], query, k)
         return [self.chunks[i] for i in found]
 
@@ -198,10 +205,25 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
         await _tenant_names(catalog, admin_pool),
         deployment,
         state_pool=state_pool,
+        note_allowance=await _note_allowance(settings, state_pool, urls[1]),
     )
     await vectors.passages([e.question for e in resources.examples])
     await vectors.passages([c.embedded() for c in resources.chunks])
     return resources
+
+
+async def _note_allowance(
+    settings: Settings, state_pool: asyncpg.Pool, admin: str
+) -> NoteAllowance | None:
+    """The notes' allowance in the state database, its table ready; None when the note is off.
+    Counted per deployment and data database (`admin`'s), as `server.threads.thread_scope`."""
+    if not settings.tenant_name_note.enabled:
+        return None
+    scope = f"{settings.active_deployment.name}/{urlsplit(admin).path.lstrip('/')}"
+    bound = settings.limits.database_timeout_s
+    allowance = NoteAllowance(state_pool, settings.tenant_name_note, timeout_s=bound, scope=scope)
+    await allowance.ensure_table()
+    return allowance
 
 
 async def _tenant_names(catalog: Catalog, admin_pool: asyncpg.Pool) -> TenantNames:

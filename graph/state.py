@@ -84,7 +84,8 @@ class AgentState(InputState, OutputState, total=False):
     turn_message: str
     """The user's message that started this turn."""
     other_tenants_named: list[str]
-    """Names of other tenants the message mentions: the answer says they were not used."""
+    """Another tenant's name the message mentions, as written, that the answer notes: one at
+    most, and only while the person has notes left (`nodes.input_rails`)."""
     clarifications: list[str]
     """Clarifying questions asked in this turn, with the user's answers."""
     question: str

@@ -1,21 +1,31 @@
-"""Which other tenants a message names, from the tenants' own table.
+"""Which tenants a message names, from the tenants' own table.
 
-The guard keeps every answer to the asker's rows whatever the question says, so a question
-such as "revenue of <another tenant's name>" is answered with the asker's own figures. That
-must not pass silently: the answer says the name was not used, in the asker's own words
-(never the directory's spelling, which would tell more than the user typed). The names come
-from the catalog's tenant directory (`tenant_name_column`), read once when resources open.
+The guard keeps every answer to the asker's rows whatever the question says. Two things are
+read from a message's names, and nothing else:
 
->>> names = TenantNames({"1": "Acme Video Store", "2": "Boreal Video Store"})
->>> names.named_others("sales of boreal  Video in 2026", tenant="1")
-['boreal  Video']
->>> names.named_others("sales of Acme Video", tenant="1")
-[]
+- the asker's **own** company (`own_names`): whose data this is, so the SQL writer leaves it
+  out of the SQL rather than look for it in a row;
+- **another** tenant's name (`first_other`): the answer may say that name was not used, in the
+  asker's own words (never the directory's spelling, which would tell more than the user
+  typed). At most one per message, so that one message tests one guess, not hundreds.
+
+Another tenant's name is otherwise treated as any unknown name would be (the SQL cannot tell
+them apart). The names come from the catalog's tenant directory (`tenant_name_column`), read
+once when resources open.
+
+>>> names = TenantNames({"1": "Acme Video Store", "2": "Boreal Video Store", "3": "Cedar"})
+>>> names.first_other("sales of cedar and boreal  Video in 2026", tenant="1")
+'cedar'
+>>> names.first_other("sales of Acme Video", tenant="1") is None
+True
+>>> names.own_names("sales of Acme Video and Boreal Video", tenant="1")
+['Acme Video']
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from orquestra.ddl_catalog.text import words
 
@@ -33,31 +43,42 @@ class TenantNames:
             for phrase in _phrases(name):
                 self._by_first.setdefault(phrase[0], []).append((tenant, phrase))
 
-    def named_others(self, message: str, tenant: str) -> list[str]:
-        """The words of `message` that name tenants other than `tenant`, as written."""
-        found = self._named(message)
-        return list(dict.fromkeys(said for named, said in found.items() if named != tenant))
+    def __bool__(self) -> bool:
+        """Whether there are names to look for (the catalog names a tenant directory)."""
+        return bool(self.names)
 
-    def mentions(self, message: str) -> list[str]:
-        """The words of `message` that name any tenant, the asker's own company included:
-        names of whose data it is, never values to look for in the rows.
+    def first_other(self, message: str, tenant: str) -> str | None:
+        """The words of `message`, as written, of the first name of a tenant other than
+        `tenant`; None when it names none. Never more than one, however many it names."""
+        return next((said for named, said in self._named(message) if named != tenant), None)
 
-        >>> TenantNames({"1": "Acme Video Store"}).mentions("sales of Acme Video in 2026")
-        ['Acme Video']
+    def own_names(self, message: str, tenant: str) -> list[str]:
+        """Every spelling in `message` of `tenant`'s own name, as written: whose data this
+        is, never a value to look for in the rows. Another tenant's name is not among them.
+
+        >>> TenantNames({"1": "Acme Video"}).own_names("acme video, I mean ACME VIDEO", "1")
+        ['acme video', 'ACME VIDEO']
         """
-        return list(dict.fromkeys(self._named(message).values()))
+        return list(dict.fromkeys(said for named, said in self._named(message) if named == tenant))
 
-    def _named(self, message: str) -> dict[str, str]:
-        """Tenant → the words of `message` that named it first, as written."""
+    def _named(self, message: str) -> Iterator[tuple[str, str]]:
+        """(tenant, the words of `message` that name it, as written) for every name in
+        `message`, in order; where names overlap, the longest wins."""
         tokens = [(w, m.start(), m.end()) for m in TOKEN.finditer(message) for w in words(m[0])]
         folded = tuple(w for w, _, _ in tokens)
-        found: dict[str, str] = {}
-        for at, word in enumerate(folded):
-            for named, phrase in self._by_first.get(word, ()):
-                end = at + len(phrase)
-                if named not in found and folded[at:end] == phrase:
-                    found[named] = message[tokens[at][1] : tokens[end - 1][2]]
-        return found
+        at = 0
+        while at < len(folded):
+            matches = [
+                (len(phrase), named)
+                for named, phrase in self._by_first.get(folded[at], ())
+                if folded[at : at + len(phrase)] == phrase
+            ]
+            if not matches:
+                at += 1
+                continue
+            length, named = max(matches)
+            yield named, message[tokens[at][1] : tokens[at + length - 1][2]]
+            at += length
 
 
 def _phrases(name: str) -> tuple[tuple[str, ...], ...]:

@@ -4,6 +4,9 @@ Every rail of the guardrails YAML runs at once (size, prompt injection, out of s
 any external ones); the first in YAML order that blocks answers the user politely, and the
 stage's `node` event says which rail it was. A clarification answer is checked too (it runs
 again after `clarify`), as an answer to the assistant's question rather than a new subject.
+
+It also decides whether the answer may note another tenant's name (`other_tenant_named`):
+one name at most, while the person has notes left, every such message audited.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from orquestra.core.database import is_unavailable
 from orquestra.core.texts import TEXTS, language, say
 from orquestra.ddl_catalog.wording import Voice, voice_of
 from orquestra.graph.context import RunContext
@@ -47,6 +51,39 @@ def blocked_text(result: RailResult, code: str, lang: str, tenant: str, voice: V
     )
 
 
+async def other_tenant_named(message: str, context: RunContext, resources: Resources) -> str | None:
+    """The other tenant's name (as written) the answer may say was not used: the first one
+    `message` names, if the person has notes left (`Settings.tenant_name_note`); else None.
+
+    Every message is counted the same way, named or not (`NoteAllowance.take`), so the
+    stage's time does not tell. A message that names another tenant is audited, noted or
+    not: naming other tenants is how one would probe for them."""
+    if not resources.tenant_names:
+        return None
+    other = resources.tenant_names.first_other(message, context.tenant)
+    allowance, noted, outcome = resources.note_allowance, False, "the note is off"
+    if allowance is not None:
+        try:
+            noted = await allowance.take(context.tenant, context.user, named=other is not None)
+            outcome = "noted" if noted else "not noted: past the per-user limit"
+        except Exception as error:  # a courtesy, never a failed turn: no count, no note
+            if not is_unavailable(error):
+                raise
+            outcome = "not noted: the count is unavailable"
+    if other is not None:
+        log.warning(
+            "message names another tenant",
+            extra={
+                "tenant": context.tenant,
+                "user": context.user,
+                "named": other,
+                "noted": noted,
+                "outcome": outcome,
+            },
+        )
+    return other if noted else None
+
+
 def _summary(update: dict[str, Any]) -> str:
     blocked = update.get("blocked_by")
     return f"blocked by {blocked['rail']} ({blocked['code']})" if blocked else "passed"
@@ -65,14 +102,8 @@ async def input_rails(
     rails = resources.guardrails
     named: dict[str, Any] = {}
     if not state.get("clarifications"):  # a clarification answers about the same question
-        others = resources.tenant_names.named_others(latest_user_message(state), context.tenant)
-        if others:
-            named = {"other_tenants_named": others}
-            # For audit: asking about other tenants by name is how one would probe for them.
-            log.warning(
-                "message names other tenants",
-                extra={"tenant": context.tenant, "user": context.user, "names": others},
-            )
+        other = await other_tenant_named(latest_user_message(state), context, resources)
+        named = {"other_tenants_named": [other]} if other else {}
     if not rails.input:
         return named
     clarifying = bool(state.get("clarifications"))

@@ -34,9 +34,9 @@ RETRY_INSTRUCTION = (
     "(e.g. ILIKE instead of =, fewer conditions), another date column, another join or table. "
     "Do not repeat a query already tried."
 )
-COMPANIES_NOTE = (
-    "{names}: the name of a company whose data this is (the data holds only the asker's own"
-    " rows already). Do not filter any column by it."
+OWN_COMPANY_NOTE = (
+    "{names}: the name of the asker's own company, whose data this is (the data holds only"
+    " its rows already). Do not filter any column by it."
 )
 
 
@@ -101,20 +101,21 @@ async def sql_writer(
 ) -> dict[str, Any]:
     context = runtime.context
     kind = "tracking" if state.get("route") == "TRACKING" else "analytics"
-    examples = await resources.nearest_examples(state["question"], kind)
+    examples = await resources.nearest_examples(state["question"], kind, asker=context.asker)
     shown = "\n\n".join(f"Q: {e.question}\nSQL: {e.sql.strip()}" for e in examples)
     previous = tried(state)
-    # A company the question names is a tenant: whose data this is (the guard keeps the
-    # asker's rows whatever is written), never a value to look for in a row's name.
-    companies = resources.tenant_names.mentions(state["question"])
+    # The asker's own company, named, is whose data this is (the guard keeps its rows), never
+    # a value to look for in a row's name. Another tenant's name is left as any name is: the
+    # SQL must not tell a tenant's name from another word (`guards.tenant_names`).
+    own = resources.tenant_names.own_names(state["question"], context.tenant)
     user = sections(
         question=state["question"],
-        companies_named=COMPANIES_NOTE.format(names=", ".join(companies)) if companies else "",
+        own_company_named=OWN_COMPANY_NOTE.format(names=", ".join(own)) if own else "",
         already_tried=previous,
         instruction=RETRY_INSTRUCTION if previous else "",
     )
     meter = Meter.of(state, context, context.today_date(resources.settings))
-    hints = ModelHints(tenant_mentions=companies) if companies else None
+    hints = ModelHints(own_company_names=own) if own else None
     model = model_for("sql_writer", context, resources.settings)
     try:
         system = _system(state, runtime, resources, state["schema_text"], shown or "(none)")

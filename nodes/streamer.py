@@ -39,12 +39,12 @@ PREVIEW_ROWS = 20
 
 
 def not_yours(state: AgentState) -> str:
-    """The note for a question that named other tenants ("" when it named none)."""
+    """The note for a message that named another tenant: "" unless `input_rails` noted one
+    (one name at most, while the person has notes left)."""
     names = state.get("other_tenants_named") or []
     if not names:
         return ""
-    joined = ", ".join(f"“{name}”" for name in names)
-    return say("not_yours", state.get("lang", "pt"), names=joined)
+    return say("not_yours", state.get("lang", "pt"), name=f"“{names[0]}”")
 
 
 def preview(

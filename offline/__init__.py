@@ -91,7 +91,7 @@ class OfflineChatModel(LocalChatModel):
         if self.role == "router":
             return route(question, catalog, lexicon, today)
         if self.role == "sql_writer":
-            asked = _without(question, hints.get("tenant_mentions") or [])
+            asked = _without(question, hints.get("own_company_names") or [])
             return _write_sql(asked, catalog, lexicon, today, sections, lang)
         if self.role == "fixer":
             failing = sections.get("failing sql", "")
@@ -111,8 +111,8 @@ class OfflineChatModel(LocalChatModel):
 
 
 def _without(question: str, companies: list[str]) -> str:
-    """The question with the companies it names left out: a tenant's name says whose data
-    this is (the guard keeps the asker's rows), it is not a row's name to look for.
+    """The question with the asker's own company names left out: they say whose data this
+    is (the guard keeps the asker's rows), not a row's name to look for.
 
     >>> _without("rentals of Acme Video in 2026", ["Acme Video"])
     'rentals of   in 2026'

@@ -37,9 +37,10 @@ class ModelHints(TypedDict, total=False):
     sql_problems: list[dict[str, Any]]
     """For the fixer: what the catalog check found wrong with the SQL (`Problem.as_dict()`:
     kind, name, table, column, suggestions, elsewhere)."""
-    tenant_mentions: list[str]
-    """For the SQL writer: words of the question that name a company (a tenant, the asker's
-    own included), as written: whose data this is, never a value to filter a row by."""
+    own_company_names: list[str]
+    """For the SQL writer: words of the question that name the asker's own company, as
+    written: whose data this is, never a value to filter a row by. Another tenant's name is
+    never here: it is read as any other name would be."""
 
 
 def hints_in(metadata: Mapping[str, Any] | None) -> ModelHints:

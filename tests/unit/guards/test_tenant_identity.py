@@ -61,14 +61,35 @@ def test_names_are_found_as_people_write_them() -> None:
     names = TenantNames(
         {"1": "Acme Alimentos Ltda", "2": "Boreal Bebidas Ltda", "3": "Zeta", "4": "Ômega Sul"}
     )
-    assert names.named_others("Faturamento da BOREAL BEBIDAS!", "1") == ["BOREAL BEBIDAS"]
-    assert names.named_others("e a omega sul?", "1") == ["omega sul"]
-    assert names.named_others("compare zeta e boreal bebidas ltda", "1") == [
-        "zeta",
-        "boreal bebidas ltda",
-    ]  # in the order the message names them, each once
-    assert names.named_others("boreal bebidas, de novo a Boreal Bebidas", "1") == ["boreal bebidas"]
-    assert names.named_others("faturamento da Acme Alimentos", "1") == []  # one's own name
-    assert names.named_others("boreal é uma palavra; bebidas outra", "1") == []
-    assert names.named_others("zetas", "1") == []  # whole words only
-    assert TenantNames({}).named_others("anything", "1") == []
+    assert names.first_other("Faturamento da BOREAL BEBIDAS!", "1") == "BOREAL BEBIDAS"
+    assert names.first_other("e a omega sul?", "1") == "omega sul"
+    assert names.first_other("boreal bebidas ltda, e a zeta", "1") == "boreal bebidas ltda"
+    assert names.first_other("faturamento da Acme Alimentos", "1") is None  # one's own name
+    assert names.first_other("boreal é uma palavra; bebidas outra", "1") is None
+    assert names.first_other("zetas", "1") is None  # whole words only
+    assert TenantNames({}).first_other("anything", "1") is None
+    assert not TenantNames({}) and names
+
+
+def test_a_message_gets_one_other_name_at_most() -> None:
+    """The probe's message: hundreds of candidate names in one message tested them all at
+    once. Only the first name of another tenant counts, whatever follows it."""
+    names = TenantNames(
+        {"1": "Acme Alimentos Ltda", "2": "Boreal Bebidas Ltda", "3": "Zeta", "4": "Ômega Sul"}
+    )
+    guesses = [f"Candidata {n} Ltda" for n in range(200)]
+    message = ", ".join([*guesses[:50], "acme alimentos", "ZETA", *guesses[50:], "ômega sul"])
+    assert names.first_other(message, "1") == "ZETA"  # after its own name
+    assert names.first_other(message, "3") == "acme alimentos"
+    assert names.first_other("compare zeta e boreal bebidas ltda", "1") == "zeta"
+
+
+def test_only_the_askers_own_names_are_whose_data_it_is() -> None:
+    """What the SQL writer leaves out of the SQL: the asker's own company, every spelling;
+    another tenant's name stays in the question, as any unknown name would."""
+    names = TenantNames({"1": "Acme Alimentos Ltda", "2": "Boreal Bebidas Ltda"})
+    message = "acme alimentos ltda e Boreal Bebidas; ACME ALIMENTOS de novo"
+    assert names.own_names(message, "1") == ["acme alimentos ltda", "ACME ALIMENTOS"]
+    assert names.own_names(message, "2") == ["Boreal Bebidas"]
+    assert names.own_names("faturamento da Boreal Bebidas", "1") == []
+    assert names.own_names("faturamento da Boreal Bebidas", "3") == []
