@@ -20,8 +20,10 @@ from dataclasses import replace
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 
 from orquestra.agent.doorkeeper import TENANT, claim, current_doorkeeper
+from orquestra.agent.metrics_gate import MetricsForOperators
 from orquestra.agent.wiring import build_graph
 from orquestra.core.settings import Settings
 from orquestra.graph.context import RunContext
@@ -71,4 +73,5 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.shield(resources.close())
 
 
-app = Starlette(lifespan=lifespan)
+# The custom app's middleware runs before LangGraph Server's own routes, `/metrics` too.
+app = Starlette(lifespan=lifespan, middleware=[Middleware(MetricsForOperators)])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ class Server:
 
     port: int
     process: subprocess.Popen
+    metrics_port: int
+    """Its metrics listener (operators only: `/metrics` is not on the public port)."""
     idle_rss: int = 0
     peak_rss: int = 0
     peak_active: int = 0
@@ -36,6 +39,10 @@ class Server:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def metrics_url(self) -> str:
+        return f"http://127.0.0.1:{self.metrics_port}/metrics"
 
     def processes(self) -> list[psutil.Process]:
         """The server and its children (the analysis workers)."""
@@ -50,11 +57,19 @@ class Server:
         self.peak_active = 0
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def start_server(port: int, env: dict[str, str], logs: Path) -> Server:
     command = [str(Path(sys.executable).parent / "orquestra"), "serve", "--port", str(port)]
+    metrics_port = free_port()  # one listener per server process, each on a port of its own
+    env = {**env, "ORQUESTRA_METRICS_PORT": str(metrics_port)}
     with open(logs / f"serve-{port}.log", "w") as log:  # the child keeps its own descriptor
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    return Server(port, process)
+    return Server(port, process, metrics_port)
 
 
 def nginx_binary() -> str | None:
@@ -113,7 +128,7 @@ def cpu_seconds(processes: list[psutil.Process]) -> float:
 
 async def active_streams(client: httpx.AsyncClient, server: Server) -> int:
     """The server's `orquestra_active_streams` gauge."""
-    text = (await client.get(f"{server.url}/metrics", timeout=10)).text
+    text = (await client.get(server.metrics_url, timeout=10)).text
     for family in text_string_to_metric_families(text):
         if family.name == "orquestra_active_streams":
             return int(family.samples[0].value)

@@ -1,4 +1,5 @@
-"""Prometheus metrics the graph records (the server exposes them at `/metrics`)."""
+"""Prometheus metrics the graph records (served to operators only, by the metrics listener
+of `orquestra serve`: `server.metrics_listener`)."""
 
 from __future__ import annotations
 

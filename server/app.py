@@ -1,7 +1,9 @@
-"""The HTTP service: streamed chat over Server-Sent Events, threads, health, metrics, web chat.
+"""The HTTP service: streamed chat over Server-Sent Events, threads, health, web chat.
 
 `create_app()` builds the FastAPI app; its lifespan opens the database pools, the embedding
 and analysis resources, the PostgreSQL checkpointer and the compiled graph, and closes them.
+The metrics are not served here (`/metrics` is a 404): they are for operators only, on the
+listener `orquestra serve` starts apart (`server.metrics_listener`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from orquestra.agent.wiring import build_graph
@@ -146,10 +147,6 @@ def _routes(app: FastAPI) -> None:
         return JSONResponse(
             {"status": "ok" if ok else "unavailable", **checks}, status_code=200 if ok else 503
         )
-
-    @app.get("/metrics", tags=["ops"])
-    async def metrics() -> Response:
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/v1/auth/options", tags=["auth"], summary="How a person signs in here")
     async def auth_options() -> dict[str, bool]:

@@ -35,7 +35,10 @@ from orquestra.server.schemas import ChatRequest, errors, invalid_input
 from orquestra.server.threads import ThreadStore, new_thread_id
 
 log = logging.getLogger("orquestra.server")
-ACTIVE_STREAMS = Gauge("orquestra_active_streams", "Chat streams in progress")
+# `livesum`: under `serve --workers N` the metrics listener adds up the live workers' gauges.
+ACTIVE_STREAMS = Gauge(
+    "orquestra_active_streams", "Chat streams in progress", multiprocess_mode="livesum"
+)
 router = APIRouter()
 
 EVENT_STREAM = {

@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_cmd_demo)
 
     serve = _deployment_option(
-        commands.add_parser("serve", help="the HTTP server (SSE chat, web chat, metrics)")
+        commands.add_parser(
+            "serve", help="the HTTP server (SSE chat, web chat) and the operators' metrics listener"
+        )
     )
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
@@ -215,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
+        if not where:  # a rule over several settings: its message names them
+            return fail("CONFIG_INVALID", first["msg"].removeprefix("Value error, "))
         return fail("CONFIG_INVALID", f"setting {where}: {first['msg']}")
     except OrquestraError as exc:  # every error Orquestra names: its code, its message
         return fail(exc.code, exc.message)

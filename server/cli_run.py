@@ -40,6 +40,10 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
     port = args.port or settings.port
     print(f"\nWeb chat: http://{settings.host}:{port}/  (Ctrl-C stops it and the database)")
+    if settings.metrics_enabled:
+        from orquestra.server.metrics_listener import metrics_url
+
+        print(f"Metrics (operators only, not the web chat's port): {metrics_url(settings)}")
     tenant = next(iter(report.tenant_rows), None)
     if tenant is not None:
         print(f"Demo token for tenant {tenant}: {mint_token(settings, tenant, f'demo-{tenant}')}")
@@ -54,6 +58,7 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.core.database import admin_url
     from orquestra.server.app import create_app
     from orquestra.server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
+    from orquestra.server.metrics_listener import operator_metrics
 
     if args.dev_login:
         if settings.mode == "production":
@@ -80,16 +85,19 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
             if args.dev_login
             else "orquestra.server.app:create_app"
         )
-    uvicorn.run(
-        served,
-        factory=isinstance(served, str),
-        host=args.host or settings.host,
-        port=args.port or settings.port,
-        workers=args.workers,
-        log_level="warning",
-        http=BoundedH11Protocol,  # a request head bounded in size and time
-        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-    )
+    port = args.port or settings.port
+    # Started once, here: with several workers this process only supervises them.
+    with operator_metrics(settings, workers=args.workers or 1, public_port=port):
+        uvicorn.run(
+            served,
+            factory=isinstance(served, str),
+            host=args.host or settings.host,
+            port=port,
+            workers=args.workers,
+            log_level="warning",
+            http=BoundedH11Protocol,  # a request head bounded in size and time
+            h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        )
     return 0
 
 

@@ -1,5 +1,5 @@
 """Readers of the deployment files (deploy/) that the tests share: the compose file, its
-example environment, and compose's variable interpolation."""
+example environment, compose's variable interpolation, and the Prometheus configuration."""
 
 from __future__ import annotations
 
@@ -46,10 +46,21 @@ def orquestra_environment(values: dict[str, str]) -> dict[str, str]:
     return {name: interpolate(str(value), values) for name, value in block.items()}
 
 
+def service_environment(service: str, values: dict[str, str]) -> dict[str, str]:
+    """The environment compose gives `service` (the shared block merged in), interpolated."""
+    block = compose()["services"][service]["environment"]
+    return {name: interpolate(str(value), values) for name, value in block.items()}
+
+
+def prometheus() -> dict:
+    return yaml.safe_load((DEPLOY / "prometheus.yml").read_text(encoding="utf-8"))
+
+
 def filled_env() -> dict[str, str]:
     """deploy/.env.example with every secret filled in, as a deployer would."""
     values = env_example()
     for name in ("POSTGRES_PASSWORD", "APP_DB_PASSWORD", "AGENT_DB_PASSWORD"):
         values[name] = f"{name.lower()}-0123456789abcdef"
     values["ORQUESTRA_JWT_SECRET"] = "0123456789abcdef" * 4
+    values["ORQUESTRA_METRICS_TOKEN"] = "fedcba9876543210" * 4
     return values

@@ -35,6 +35,8 @@ class Server:
     log: Path
     """The server's stderr (JSON log lines). A file, not a pipe: a pipe nobody reads fills up
     during a long outage's warnings, and the server then blocks writing its log."""
+    metrics_url: str
+    """The operators' metrics listener (`/metrics` is not on the public port)."""
 
     def logs(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")
@@ -47,9 +49,15 @@ class Server:
 def start_server(
     data_dir: Path, probe: str = "/readyz", *, args: tuple[str, ...] = (), **env: str
 ) -> Server:
-    """`orquestra serve` on a free port (extra command-line `args`, extra `env`), once ready."""
+    """`orquestra serve` on a free port (extra command-line `args`, extra `env`), once ready,
+    its metrics listener on another free port (unless `env` names one)."""
     port = free_port()
-    environment = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir), **env}
+    environment = {
+        **os.environ,
+        "ORQUESTRA_DATA_DIR": str(data_dir),
+        "ORQUESTRA_METRICS_PORT": str(free_port()),
+        **env,
+    }
     log = data_dir / "logs" / f"serve-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("wb") as stderr:
@@ -66,7 +74,8 @@ def start_server(
             raise RuntimeError(log.read_text(encoding="utf-8", errors="replace")[-3000:])
         try:
             if httpx.get(f"{url}{probe}", timeout=2).status_code == 200:
-                return Server(url, process, log)
+                metrics = f"http://127.0.0.1:{environment['ORQUESTRA_METRICS_PORT']}/metrics"
+                return Server(url, process, log, metrics)
         except httpx.HTTPError:
             pass
         time.sleep(0.3)

@@ -7,7 +7,9 @@ session's server already uses) gets postgres-init.sh through psql as the superus
 pgvector image's entrypoint would. Then the compose file's init command runs with the compose
 file's environment (production mode; its three URLs pointed at this server's socket instead
 of host `postgres`), twice, and `orquestra serve` with that environment answers a turn. In
-every Orquestra process pgserver cannot be imported, as in the image, which has none.
+every Orquestra process pgserver cannot be imported, as in the image, which has none; its
+metrics listener, set as the replicas' (open to the network, behind the token), answers only
+the token while the public port has no `/metrics`.
 Not exercised: password authentication (pgserver trusts its socket), the image, nginx.
 """
 
@@ -22,12 +24,19 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import asyncpg
+import httpx
 import pytest
 
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.server.auth import mint_token
-from tests.deploy_files import DEPLOY, compose, filled_env, orquestra_environment
+from tests.deploy_files import (
+    DEPLOY,
+    compose,
+    filled_env,
+    orquestra_environment,
+    service_environment,
+)
 from tests.e2e.conftest import BIN, start_server, stream
 
 pytestmark = pytest.mark.slow
@@ -119,15 +128,26 @@ async def test_a_replica_with_that_environment_answers_and_keeps_state_apart(
     environment: dict[str, str], tmp_path: Path
 ) -> None:
     assert init_step(environment).returncode == 0
-    server = start_server(tmp_path, **environment)
+    # The replica's own metrics settings: open to the network, behind the token (the port is
+    # a free one here, as two tests' servers may run at once).
+    replica = service_environment("orquestra", filled_env())
+    metrics = {k: replica[k] for k in ("ORQUESTRA_METRICS_HOST", "ORQUESTRA_METRICS_TOKEN")}
+    server = start_server(tmp_path, **environment, **metrics)
     try:
         secret = environment["ORQUESTRA_JWT_SECRET"]
         bearer = mint_token(Settings(jwt_secret=secret), "101", "ana")
         events = stream(server.url, "quantos clientes tenho?", bearer=bearer)
+        scrape = {"Authorization": f"Bearer {metrics['ORQUESTRA_METRICS_TOKEN']}"}
+        async with httpx.AsyncClient(timeout=10) as client:
+            scraped = await client.get(server.metrics_url, headers=scrape)
+            refused = await client.get(server.metrics_url)
+            public = await client.get(f"{server.url}/metrics", headers=scrape)
     finally:
         server.stop()
     kinds = [e["event"] for e in events]
     assert "result" in kinds and "error" not in kinds, events[-3:]
+    assert scraped.status_code == 200 and "orquestra_node_seconds_bucket" in scraped.text
+    assert refused.status_code == 401 and public.status_code == 404
     thread = events[0]["data"]["thread_id"]
     state = await asyncpg.connect(environment["ORQUESTRA_STATE_URL"])
     data = await asyncpg.connect(environment["DATABASE_URL"])

@@ -105,7 +105,7 @@ def test_metrics_and_docs(server: Server) -> None:
         e["data"] for e in events if e["data"].get("node") == "input_rails" and "ms" in e["data"]
     ]
     assert ended and ended[0]["code"] == "GRL.002"  # the stage ran over HTTP too
-    text = httpx.get(f"{server.url}/metrics").text
+    text = httpx.get(server.metrics_url).text
     for name in (
         "orquestra_http_requests_total",
         "orquestra_node_seconds_bucket",

@@ -4,7 +4,8 @@
 provider (`tests/fake_provider.py`), configured the way a user configures a real one. A
 refused key, a slow model and a provider outage each end the turn with the named error in the
 user's language — never INTERNAL — the server keeps serving, `/readyz` says when the key is
-refused, `/metrics` counts the failures, and the web chat shows the name, not a generic error.
+refused, the metrics listener counts the failures, and the web chat shows the name, not a
+generic error.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def test_a_refused_key_is_named_and_the_server_keeps_serving(refused_key: Server
     ready = httpx.get(f"{refused_key.url}/readyz", timeout=10)
     assert ready.status_code == 503
     assert ready.json()["database"] == "ok" and ready.json()["model"].startswith("MODEL_AUTH")
-    metrics = httpx.get(f"{refused_key.url}/metrics", timeout=5).text
+    metrics = httpx.get(refused_key.metrics_url, timeout=5).text
     assert 'orquestra_model_errors_total{code="MODEL_AUTH",role="augmenter"} 2.0' in metrics
     assert "INTERNAL" not in metrics.split("orquestra_run_errors_total")[-1].split("\n#")[0]
 

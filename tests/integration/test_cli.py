@@ -49,8 +49,12 @@ def test_second_process_shares_the_running_server(demo_db, data_dir: Path, db_ur
 def test_demo_reports_then_serves_until_interrupted(demo_db, data_dir: Path) -> None:
     from tests.e2e.conftest import free_port
 
-    port = free_port()
-    env = {**os.environ, "ORQUESTRA_DATA_DIR": str(data_dir)}
+    port, metrics_port = free_port(), free_port()
+    env = {
+        **os.environ,
+        "ORQUESTRA_DATA_DIR": str(data_dir),
+        "ORQUESTRA_METRICS_PORT": str(metrics_port),
+    }
     demo = subprocess.Popen(
         [*ORQUESTRA, "demo", "--port", str(port)],
         env=env,
@@ -68,6 +72,10 @@ def test_demo_reports_then_serves_until_interrupted(demo_db, data_dir: Path) -> 
             except httpx.HTTPError:
                 time.sleep(0.3)
         assert httpx.get(f"http://127.0.0.1:{port}/").text.startswith("<!doctype html>")
+        # A developer sees the metrics on this machine, never on the web chat's port.
+        metrics = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics")
+        assert metrics.status_code == 200 and "orquestra_http_requests_total" in metrics.text
+        assert httpx.get(f"http://127.0.0.1:{port}/metrics").status_code == 404
     finally:
         demo.send_signal(signal.SIGINT)  # what Ctrl-C does
         out, err = demo.communicate(timeout=60)
@@ -75,6 +83,10 @@ def test_demo_reports_then_serves_until_interrupted(demo_db, data_dir: Path) -> 
     assert "Tenants" in out and "Estrela Têxtil ME" in out and "eventos_rastreamento" in out
     assert "catalog check: clean" in out
     assert f"Web chat: http://127.0.0.1:{port}/" in out and "Demo token for tenant 101:" in out
+    assert (
+        f"Metrics (operators only, not the web chat's port): http://127.0.0.1:{metrics_port}/metrics"
+        in out
+    )
 
 
 def test_catalog_check_on_a_broken_copy_exits_1_with_file_and_line(

@@ -5,8 +5,10 @@ without a daemon, no Podman, no registry to pull a base image from), so what can
 without one is: the compose file's environment makes valid production `Settings` and names
 only settings that exist; the Dockerfile runs a command the CLI has, as a non-root user, with
 a health check on a route the app serves; nginx's settings let events through unbuffered; the
-services, ports, roles and databases agree across the files. Each check is shown to fail on
-a broken copy.
+services, ports, roles and databases agree across the files; the metrics stay with operators
+(the replicas' metrics listener behind a token on the internal network, scraped by the
+Prometheus the files configure, never routed by nginx). Each check is shown to fail on a
+broken copy.
 """
 
 from __future__ import annotations
@@ -21,7 +23,15 @@ from pydantic import AliasChoices, BaseModel, ValidationError
 from orquestra.core.settings import TRACING_ENV, Settings
 from orquestra.server.cli import build_parser
 from orquestra.server.cli_run import _cmd_serve
-from tests.deploy_files import DEPLOY, compose, env_example, filled_env, orquestra_environment
+from tests.deploy_files import (
+    DEPLOY,
+    compose,
+    env_example,
+    filled_env,
+    orquestra_environment,
+    prometheus,
+    service_environment,
+)
 
 REPO = DEPLOY.parent
 STREAM = "/v1/chat/stream"
@@ -36,7 +46,7 @@ UVICORN_KEEP_ALIVE_S = 5
 
 def nginx(text: str) -> list:
     """nginx.conf as nested lists: [name, args] for a directive, [name, args, children]."""
-    tokens = re.findall(r'"[^"]*"|[{};]|[^\s{};"]+', re.sub(r"#[^\n]*", "", text))
+    tokens = re.findall(r'"[^"]*"|\'[^\']*\'|[{};]|[^\s{};"\']+', re.sub(r"#[^\n]*", "", text))
     stack: list[list] = [[]]
     words: list[str] = []
     for tok in tokens:
@@ -51,7 +61,7 @@ def nginx(text: str) -> list:
             stack[-1].append([words[0], words[1:]])
             words = []
         else:
-            words.append(tok.strip('"'))
+            words.append(tok[1:-1] if tok[0] in "'\"" else tok)
     return stack[0]
 
 
@@ -226,7 +236,8 @@ def test_the_image_serves_as_a_non_root_user_with_a_readiness_check() -> None:
     assert "/readyz" in steps["HEALTHCHECK"]
     from orquestra.server.app import create_app
 
-    assert "/readyz" in {getattr(r, "path", None) for r in create_app(Settings()).routes}
+    routes = {getattr(r, "path", None) for r in create_app(Settings()).routes}
+    assert "/readyz" in routes and "/metrics" not in routes
     env = dockerfile_env()
     assert env["ORQUESTRA_HOST"] == "0.0.0.0" and env["ORQUESTRA_MODE"] == "production"
 
@@ -285,3 +296,121 @@ def test_postgres_has_pgvector_a_volume_and_the_roles_the_urls_name() -> None:
         assert f"CREATE DATABASE {database} OWNER" in init
     assert f"CREATE ROLE {settings_role} LOGIN" in init
     assert "CREATE EXTENSION IF NOT EXISTS vector" in init
+
+
+# --- the metrics stay with operators -----------------------------------------------------
+
+
+def location_for(server: list, path: str) -> list | None:
+    """The location nginx picks for `path` in a server block: an exact match (`=`), else the
+    longest prefix (the file has no regular-expression locations; a test says so)."""
+    locations = blocks(server, "location")
+    exact = [b for b in locations if b[1][:2] == ["=", path]]
+    if exact:
+        return exact[0][2]
+    prefixes = [b for b in locations if len(b[1]) == 1 and path.startswith(b[1][0])]
+    return max(prefixes, key=lambda b: len(b[1][0]))[2] if prefixes else None
+
+
+def metrics_exposure(text: str, metrics_port: str) -> list[str]:
+    """How the proxy could let a client read the metrics."""
+    http = blocks(nginx(text), "http")[0][2]
+    server = blocks(http, "server")[0][2]
+    found = []
+    if any(b[1] and b[1][0] in ("~", "~*") for b in blocks(server, "location")):
+        found.append("a regular-expression location (the check reads prefixes only)")
+    for upstream in blocks(http, "upstream"):
+        for address in values(upstream[2], "server"):
+            if address[0].endswith(f":{metrics_port}"):
+                found.append(f"upstream {upstream[1][0]} sends to the metrics port")
+    passes = [v for d in nginx(text) for v in _all_values(d, "proxy_pass")]
+    found += [f"proxy_pass {p[0]}" for p in passes if f":{metrics_port}" in p[0]]
+    for path in ("/metrics", "/metrics/"):
+        location = location_for(server, path)
+        if location is None or values(location, "proxy_pass"):
+            found.append(f"{path} is proxied to a replica")
+        elif [v[:1] for v in values(location, "return")] != [["404"]]:
+            found.append(f"{path} is not answered 404")
+    return found
+
+
+def _all_values(directive: list, name: str) -> list[list[str]]:
+    if len(directive) == 2:
+        return [directive[1]] if directive[0] == name else []
+    return [v for child in directive[2] for v in _all_values(child, name)]
+
+
+def test_the_proxy_never_routes_the_metrics() -> None:
+    text = (DEPLOY / "nginx.conf").read_text(encoding="utf-8")
+    port = str(Settings().metrics_port)
+    assert metrics_exposure(text, port) == []
+    served = re.search(r"\n( *)location /metrics \{.*?\n\1\}\n", text, flags=re.DOTALL)
+    assert served, "no `location /metrics` block"
+    broken = {
+        "no 404 at the edge": text.replace(served.group(0), "\n"),
+        "upstream on the metrics port": text.replace("orquestra:8000", f"orquestra:{port}"),
+        "a route to the listener": text.replace(
+            "location / {",
+            f"location /ops/ {{ proxy_pass http://orquestra:{port}; }}\n  location / {{",
+        ),
+        "proxied instead": text.replace(
+            "default_type application/json;", "proxy_pass http://orquestra;"
+        ),
+    }
+    for why, copy in broken.items():
+        assert metrics_exposure(copy, port), f"not seen: {why}"
+
+
+def test_the_replicas_serve_metrics_on_the_internal_network_behind_a_token(monkeypatch) -> None:
+    environment = service_environment("orquestra", filled_env())
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
+    assert settings.mode == "production" and settings.metrics_enabled
+    assert settings.metrics_host == "0.0.0.0" and settings.metrics_token is not None
+    replica = compose()["services"]["orquestra"]
+    assert str(settings.metrics_port) in replica["expose"]
+    assert settings.metrics_port != settings.port and "ports" not in replica  # never published
+    # Controls: compose refuses an empty token, and production refuses the address without it.
+    with pytest.raises(KeyError, match="ORQUESTRA_METRICS_TOKEN"):
+        service_environment("orquestra", {**filled_env(), "ORQUESTRA_METRICS_TOKEN": ""})
+    monkeypatch.delenv("ORQUESTRA_METRICS_TOKEN")
+    with pytest.raises(ValidationError, match="not a loopback address"):
+        Settings()
+
+
+def test_the_image_alone_keeps_the_metrics_on_its_loopback(monkeypatch) -> None:
+    """`docker run` with only a JWT secret starts: the listener stays on the container's
+    loopback, so production needs no metrics token until a deployment opens it."""
+    for name, value in dockerfile_env().items():
+        if name.startswith("ORQUESTRA_"):
+            monkeypatch.setenv(name, value)
+    monkeypatch.setenv("ORQUESTRA_JWT_SECRET", "0123456789abcdef" * 2)
+    settings = Settings()
+    assert settings.mode == "production" and settings.metrics_host == "127.0.0.1"
+    assert not named_variables("\n".join(a for i, a in dockerfile() if i == "ENV")) & {
+        "ORQUESTRA_METRICS_HOST",
+        "ORQUESTRA_METRICS_TOKEN",
+    }
+
+
+def test_prometheus_scrapes_every_replica_with_the_token() -> None:
+    services = compose()["services"]
+    (job,) = prometheus()["scrape_configs"]
+    (lookup,) = job["dns_sd_configs"]
+    environment = service_environment("orquestra", filled_env())
+    assert lookup["names"] == ["orquestra"] and lookup["names"][0] in services
+    assert str(lookup["port"]) == environment["ORQUESTRA_METRICS_PORT"]
+    assert job.get("metrics_path", "/metrics") == "/metrics"
+    assert job["authorization"].get("type", "Bearer") == "Bearer"
+    # The token file is the secret compose fills from the variable the replicas read.
+    scraper = services["prometheus"]
+    (secret,) = scraper["secrets"]
+    assert job["authorization"]["credentials_file"] == f"/run/secrets/{secret}"
+    assert compose()["secrets"][secret] == {"environment": "ORQUESTRA_METRICS_TOKEN"}
+    assert "${ORQUESTRA_METRICS_TOKEN:?" in str(
+        compose()["services"]["orquestra"]["environment"]["ORQUESTRA_METRICS_TOKEN"]
+    )
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in scraper["volumes"]
+    # Prometheus's own page: this host's loopback only.
+    assert all(p.startswith("127.0.0.1:") for p in scraper["ports"])

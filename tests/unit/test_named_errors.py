@@ -24,6 +24,7 @@ from orquestra.sandbox.pool import AnalysisError
 from orquestra.server.auth import TokenRefused
 from orquestra.server.db_init import DatabaseNotEmpty
 from orquestra.server.db_policies import PolicyError
+from orquestra.server.metrics_listener import MetricsUnavailable
 
 NAMED = [
     (DeploymentError("DEPLOYMENT_NOT_FOUND", "no folder x"), "DEPLOYMENT_NOT_FOUND"),
@@ -42,6 +43,7 @@ NAMED = [
     (TokenRefused("TOKEN_EXPIRED", "expired"), "TOKEN_EXPIRED"),
     (DatabaseNotEmpty("tables exist"), "DB_NOT_EMPTY"),
     (PolicyError("POLICY_FAILED", "no"), "POLICY_FAILED"),
+    (MetricsUnavailable("127.0.0.1:9464 is in use"), "METRICS_UNAVAILABLE"),
 ]
 
 

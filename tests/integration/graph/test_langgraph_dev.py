@@ -139,6 +139,15 @@ def test_a_request_without_a_valid_token_is_refused(server: DevServer, headers: 
     assert control.status_code == 200
 
 
+def test_its_metrics_route_is_not_served_without_a_metrics_token(server: DevServer) -> None:
+    """LangGraph Server's own `/metrics` holds Orquestra's counters: with no operator token
+    configured, nobody reads it, a tenant's valid token included (`agent.metrics_gate`)."""
+    for headers in ({}, bearer("101")):
+        for path in ("/metrics", "/metrics?format=json"):
+            response = httpx.get(server.url + path, headers=headers, timeout=10)
+            assert response.status_code == 404, (path, response.text)
+
+
 async def test_a_context_naming_another_tenant_is_refused(server: DevServer) -> None:
     ana = client(server, "101")
     thread = await ana.threads.create()

@@ -140,7 +140,7 @@ def counted(name: str, **labels: str) -> float:
 async def test_metrics_count_repairs_corrections_and_findings_apart_from_the_guard(
     harness: Harness,
 ) -> None:
-    """`/metrics` tells the catalog check's work from the guard's: a repaired slip, a
+    """The metrics tell the catalog check's work from the guard's: a repaired slip, a
     corrected value and a stopped draft each move their own counter, never the guard's."""
     slip = next(s for s in SLIPS if s.dialect == "tsql")
     broken = "SELECT count(*) FROM notas_fiscais WHERE statuz = 'BLOQUEADA'"
