@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, cast
 
@@ -48,80 +49,30 @@ MAX_ITEMS = 5
 MAX_FIGURES = 40
 """Leaves (numbers, row values) of code mode's figures."""
 MAX_TEXT = 200
-STAT_WORDS = frozenset(
-    {
-        "total",
-        "sum",
-        "count",
-        "n",
-        "mean",
-        "average",
-        "avg",
-        "median",
-        "mode",
-        "min",
-        "max",
-        "minimum",
-        "maximum",
-        "std",
-        "stdev",
-        "variance",
-        "var",
-        "range",
-        "share",
-        "pct",
-        "percent",
-        "percentage",
-        "growth",
-        "change",
-        "delta",
-        "diff",
-        "difference",
-        "ratio",
-        "rate",
-        "per",
-        "by",
-        "of",
-        "vs",
-        "top",
-        "bottom",
-        "first",
-        "last",
-        "previous",
-        "current",
-        "best",
-        "worst",
-        "trend",
-        "number",
-        "rows",
-        "items",
-        "distinct",
-        "unique",
-        "cumulative",
-        "running",
-        "moving",
-        "rolling",
-        "forecast",
-        "q1",
-        "q2",
-        "q3",
-        "q4",
-        "p25",
-        "p50",
-        "p75",
-        "p90",
-        "p95",
-        "p99",
-        "quantile",
-        "quartile",
-        "yoy",
-        "mom",
-        "qoq",
-    }
-)
-"""Words of statistics (not of any business) that a figure's key may use beside the
+STATISTICS_WORDS = {
+    "en": (
+        "total sum count n mean average avg median mode min max minimum maximum std stdev "
+        "variance var range share pct percent percentage growth change delta diff difference "
+        "ratio rate per by of vs top bottom first last previous current best worst trend "
+        "number rows items distinct unique cumulative running moving rolling forecast "
+        "quantile quartile yoy mom qoq day days week weeks month months quarter quarters "
+        "year years period periods"
+    ),
+    "pt": (
+        "total soma contagem quantidade qtd qtde media mediana moda minimo maximo desvio "
+        "padrao variancia amplitude participacao percentual porcentagem crescimento variacao "
+        "diferenca razao taxa por de do da dos das e vs primeiro ultimo anterior atual "
+        "melhor pior tendencia numero linhas itens distintos unicos acumulado movel previsao "
+        "dia dias semana semanas mes meses trimestre trimestres ano anos periodo periodos"
+    ),
+}
+"""Words of statistics and of time in each language the product speaks (words of the
+languages, not of any business; accents folded), that a figure's key may use beside the
 columns' own words."""
+STAT_WORDS = frozenset(w for text in STATISTICS_WORDS.values() for w in text.split())
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
+ORDINAL = re.compile(r"[a-z]?\d{1,4}")
+"""A number, or one with a letter before it: "2026", "q1", "p95"."""
 
 
 @dataclass(frozen=True)
@@ -142,12 +93,18 @@ class Provenance:
             except TypeError:  # a list or a document in a cell: only its plain values count
                 values.update(v for v in row if isinstance(v, str | int | float))
         values.discard(None)
-        words = frozenset(w.lower() for c in columns for w in WORD.findall(c))
+        words = frozenset(folded(w) for c in columns for w in WORD.findall(c))
         return cls(frozenset(columns), frozenset(values), words)
 
     def holds(self, value: Any) -> bool:
         """Whether `value` is one of the rows' own values (as JSON carried it)."""
         return isinstance(value, str | int | float) and value in self.every_value
+
+
+def folded(word: str) -> str:
+    """`word` in lower case without accents ("Média" → "media")."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _provenance(info: ValidationInfo) -> Provenance:
@@ -328,8 +285,8 @@ def _key(key: Any, provenance: Provenance) -> str:
         raise ValueError("a figure's name is too long")
     if text in provenance.columns or provenance.holds(key):
         return text
-    words = [w.lower() for w in WORD.findall(text)]
+    words = [folded(w) for w in WORD.findall(text)]
     allowed = provenance.column_words | STAT_WORDS
-    if words and all(w in allowed or w.isdigit() for w in words):
+    if words and all(w in allowed or ORDINAL.fullmatch(w) for w in words):
         return text
     raise ValueError("a figure's name is not made of the query's words")

@@ -153,14 +153,16 @@ async def test_code_mode_runs_the_writers_analysis_code_and_falls_back_when_it_b
 
     harness.use(turn_with(code))
     await harness.ask(question, analysis_code_mode=True)
-    analysis = (await harness.state())["analysis"]
-    assert analysis["meses"] == 6 and analysis["total"] > 0
+    analysis = (await harness.state())["analysis"]  # the built-in analysis, and the code's
+    assert analysis["figures"]["meses"] == 6 and analysis["figures"]["total"] > 0
+    assert analysis["trend"]["periods"] == 6
 
     harness.use(turn_with("import os\nresult = os.listdir('/')"))  # refused by the AST check
     await harness.ask(question, thread="t2", analysis_code_mode=True)
-    assert (await harness.state("t2"))["analysis"]["trend"]["periods"] == 6  # built-in instead
+    fallen_back = (await harness.state("t2"))["analysis"]
+    assert fallen_back["trend"]["periods"] == 6 and "figures" not in fallen_back  # built-in
 
     harness.use(turn_with(code))  # code mode off: the writer's code is never run
     await harness.ask(question, thread="t3")
     state = await harness.state("t3")
-    assert state["analysis_code"] is None and "meses" not in state["analysis"]
+    assert state["analysis_code"] is None and "figures" not in state["analysis"]

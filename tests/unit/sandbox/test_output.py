@@ -116,6 +116,8 @@ def test_figures_keep_to_the_querys_words() -> None:
         "Cliente 99": 9000.0,
         "share_pct": [96.2, 0.1],
         "median valor": 45.0,
+        "média_móvel_3": 12.5,  # the words of statistics in each language, accents or not
+        "crescimento_pct_q1": 3.0,
     }
     assert checked_figures(kept, seen) == kept
     for bad in (
