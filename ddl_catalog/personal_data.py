@@ -4,7 +4,8 @@
 catalog, and the catalog goes into every tenant's prompt; a comment holding one customer's
 e-mail would reach every other tenant. `find_personal_data` names what in a text looks like
 personal data, by shapes every business has (no words of any business), each a pattern and,
-where the shape alone would also match ordinary numbers, a check digit:
+where the shape alone would also match ordinary numbers, the check that python-stdnum (the
+standard numbers' validators) makes of it:
 
 >>> [f.kind for f in find_personal_data("Escalations: ana@example.com, +55 11 98765-4321")]
 ['e-mail address', 'phone number']
@@ -23,6 +24,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from stdnum import iban, luhn
+from stdnum.br import cnpj, cpf
+from stdnum.us import ssn
+
 __all__ = ["KINDS", "Found", "Kind", "find_personal_data", "masked"]
 
 
@@ -35,41 +40,14 @@ class Found:
     end: int
 
 
-def _digits(text: str) -> list[int]:
-    return [int(c) for c in text if c.isdigit()]
+def _digits(text: str) -> str:
+    return "".join(c for c in text if c.isdigit())
 
 
-def _mod11_checks(digits: list[int], weights: list[int]) -> bool:
-    """The two check digits of a CPF (weights 10..2, then 11..2) or a CNPJ (5..2 9..2, then
-    6..2 9..2): each is 11 minus the weighted sum modulo 11, 0 when that is 10 or 11."""
-    if len(set(digits)) == 1:
-        return False  # "000.000.000-00" is a mask in a description, not a person's number
-    for position in (len(weights), len(weights) + 1):
-        total = sum(d * w for d, w in zip(digits, weights, strict=False))
-        if digits[position] != (0 if total % 11 < 2 else 11 - total % 11):
-            return False
-        weights = [weights[0] + 1, *weights]
-    return True
-
-
-def _cpf(text: str) -> bool:
-    return _mod11_checks(_digits(text), list(range(10, 1, -1)))
-
-
-def _cnpj(text: str) -> bool:
-    return _mod11_checks(_digits(text), [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
-
-
-def _luhn(text: str) -> bool:
-    digits = _digits(text)[::-1]
-    doubled = [d * 2 - 9 if d * 2 > 9 else d * 2 for d in digits[1::2]]
-    return 13 <= len(digits) <= 19 and (sum(digits[::2]) + sum(doubled)) % 10 == 0
-
-
-def _iban(text: str) -> bool:
-    compact = re.sub(r"\s", "", text)
-    rotated = compact[4:] + compact[:4]
-    return int("".join(str(int(c, 36)) for c in rotated)) % 97 == 1
+def _real(check: Callable[[str], bool]) -> Callable[[str], bool]:
+    """`check` (python-stdnum's validator), refusing a number of one repeated digit: in a
+    description, "000.000.000-00" or "111.111.111-11" is a mask, not a person's number."""
+    return lambda text: len(set(_digits(text))) > 1 and check(text)
 
 
 @dataclass(frozen=True)
@@ -91,28 +69,27 @@ KINDS: tuple[Kind, ...] = (
         re.compile(
             _NO_DIGIT_BEFORE + r"(?:\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}|\d{14})" + _NO_DIGIT_AFTER
         ),
-        _cnpj,
+        _real(cnpj.is_valid),
     ),
     Kind(
         "document number (CPF)",
         re.compile(_NO_DIGIT_BEFORE + r"(?:\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11})" + _NO_DIGIT_AFTER),
-        _cpf,
+        _real(cpf.is_valid),
     ),
     Kind(
         "document number (US SSN)",
-        re.compile(
-            _NO_DIGIT_BEFORE + r"(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}" + _NO_DIGIT_AFTER
-        ),
+        re.compile(_NO_DIGIT_BEFORE + r"\d{3}-\d{2}-\d{4}" + _NO_DIGIT_AFTER),
+        ssn.is_valid,
     ),
     Kind(
         "payment card number",
         re.compile(_NO_DIGIT_BEFORE + r"[3-6]\d{3}(?:[ -]?\d{4}){2}[ -]?\d{1,7}" + _NO_DIGIT_AFTER),
-        _luhn,
+        lambda text: 13 <= len(digits := _digits(text)) <= 19 and luhn.is_valid(digits),
     ),
     Kind(
         "bank account (IBAN)",
         re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b"),
-        _iban,
+        iban.is_valid,
     ),
     Kind(
         "phone number",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from stdnum.br import cpf
+
 from orquestra.guards.rails.config import Entry
 from orquestra.guards.rails.contracts import RailCheck, RailResult
 from orquestra.guards.rails.native_input import Toolkit
@@ -23,14 +25,9 @@ KINDS = ("cpf", "email", "phone")
 
 
 def valid_cpf(digits: str) -> bool:
-    """The two check digits of a CPF (so order or document numbers are never masked as CPFs)."""
-    if len(digits) != 11 or len(set(digits)) == 1:
-        return False
-    for size in (9, 10):
-        total = sum(int(d) * w for d, w in zip(digits[:size], range(size + 1, 1, -1), strict=True))
-        if (total * 10) % 11 % 10 != int(digits[size]):
-            return False
-    return True
+    """The two check digits of a CPF (so order or document numbers are never masked as CPFs),
+    by python-stdnum; one digit repeated is a placeholder, not a person's number."""
+    return len(digits) == 11 and len(set(digits)) > 1 and cpf.is_valid(digits)
 
 
 def _cpf(match: re.Match[str]) -> str:
