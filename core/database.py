@@ -26,6 +26,8 @@ import psycopg
 from orquestra.core.errors import OrquestraError
 
 if TYPE_CHECKING:
+    from pgserver.postgres_server import PostgresServer
+
     from orquestra.core.settings import Settings
 
 CONNECT_TIMEOUT_S = 10.0
@@ -104,10 +106,10 @@ async def database_work(timeout_s: float, what: str) -> AsyncIterator[None]:
         raise
 
 
-_embedded: dict[Path, object] = {}
+_embedded: dict[Path, PostgresServer] = {}
 
 
-def embedded_server(data_dir: Path) -> object:
+def embedded_server(data_dir: Path) -> PostgresServer:
     """Start (or join) the embedded PostgreSQL in `data_dir`; it lives until the last user exits."""
     pgdata = (data_dir / "pgdata").resolve()
     if pgdata not in _embedded:
@@ -115,10 +117,10 @@ def embedded_server(data_dir: Path) -> object:
         with warnings.catch_warnings():
             # platformdirs warns when XDG_RUNTIME_DIR is unset; pgserver then uses /tmp.
             warnings.simplefilter("ignore")
-            import pgserver
+            from pgserver.postgres_server import get_server
 
             _prune_dead_handles(pgdata)
-            _embedded[pgdata] = pgserver.get_server(pgdata, cleanup_mode="stop")
+            _embedded[pgdata] = get_server(pgdata, cleanup_mode="stop")
             # Runs before pgserver's own exit handler (atexit is last-in, first-out).
             atexit.register(_prune_dead_handles, pgdata)
     return _embedded[pgdata]
@@ -141,7 +143,7 @@ def stop_embedded(data_dir: Path) -> None:
     """Release this process's handle on the embedded server (stopping it if it was the last)."""
     server = _embedded.pop((data_dir / "pgdata").resolve(), None)
     if server is not None:
-        server.cleanup()  # type: ignore[attr-defined]
+        server.cleanup()
 
 
 def admin_url(settings: Settings) -> str:
@@ -149,7 +151,7 @@ def admin_url(settings: Settings) -> str:
     if settings.database_url:
         return settings.database_url
     server = embedded_server(settings.data_dir)
-    return with_database(server.get_uri(), settings.database_name)  # type: ignore[attr-defined]
+    return with_database(server.get_uri(), settings.database_name)
 
 
 def state_url(settings: Settings) -> str:
@@ -170,8 +172,6 @@ def state_url(settings: Settings) -> str:
 async def ensure_state_database(settings: Settings) -> str:
     """`state_url(settings)`, creating the default `orquestra_state` database if missing."""
     url = state_url(settings)
-    if not settings.database_url and not settings.state_url:
-        return url  # the embedded database: it exists
     if settings.state_url:
         try:
             await (await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)).close()
@@ -181,6 +181,8 @@ async def ensure_state_database(settings: Settings) -> str:
                 " It names the database for Orquestra's own state; create it, or fix the URL."
             ) from exc
         return url  # chosen by the operator
+    if not settings.database_url:
+        return url  # the embedded database: it exists
     try:
         await (await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)).close()
         return url
@@ -232,7 +234,7 @@ def describe(url: str) -> str:
     return f"{host}{port}/{parts.path.lstrip('/') or 'postgres'}"
 
 
-class Connection(asyncpg.Connection):
+class Connection(asyncpg.Connection):  # type: ignore[misc]  # asyncpg ships no type hints
     """An asyncpg connection that never calls `set_config`/`current_setting` by itself.
 
     When a result holds a type asyncpg does not know yet (an enum, a domain, a row), it

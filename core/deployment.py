@@ -126,7 +126,15 @@ class Profile(BaseModel):
     def text(self, field_name: str, lang: str | None) -> Any:
         """A per-language field's value in `lang`, falling back to the default language.
 
-        >>> profile.text("business", "en")   # the English paragraph, or the default one
+        >>> profile = Profile(name="shop", languages=["pt", "en"], default_language="pt",
+        ...                   business={"pt": "Uma loja.", "en": "A shop."},
+        ...                   tenant={"pt": {"singular": "loja", "plural": "lojas"}})
+        >>> profile.text("business", "en-GB")
+        'A shop.'
+        >>> profile.text("business", "es")   # not spoken: the default language's
+        'Uma loja.'
+        >>> profile.text("tenant", "en").plural   # no English label: the default one
+        'lojas'
         """
         values: dict[str, Any] = getattr(self, field_name)
         chosen = self.language(lang)

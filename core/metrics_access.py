@@ -10,6 +10,7 @@ read them: with `metrics_token` set, only `Authorization: Bearer <token>` may.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import SecretStr
@@ -50,7 +51,8 @@ def metrics_refusal(
 
 
 def _bearer(scope: Scope) -> bytes | None:
-    for name, value in scope.get("headers", ()):
+    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())
+    for name, value in headers:
         if name == b"authorization":
             scheme, _, credentials = value.partition(b" ")
             if scheme.lower() == b"bearer" and credentials.strip():

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pglast
 from pglast import ast
 
+from orquestra.ddl_catalog.ddl_parse import table_name
 from orquestra.ddl_catalog.errors import CatalogError
 from orquestra.ddl_catalog.model import (
     CatalogType,
@@ -99,8 +100,9 @@ def with_unique_indexes(tables: dict[str, Table], systems: list[System]) -> dict
                 if not isinstance(index, ast.IndexStmt) or not index.unique or index.whereClause:
                     continue
                 columns = tuple(p.name for p in index.indexParams or ())
-                if all(columns) and index.relation.relname in tables:
-                    found.setdefault(index.relation.relname, []).append(columns)
+                name = table_name(index.relation)
+                if all(columns) and name in tables:
+                    found.setdefault(name, []).append(columns)
     return {
         name: replace(table, unique_keys=(*table.unique_keys, *found[name]))
         if name in found

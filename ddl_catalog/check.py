@@ -111,7 +111,7 @@ async def check_catalog(conn: asyncpg.Connection, catalog: Catalog) -> list[Drif
     return drifts
 
 
-async def _create_scratch(conn, catalog: Catalog, schemas: list[str]) -> str:
+async def _create_scratch(conn: asyncpg.Connection, catalog: Catalog, schemas: list[str]) -> str:
     """The catalog's types and tables in a new scratch schema, first on the search path."""
     scratch = f"orquestra_catalog_check_{uuid.uuid4().hex[:12]}"
     await conn.execute(f'CREATE SCHEMA "{scratch}"')
@@ -123,7 +123,7 @@ async def _create_scratch(conn, catalog: Catalog, schemas: list[str]) -> str:
     return scratch
 
 
-async def _search_path(conn, schemas: list[str]) -> None:
+async def _search_path(conn: asyncpg.Connection, schemas: list[str]) -> None:
     """`SET LOCAL search_path` to `schemas`, each quoted by PostgreSQL itself."""
     await conn.execute(
         "SELECT set_config('search_path', "
@@ -132,7 +132,7 @@ async def _search_path(conn, schemas: list[str]) -> None:
     )
 
 
-async def _shape(conn, schema: str) -> tuple[Shape, dict[str, tuple[str, ...]]]:
+async def _shape(conn: asyncpg.Connection, schema: str) -> tuple[Shape, dict[str, tuple[str, ...]]]:
     shape: Shape = {}
     for row in await conn.fetch(COLUMNS_SQL, schema):
         shape.setdefault(row["table_name"], {})[row["column_name"]] = (row["type"], row["not_null"])
@@ -141,7 +141,7 @@ async def _shape(conn, schema: str) -> tuple[Shape, dict[str, tuple[str, ...]]]:
 
 
 def _table_drifts(
-    table: Table, expected: dict[str, tuple[str, bool]], live: dict | None
+    table: Table, expected: dict[str, tuple[str, bool]], live: dict[str, tuple[str, bool]] | None
 ) -> list[Drift]:
     if live is None:
         return [
@@ -195,7 +195,9 @@ def _table_drifts(
     return drifts
 
 
-def _join_drifts(catalog: Catalog, live: dict) -> list[Drift]:
+def _join_drifts(
+    catalog: Catalog, live: dict[tuple[str, str], dict[str, tuple[str, bool]]]
+) -> list[Drift]:
     drifts = []
     for table in catalog.tables.values():
         for join in table.meta.joins:
@@ -226,7 +228,7 @@ def _compatible(left: str, right: str) -> bool:
     return any(base_left in family and base_right in family for family in TYPE_FAMILIES)
 
 
-async def _metric_drifts(conn, catalog: Catalog) -> list[Drift]:
+async def _metric_drifts(conn: asyncpg.Connection, catalog: Catalog) -> list[Drift]:
     drifts = []
     for term, where in zip(catalog.glossary, catalog.glossary_locations, strict=True):
         metric = term.metric

@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from orquestra.ddl_catalog.drift import Drift
 from orquestra.ddl_catalog.model import CatalogType, Location, Table
 
@@ -29,13 +31,14 @@ WHERE n.nspname = $1 AND t.typtype IN ('e', 'd', 'c')
 TYPE_KINDS = {"e": "enum", "d": "domain", "c": "composite"}
 
 
-async def relkinds(conn, schema: str) -> dict[str, str]:
+async def relkinds(conn: asyncpg.Connection, schema: str) -> dict[str, str]:
     """Relation → `relkind` (r table, p partitioned, v view, m materialized view, f foreign)."""
     return {r["table_name"]: r["kind"] for r in await conn.fetch(RELKINDS_SQL, schema)}
 
 
-async def user_types(conn, schema: str) -> list[Any]:
-    return await conn.fetch(USER_TYPES_SQL, schema)
+async def user_types(conn: asyncpg.Connection, schema: str) -> list[asyncpg.Record]:
+    rows: list[asyncpg.Record] = await conn.fetch(USER_TYPES_SQL, schema)
+    return rows
 
 
 def type_drifts(catalog_type: CatalogType, expected: Any, live: Any) -> list[Drift]:

@@ -4,7 +4,7 @@ metadata, and the schema's own types."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pglast
 from pglast import ast
@@ -22,6 +22,8 @@ from orquestra.ddl_catalog.model import (
     Table,
 )
 
+_T = TypeVar("_T")
+
 
 def parse_ddl(path: Path, ddl: str, first_line: int) -> list[tuple[Any, str, int]]:
     """Statements of a DDL block as (node, source text, file line): tables, indexes, and the
@@ -34,8 +36,11 @@ def parse_ddl(path: Path, ddl: str, first_line: int) -> list[tuple[Any, str, int
         raise CatalogError("CATALOG_DDL_SYNTAX", f"{path}:{line}: {exc}") from None
     out = []
     for raw in parsed:
-        chunk = ddl[raw.stmt_location : raw.stmt_location + raw.stmt_len]
-        offset = raw.stmt_location + len(chunk) - len(chunk.lstrip())
+        start, length = raw.stmt_location, raw.stmt_len
+        assert start is not None and length is not None  # the parser places every statement
+        # A length of 0 is PostgreSQL's "to the end": the last statement, without its `;`.
+        chunk = ddl[start : start + length] if length else ddl[start:]
+        offset = start + len(chunk) - len(chunk.lstrip())
         source = chunk.strip()
         line = first_line + ddl[:offset].count("\n")
         if not isinstance(raw.stmt, (ast.CreateStmt, ast.IndexStmt, *TYPE_STATEMENTS)):
@@ -58,14 +63,21 @@ TYPE_STATEMENTS = (ast.CreateEnumStmt, ast.CreateDomainStmt, ast.CompositeTypeSt
 """The type definitions a system file may hold beside its tables."""
 
 
+def _given(value: _T | None) -> _T:
+    """A field the parser always fills in for these statements (a name, a type), which
+    pglast's type hints mark as optional like every other node field."""
+    assert value is not None
+    return value
+
+
 def _qualified(stmt: Any) -> bool:
     """True when a statement names its table or type with a schema."""
     if isinstance(stmt, ast.CreateEnumStmt):
-        return len(stmt.typeName) > 1
+        return len(_given(stmt.typeName)) > 1
     if isinstance(stmt, ast.CreateDomainStmt):
-        return len(stmt.domainname) > 1
+        return len(_given(stmt.domainname)) > 1
     if isinstance(stmt, ast.CompositeTypeStmt):
-        return bool(stmt.typevar.schemaname)
+        return bool(_given(stmt.typevar).schemaname)
     return bool(stmt.relation.schemaname)
 
 
@@ -73,10 +85,12 @@ def catalog_type(stmt: Any, source: str, schema: str, where: Location) -> Catalo
     """The type a CREATE TYPE / CREATE DOMAIN statement defines."""
     if isinstance(stmt, ast.CreateEnumStmt):
         labels = tuple(v.sval for v in stmt.vals or ())
-        return CatalogType(stmt.typeName[-1].sval, schema, "enum", labels, None, source, where)
+        name = _given(stmt.typeName)[-1].sval
+        return CatalogType(name, schema, "enum", labels, None, source, where)
     if isinstance(stmt, ast.CreateDomainStmt):
-        base = RawStream()(stmt.typeName)
-        return CatalogType(stmt.domainname[-1].sval, schema, "domain", (), base, source, where)
+        base = RawStream()(_given(stmt.typeName))
+        name = _given(stmt.domainname)[-1].sval
+        return CatalogType(name, schema, "domain", (), base, source, where)
     return CatalogType(stmt.typevar.relname, schema, "composite", (), None, source, where)
 
 
@@ -86,10 +100,10 @@ def resolve_table(
     stmt: ast.CreateStmt,
     ddl_lines: tuple[str, int],
     line: int,
-    lines: dict,
+    lines: dict[tuple[Any, ...], int],
     warnings: list[str],
 ) -> Table:
-    name = stmt.relation.relname
+    name = table_name(stmt.relation)
     meta = raw.tables.get(name)
     if meta is None:
         raise CatalogError(
@@ -103,8 +117,9 @@ def resolve_table(
     unique_keys: list[tuple[str, ...]] = []
     for element in stmt.tableElts or ():
         if isinstance(element, ast.ColumnDef):
+            column_name = _given(element.colname)
             foreign_keys += [
-                _foreign_key(c, (element.colname,))
+                _foreign_key(c, (column_name,))
                 for c in element.constraints or ()
                 if c.contype == ConstrType.CONSTR_FOREIGN
             ]
@@ -115,18 +130,16 @@ def resolve_table(
                 c in (ConstrType.CONSTR_NOTNULL, ConstrType.CONSTR_PRIMARY) for c in constraints
             )
             if ConstrType.CONSTR_PRIMARY in constraints:
-                primary_key = (element.colname,)
+                primary_key = (column_name,)
             if ConstrType.CONSTR_UNIQUE in constraints:
-                unique_keys.append((element.colname,))
-            col_meta = meta.columns.get(element.colname)
+                unique_keys.append((column_name,))
+            col_meta = meta.columns.get(column_name)
             if col_meta is None:
-                warnings.append(
-                    f"{path}:{col_line}: column {name}.{element.colname} has no metadata"
-                )
+                warnings.append(f"{path}:{col_line}: column {name}.{column_name} has no metadata")
             columns.append(
                 Column(
-                    name=element.colname,
-                    type_sql=RawStream()(element.typeName),
+                    name=column_name,
+                    type_sql=RawStream()(_given(element.typeName)),
                     not_null=not_null,
                     meta=col_meta or ColumnMeta(),
                     where=Location(path, col_line),
@@ -171,7 +184,6 @@ def resolve_table(
                     f"{path}:{where}: tenant_via of {name} uses {child}, which is not a "
                     f"column of {name}",
                 )
-    where = Location(path, line)
     return Table(
         name,
         raw.system,
@@ -179,7 +191,7 @@ def resolve_table(
         tuple(columns),
         primary_key,
         meta,
-        where,
+        Location(path, line),
         tuple(foreign_keys),
         tuple(unique_keys),
     )
@@ -189,4 +201,9 @@ def _foreign_key(constraint: ast.Constraint, columns: tuple[str, ...]) -> Foreig
     """A `REFERENCES` column constraint (on `columns`) or a `FOREIGN KEY` table constraint."""
     local = columns or tuple(k.sval for k in constraint.fk_attrs or ())
     remote = tuple(k.sval for k in constraint.pk_attrs or ())
-    return ForeignKey(local, constraint.pktable.relname, remote)
+    return ForeignKey(local, table_name(constraint.pktable), remote)
+
+
+def table_name(relation: ast.RangeVar | None) -> str:
+    """The table a CREATE TABLE, CREATE INDEX or REFERENCES names (always given)."""
+    return _given(_given(relation).relname)

@@ -21,6 +21,7 @@ from typing import Any
 import asyncpg
 import pglast
 import yaml
+from pglast import ast
 from pglast.stream import RawStream
 
 from orquestra.ddl_catalog.import_review import review_lines, table_comments, withheld_comment
@@ -248,6 +249,8 @@ def _unqualified_index(definition: str) -> str:
     """`pg_get_indexdef` output without the schema (the file's `schema:` places the table);
     a partitioned table's `ON ONLY` becomes a plain index on the (folded) table."""
     statement = pglast.parse_sql(definition)[0].stmt
+    # pg_get_indexdef writes one CREATE INDEX, which always names its table
+    assert isinstance(statement, ast.IndexStmt) and statement.relation is not None
     statement.relation.schemaname = None
     statement.relation.inh = True
     return f"{RawStream()(statement)};"
@@ -257,7 +260,7 @@ class _Literal(str):
     """A string YAML writes as a `|` block (the DDL)."""
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hints
     pass
 
 
@@ -268,7 +271,8 @@ _Dumper.add_representer(
 
 
 def _dump(document: dict[str, Any]) -> str:
-    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    text: str = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return text
 
 
 def _indent(text: str) -> str:

@@ -58,7 +58,8 @@ def load_chunks(folder: Path) -> list[Chunk]:
     """Every document under `folder/docs`, split at `##` headings (long sections split again)."""
     chunks: list[Chunk] = []
     for path in sorted((folder / "docs").glob("*.md")):
-        title, section, lines = path.stem, "", []
+        title, section = path.stem, ""
+        lines: list[str] = []
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("# "):
                 title = line[2:].strip()

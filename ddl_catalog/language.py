@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from orquestra.ddl_catalog.model import Catalog, per_catalog
+from orquestra.ddl_catalog.model import Catalog, ColumnMeta, TableMeta, per_catalog
 from orquestra.ddl_catalog.text import words
 
 PORTUGUESE = {
@@ -222,7 +222,7 @@ def language_words(catalog: Catalog) -> dict[str, frozenset[str]]:
     """
     found: dict[str, set[str]] = {"pt": set(), "en": set()}
     for table in catalog.tables.values():
-        metas = [table.meta, *(column.meta for column in table.columns)]
+        metas: list[TableMeta | ColumnMeta] = [table.meta, *(c.meta for c in table.columns)]
         for meta in metas:
             for lang in found:
                 for phrase in getattr(meta.synonyms, lang):

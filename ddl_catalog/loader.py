@@ -206,7 +206,9 @@ def _index_lines(node: yaml.Node, prefix: tuple[Any, ...], out: dict[tuple[Any, 
             _index_lines(item, path, out)
 
 
-def _validation_error(path: Path, exc: ValidationError, lines: dict) -> CatalogError:
+def _validation_error(
+    path: Path, exc: ValidationError, lines: dict[tuple[Any, ...], int]
+) -> CatalogError:
     first = exc.errors()[0]
     loc = tuple(first["loc"])
     line = 1

@@ -156,7 +156,8 @@ def draft_profile(folder: Path, tenant_column: str) -> str:
         f"# the tenant column ({tenant_column}); write what people call a tenant in each\n"
         "# language, the business paragraphs, the time zone, currency and example questions.\n"
     )
-    return header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    body: str = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    return header + body
 
 
 def _profile_name(text: str) -> str:

@@ -23,6 +23,8 @@ VALUE_HIT = 0.6
 COLUMN_HIT = 0.25
 MAX_CORE_TABLES = 4
 DOCUMENT_CHARS = 600
+Phrase = tuple[str, ...]
+"""A phrase as `phrase_key` compares it: folded, stemmed words."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,8 @@ def _runs(text: list[str], longest: int) -> set[tuple[str, ...]]:
     }
 
 
-def _table_phrases(table: Table) -> tuple[list[tuple[str, ...]], list[tuple[list, list]]]:
+def _table_phrases(table: Table) -> tuple[list[Phrase], list[tuple[list[Phrase], list[Phrase]]]]:
+    """The table's name phrases, and each column's value phrases and name phrases."""
     names = [phrase_key(p) for p in [table.name.replace("_", " "), *table.meta.synonyms.all()]]
     columns = [
         (
@@ -168,9 +171,10 @@ def _shortest_path(graph: dict[str, set[str]], sources: set[str], target: str) -
         node = queue.popleft()
         if node == target:
             path = []
-            while node is not None:
-                path.append(node)
-                node = previous[node]
+            step: str | None = node
+            while step is not None:
+                path.append(step)
+                step = previous[step]
             return path
         for neighbour in sorted(graph[node]):
             if neighbour not in previous:

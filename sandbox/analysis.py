@@ -197,7 +197,9 @@ def _in_time_order(rows: list[list[Any]], index: int) -> bool:
     return all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs)
 
 
-def _trend(rows, time_index, value_index, time, value, compare: bool) -> Trend:
+def _trend(
+    rows: list[list[Any]], time_index: int, value_index: int, time: str, value: str, compare: bool
+) -> Trend:
     series = sorted(
         (row[time_index], float(row[value_index]))
         for row in rows
@@ -232,7 +234,14 @@ def _trend(rows, time_index, value_index, time, value, compare: bool) -> Trend:
     return trend
 
 
-def _top(rows, label_index, value_index, label, value, adds_up: bool = True) -> dict[str, Any]:
+def _top(
+    rows: list[list[Any]],
+    label_index: int,
+    value_index: int,
+    label: str,
+    value: str,
+    adds_up: bool = True,
+) -> dict[str, Any]:
     """The leading categories; their shares and the total only for a measure that adds up."""
     pairs = [
         (row[label_index], float(row[value_index]))
@@ -258,7 +267,9 @@ def _top(rows, label_index, value_index, label, value, adds_up: bool = True) -> 
     }
 
 
-def _outliers(rows, value_index, label_index) -> list[dict[str, Any]]:
+def _outliers(
+    rows: list[list[Any]], value_index: int, label_index: int | None
+) -> list[dict[str, Any]]:
     values = _values(rows, value_index)
     if len(values) < 5:
         return []
@@ -266,7 +277,7 @@ def _outliers(rows, value_index, label_index) -> list[dict[str, Any]]:
     mad = statistics.median(abs(v - median) for v in values)
     if not mad:
         return []
-    found = []
+    found: list[dict[str, Any]] = []
     for row in rows:
         value = row[value_index]
         if isinstance(value, int | float):

@@ -19,6 +19,7 @@ import pwd
 import resource
 import sys
 import sysconfig
+from typing import Any
 
 CLONE_NEWNET = 0x40000000
 MEMORY_BYTES = 1024 * 1024 * 1024
@@ -113,7 +114,7 @@ def install_audit_hook(workdir: str, readable: tuple[str, ...] | None = None) ->
     root = os.path.realpath(workdir)
     roots = (root, *(readable if readable is not None else readable_roots()))
 
-    def hook(event: str, args: tuple) -> None:
+    def hook(event: str, args: tuple[Any, ...]) -> None:
         if event in BLOCKED_EVENTS:
             raise PermissionError(f"{event} is not allowed in the analyzer")
         if event in LISTING_EVENTS and args and isinstance(args[0], str | bytes):

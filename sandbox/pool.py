@@ -70,7 +70,8 @@ class Worker:
         line = await asyncio.wait_for(self.process.stdout.readline(), timeout_s)
         if not line:
             raise AnalysisError("ANALYSIS_FAILED", "the analysis process ended unexpectedly")
-        return json.loads(line)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
 
     async def stop(self) -> None:
         if self.process.returncode is None:

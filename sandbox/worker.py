@@ -21,6 +21,7 @@ import shutil
 import sys
 import tempfile
 import traceback
+from typing import Any
 
 from orquestra.sandbox.confine import install_audit_hook, readable_roots
 
@@ -28,7 +29,7 @@ ANSWER_LIMIT = 8 * 1024 * 1024
 """Bytes of one answer; a job that writes more gets an error instead (the pool's pipe limit)."""
 
 
-def handle(job: dict) -> dict:
+def handle(job: dict[str, Any]) -> dict[str, Any]:
     kind = job.get("kind")
     if kind == "builtin":
         from orquestra.sandbox.analysis import analyze
@@ -45,8 +46,8 @@ def handle(job: dict) -> dict:
     return {"ok": False, "error": f"unknown job kind {kind!r}"}
 
 
-def _run_code(job: dict) -> object:
-    namespace: dict = {
+def _run_code(job: dict[str, Any]) -> object:
+    namespace: dict[str, Any] = {
         "columns": job.get("columns", []),
         "rows": job.get("rows", []),
         "result": None,
@@ -62,7 +63,7 @@ def _run_code(job: dict) -> object:
     return json.loads(json.dumps(namespace.get("result"), default=str))
 
 
-def answer_for(line: str) -> dict:
+def answer_for(line: str) -> dict[str, Any]:
     """The answer to one job line, every failure a plain `{"ok": false, "error"}`."""
     try:
         return handle(json.loads(line))
@@ -98,7 +99,7 @@ def _job_in_fork(line: str, folder: str, answer_fd: int, readable: tuple[str, ..
     os._exit(0)
 
 
-def run_job(line: str, base: str, readable: tuple[str, ...]) -> dict:
+def run_job(line: str, base: str, readable: tuple[str, ...]) -> dict[str, Any]:
     """`line`'s job in a fresh fork with a new empty folder under `base`, removed after; the
     fork may read only that folder and `readable`."""
     folder = tempfile.mkdtemp(prefix="job-", dir=base)
@@ -120,7 +121,8 @@ def run_job(line: str, base: str, readable: tuple[str, ...]) -> dict:
     _, status = os.waitpid(pid, 0)
     shutil.rmtree(folder, ignore_errors=True)
     try:
-        return json.loads(b"".join(chunks))
+        answer: dict[str, Any] = json.loads(b"".join(chunks))
+        return answer
     except ValueError:
         signal = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         why = f" (signal {signal})" if signal else ""

@@ -1,5 +1,5 @@
-"""`make lint`/`make test`'s type check: mypy, strict on the guard, the graph runtime, the stages
-and their wiring.
+"""`make lint`/`make test`'s type check: mypy, strict on the runtime core, the catalog, the guard,
+the analysis sandbox, the graph runtime, the stages and their wiring.
 
 mypy does not run the editable install's import hook, so the `orquestra` namespace is laid out
 for it as a tree of links to the repository's folders (in a temporary directory), exactly as
@@ -17,7 +17,15 @@ from pathlib import Path
 from mypy import api
 
 REPO = Path(__file__).resolve().parents[1]
-STRICT = ["orquestra.guards", "orquestra.graph", "orquestra.nodes", "orquestra.agent"]
+STRICT = [
+    "orquestra.core",
+    "orquestra.ddl_catalog",
+    "orquestra.guards",
+    "orquestra.sandbox",
+    "orquestra.graph",
+    "orquestra.nodes",
+    "orquestra.agent",
+]
 """The packages checked (strictly, per `[tool.mypy]`); the rest are followed silently."""
 
 

@@ -24,7 +24,7 @@ from orquestra.ddl_catalog.demo.clinics_staff import (
     professionals,
     schedules,
 )
-from orquestra.ddl_catalog.demo.generator import DemoData
+from orquestra.ddl_catalog.demo.generator import DemoData, Row, Tables
 
 DATA_VERSION = 1
 """Bumped whenever a seed's rows change, so that `db init` reloads an older sample."""
@@ -72,9 +72,16 @@ def generate(seed: int, scale: float, reference_date: date) -> DemoData:
     return data
 
 
-def _patients_and_exams(rng, scale: float, first: date, now: datetime, staff, tables) -> list:
+def _patients_and_exams(
+    rng: random.Random,
+    scale: float,
+    first: date,
+    now: datetime,
+    staff: list[Professional],
+    tables: Tables,
+) -> list[Exam]:
     horizon = now.date() + timedelta(days=BOOKING_HORIZON_DAYS)
-    patients: list[tuple] = []
+    patients: list[Row] = []
     exams: list[Exam] = []
     for unit in P.UNITS:
         pool: list[tuple[int, str]] = []
@@ -96,7 +103,9 @@ def _patients_and_exams(rng, scale: float, first: date, now: datetime, staff, ta
     return exams
 
 
-def _booking_times(rng, unit: P.Unit, scale: float, first: date, horizon: date) -> list:
+def _booking_times(
+    rng: random.Random, unit: P.Unit, scale: float, first: date, horizon: date
+) -> list[datetime]:
     """Booked slots (Monday to Saturday, 7:00 to 18:45), growing ~1% a month, seasonal."""
     out = []
     for index, month in enumerate(month_starts(first, horizon)):
@@ -118,7 +127,9 @@ def _booking_times(rng, unit: P.Unit, scale: float, first: date, horizon: date) 
     return out
 
 
-def _patient_for(rng, unit: P.Unit, day: date, pool: list, patients: list) -> tuple[int, str]:
+def _patient_for(
+    rng: random.Random, unit: P.Unit, day: date, pool: list[tuple[int, str]], patients: list[Row]
+) -> tuple[int, str]:
     """A returning patient of the unit, or a new one registered that day."""
     if pool and rng.random() < 0.55:
         return rng.choice(pool)
@@ -134,12 +145,12 @@ def _patient_for(rng, unit: P.Unit, day: date, pool: list, patients: list) -> tu
     return code, sex
 
 
-def _exam_type(rng, unit: P.Unit, sex: str) -> int:
+def _exam_type(rng: random.Random, unit: P.Unit, sex: str) -> int:
     allowed = [t for t in P.EXAM_TYPES if t[2] in unit.modalities and (sex == "F" or not t[7])]
     return rng.choices(allowed, weights=[t[6] for t in allowed])[0][0]
 
 
-def _settle(rng, exam: Exam, now: datetime, team: list[Professional]) -> None:
+def _settle(rng: random.Random, exam: Exam, now: datetime, team: list[Professional]) -> None:
     """Status, technician, plan and amount of a booked exam."""
     kind = next(t for t in P.EXAM_TYPES if t[0] == exam.type_code)
     exam.plan = rng.choices(list(P.PLANS), weights=[w for w, _ in P.PLANS.values()])[0]

@@ -12,8 +12,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from orquestra.ddl_catalog.demo import clinics_profiles as P
+from orquestra.ddl_catalog.demo.clinics_staff import Professional
+
+if TYPE_CHECKING:
+    from orquestra.ddl_catalog.demo.clinics import Exam
+    from orquestra.ddl_catalog.demo.generator import Row, Tables
 
 FIRST_REPORT_NUMBER = 5001
 URGENT_HOURS = 4
@@ -35,7 +41,13 @@ class Report:
     modality: str
 
 
-def reports_and_reviews(rng: random.Random, now: datetime, exams: list, staff: list, tables):
+def reports_and_reviews(
+    rng: random.Random,
+    now: datetime,
+    exams: list[Exam],
+    staff: list[Professional],
+    tables: Tables,
+) -> None:
     """Fill laudos, laudo_achados, revisoes_qualidade and apontamentos_revisao."""
     people = {p.code: p for p in staff}
     reports: list[Report] = []
@@ -57,7 +69,8 @@ def reports_and_reviews(rng: random.Random, now: datetime, exams: list, staff: l
     ]  # fmt: skip
 
 
-def _physician(rng: random.Random, doctors: list, exam) -> object:
+def _physician(rng: random.Random, doctors: list[Professional], exam: Exam) -> Professional:
+    assert exam.done is not None  # only performed exams get a report
     day = exam.done.date()
     specialty = TYPES[exam.type_code][3]
     working = [d for d in doctors if d.works_on(day)] or doctors
@@ -65,20 +78,24 @@ def _physician(rng: random.Random, doctors: list, exam) -> object:
     return rng.choice(fit or working)
 
 
-def _report(rng, now: datetime, ident: int, exam, doctor, number: int) -> Report:
+def _report(
+    rng: random.Random, now: datetime, ident: int, exam: Exam, doctor: Professional, number: int
+) -> Report:
     kind = TYPES[exam.type_code]
     urgent = rng.random() < (0.2 if kind[2] == "TC" else 0.06)
     hours = URGENT_HOURS if urgent else kind[4]
     opened = exam.done
+    assert opened is not None  # only performed exams get a report
     due = opened + timedelta(hours=hours)
     if rng.random() < 0.1:  # late whatever the physician
         spent = hours * rng.uniform(1.05, 2.5)
     else:
         spent = hours * rng.uniform(0.12, 0.85) * doctor.speed
-    signed: datetime | None = opened + timedelta(hours=spent)
+    signing = opened + timedelta(hours=spent)
+    signed: datetime | None = signing
     status = "ASSINADO"
-    if signed > now:
-        elapsed = (now - opened) / (signed - opened)
+    if signing > now:
+        elapsed = (now - opened) / (signing - opened)
         status = (
             "AGUARDANDO" if elapsed < 0.3 else "EM_ELABORACAO" if elapsed < 0.7
             else "AGUARDANDO_ASSINATURA"
@@ -97,11 +114,11 @@ def _report(rng, now: datetime, ident: int, exam, doctor, number: int) -> Report
     )  # fmt: skip
 
 
-def _findings(rng: random.Random, report: Report) -> list[tuple]:
+def _findings(rng: random.Random, report: Report) -> list[Row]:
     if report.status == "AGUARDANDO":
         return []
     critical_chance = 0.06 if report.priority == "URGENTE" else 0.012
-    rows = []
+    rows: list[Row] = []
     for item in range(1, rng.choice((1, 1, 2, 2, 3)) + 1):
         if item == 1 and rng.random() < critical_chance:
             rows.append((report.id, item, P.CRITICAL_FINDINGS[report.modality], "CRITICO",
@@ -122,10 +139,19 @@ def _communicated(rng: random.Random, opened: datetime) -> datetime | None:
     return opened + timedelta(minutes=minutes)
 
 
-def _reviews(rng, now: datetime, reports: list[Report], people: dict, staff: list, tables):
-    reviews, notes = [], []
+def _reviews(
+    rng: random.Random,
+    now: datetime,
+    reports: list[Report],
+    people: dict[int, Professional],
+    staff: list[Professional],
+    tables: Tables,
+) -> None:
+    reviews: list[Row] = []
+    notes: list[Row] = []
     for report in reports:
-        if report.status != "ASSINADO" or report.signed + timedelta(days=3) > now:
+        signed = report.signed  # set on every ASSINADO report
+        if report.status != "ASSINADO" or signed is None or signed + timedelta(days=3) > now:
             continue
         roll = rng.random()
         motive = (
@@ -134,7 +160,7 @@ def _reviews(rng, now: datetime, reports: list[Report], people: dict, staff: lis
         )  # fmt: skip
         if motive is None:
             continue
-        day = min(report.signed.date() + timedelta(days=rng.randrange(2, 26)), now.date())
+        day = min(signed.date() + timedelta(days=rng.randrange(2, 26)), now.date())
         peers = [
             p for p in staff
             if p.unit == report.unit and p.category == "MEDICO" and p.code != report.physician
@@ -153,11 +179,11 @@ def _reviews(rng, now: datetime, reports: list[Report], people: dict, staff: lis
     tables["apontamentos_revisao"] = notes
 
 
-def _review_notes(rng: random.Random, review: int, result: str) -> list[tuple]:
+def _review_notes(rng: random.Random, review: int, result: str) -> list[Row]:
     if result == "CONCORDANTE":
         return []
     major = result == "DISCORDANCIA_MAIOR"
-    rows = []
+    rows: list[Row] = []
     for seq in range(1, rng.randrange(1, 4 if major else 3) + 1):
         category = rng.choice(list(P.REVIEW_NOTES))
         severity = "GRAVE" if major and seq == 1 else rng.choice(("LEVE", "MODERADA"))

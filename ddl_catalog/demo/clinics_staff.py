@@ -11,8 +11,12 @@ import random
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from orquestra.ddl_catalog.demo import clinics_profiles as P
+
+if TYPE_CHECKING:
+    from orquestra.ddl_catalog.demo.generator import Row, Tables
 
 SHIFT_HOURS = {"MANHA": Decimal("6.0"), "TARDE": Decimal("6.0"), "NOITE": Decimal("12.0")}
 
@@ -44,7 +48,9 @@ def month_starts(first: date, last: date) -> list[date]:
     return out
 
 
-def professionals(rng: random.Random, history_start: date, today: date, tables: dict) -> list:
+def professionals(
+    rng: random.Random, history_start: date, today: date, tables: Tables
+) -> list[Professional]:
     """Every unit's staff; physicians get specialties their unit's modalities need."""
     rows, staff, code = [], [], 3001
     for unit in P.UNITS:
@@ -81,7 +87,9 @@ def _admission(rng: random.Random, opened: date, history_start: date, today: dat
     return history_start + timedelta(days=rng.randrange((today - history_start).days - 90))
 
 
-def schedules(rng: random.Random, staff: list, first: date, today: date, tables: dict) -> None:
+def schedules(
+    rng: random.Random, staff: list[Professional], first: date, today: date, tables: Tables
+) -> None:
     """A monthly schedule per professional per month worked, and its shifts; the current
     month is published, the next one still a draft, earlier ones closed."""
     units = {u.code: u for u in P.UNITS}
@@ -106,7 +114,15 @@ def schedules(rng: random.Random, staff: list, first: date, today: date, tables:
     tables["plantoes"] = plantoes
 
 
-def _shifts(rng, person: Professional, unit, month: date, month_end: date, hours: int, today):
+def _shifts(
+    rng: random.Random,
+    person: Professional,
+    unit: P.Unit,
+    month: date,
+    month_end: date,
+    hours: int,
+    today: date,
+) -> list[Row]:
     days = [
         month + timedelta(days=i)
         for i in range((month_end - month).days + 1)
@@ -134,7 +150,7 @@ def _shifts(rng, person: Professional, unit, month: date, month_end: date, hours
     chosen += [(d, "TARDE", "EXTRA") for d in free[:extras]]
     if person.category == "MEDICO":
         chosen += [(d, "NOITE", "SOBREAVISO") for d in free[extras : extras + rng.randrange(3)]]
-    rows = []
+    rows: list[Row] = []
     for day, turno, kind in sorted(chosen):
         rows.append(
             (

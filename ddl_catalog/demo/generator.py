@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
@@ -27,6 +28,17 @@ MIN_ORDERS_PER_TENANT = 1300
 """Floor that keeps every tenant's série 1 covering notas 40001–41000 at any scale."""
 BLOCK_WINDOW_DAYS = 20
 """Invoices this recent can still be blocked; payment terms are longer, so none is overdue."""
+
+Row = tuple[object, ...]
+"""One row of a table, in catalog column order (the database adapts each value)."""
+Tables = dict[str, Sequence[Row]]
+"""Rows per table."""
+Product = tuple[int, Decimal, Decimal]
+"""A product a tenant sells: code, price, kilograms."""
+Order = tuple[int, int, int, datetime, str, str, Decimal]
+"""A `pedidos` row: number, tenant, customer, moment, status, channel, total."""
+Invoiced = tuple[int, "Customer", datetime, Decimal, Decimal]
+"""An invoiced order: number, customer, issue moment, total, kilograms."""
 
 
 @dataclass
@@ -62,7 +74,7 @@ class Nota:
 class DemoData:
     """Rows per table, in catalog column order, plus facts the tests check."""
 
-    tables: dict[str, list[tuple]] = field(default_factory=dict)
+    tables: Tables = field(default_factory=dict)
 
     def row_counts(self) -> dict[str, int]:
         return {name: len(rows) for name, rows in self.tables.items()}
@@ -89,10 +101,10 @@ def generate(seed: int, scale: float, reference_date: date) -> DemoData:
     data.tables["transportadoras"] = [(code, name, modal) for code, name, modal, _ in P.CARRIERS]
     customers = _customers(rng, scale, data)
     products = _products(rng, scale, data)
-    notas = _orders_and_invoices(rng, scale, now, customers, products, data)
+    orders, notas = _orders_and_invoices(rng, scale, now, customers, products, data)
     _receivables_and_blocks(rng, now, notas, data)
     ship_and_track(rng, now, notas, data.tables)
-    _finish_orders(data, notas)
+    _finish_orders(data, orders, notas)
     return data
 
 
@@ -101,7 +113,10 @@ def _count(base: int, scale: float, floor: int = 1) -> int:
 
 
 def _customers(rng: random.Random, scale: float, data: DemoData) -> dict[int, list[Customer]]:
-    rows, by_tenant, code, seen = [], {}, 1001, set()
+    rows: list[Row] = []
+    by_tenant: dict[int, list[Customer]] = {}
+    seen: set[tuple[int, str]] = set()
+    code = 1001
     for s in P.SUPPLIERS:
         by_tenant[s.code] = []
         home = [c for c in P.CITIES if c[1] == s.uf]
@@ -128,8 +143,10 @@ def _customers(rng: random.Random, scale: float, data: DemoData) -> dict[int, li
     return by_tenant
 
 
-def _products(rng: random.Random, scale: float, data: DemoData) -> dict[int, list[tuple]]:
-    rows, by_tenant, code = [], {}, 5001
+def _products(rng: random.Random, scale: float, data: DemoData) -> dict[int, list[Product]]:
+    rows: list[Row] = []
+    by_tenant: dict[int, list[Product]] = {}
+    code = 5001
     for s in P.SUPPLIERS:
         by_tenant[s.code] = []
         for _ in range(_count(s.products, max(scale, 1.0) ** 0.5, 10)):
@@ -170,16 +187,18 @@ def _orders_and_invoices(
     scale: float,
     now: datetime,
     customers: dict[int, list[Customer]],
-    products: dict[int, list[tuple]],
+    products: dict[int, list[Product]],
     data: DemoData,
-) -> list[Nota]:
+) -> tuple[list[Order], list[Nota]]:
     """Orders with their items, and the invoices of the orders that were invoiced."""
     drafts = []
     for s in P.SUPPLIERS:
         for moment in _order_dates(rng, _count(s.orders, scale, MIN_ORDERS_PER_TENANT), now):
             drafts.append((moment, s.code, rng.choice(customers[s.code])))
     drafts.sort(key=lambda d: (d[0], d[1]))
-    orders, items, invoiced = [], [], []
+    orders: list[Order] = []
+    items: list[Row] = []
+    invoiced: list[Invoiced] = []
     for num, (moment, tenant, customer) in enumerate(drafts, start=100001):
         total, weight = _order_items(rng, num, tenant, customer, products[tenant], items)
         channel = P.CHANNELS[customer.segment]
@@ -192,14 +211,19 @@ def _orders_and_invoices(
         else:
             status = "FATURADO"
             invoiced.append((num, customer, issued, total, weight))
-        orders.append([num, tenant, customer.code, moment, status, canal, total])
+        orders.append((num, tenant, customer.code, moment, status, canal, total))
     data.tables["pedidos"] = orders  # status refined once loads are known
     data.tables["itens_pedido"] = items
-    return _invoices(rng, now, invoiced, data)
+    return orders, _invoices(rng, now, invoiced, data)
 
 
 def _order_items(
-    rng: random.Random, num: int, tenant: int, customer: Customer, catalog: list, out: list
+    rng: random.Random,
+    num: int,
+    tenant: int,
+    customer: Customer,
+    catalog: list[Product],
+    out: list[Row],
 ) -> tuple[Decimal, Decimal]:
     total, weight = Decimal(0), Decimal(0)
     bulk = customer.segment in ("ATACADO", "INDUSTRIA")
@@ -212,10 +236,12 @@ def _order_items(
     return total.quantize(CENT), weight
 
 
-def _invoices(rng: random.Random, now: datetime, invoiced: list, data: DemoData) -> list[Nota]:
+def _invoices(
+    rng: random.Random, now: datetime, invoiced: list[Invoiced], data: DemoData
+) -> list[Nota]:
     """Number invoices per tenant and série so série 1 covers 40001–41000 for every tenant."""
     invoiced.sort(key=lambda inv: (inv[2], inv[0]))
-    per_tenant: dict[int, list] = {}
+    per_tenant: dict[int, list[Invoiced]] = {}
     for inv in invoiced:
         per_tenant.setdefault(inv[1].tenant, []).append(inv)
     notas: list[Nota] = []
@@ -252,7 +278,7 @@ def _receivables_and_blocks(
         paid, status = _payment(rng, nota.customer.bad_payer, due, today)
         if status == "VENCIDO" and nota.issued < window:
             overdue_customers.add(nota.customer.code)
-        titles.append([number, nota, issued, due, paid, status])
+        titles.append((number, nota, issued, due, paid, status))
     blocked = set()
     for nota in notas:
         if nota.status != "AUTORIZADA" or nota.issued < window:
@@ -291,20 +317,21 @@ def _open(due: date, today: date) -> str:
     return "VENCIDO" if due < today else "ABERTO"
 
 
-def _finish_orders(data: DemoData, notas: list[Nota]) -> None:
-    """Order status follows its invoice and load; rows become immutable tuples."""
+def _finish_orders(data: DemoData, orders: list[Order], notas: list[Nota]) -> None:
+    """Order status follows its invoice and load."""
     by_order = {n.order: n for n in notas}
     rows = []
-    for row in data.tables["pedidos"]:
+    for row in orders:
+        status = row[4]
         nota = by_order.get(row[0])
         if nota is not None:
             if nota.status == "CANCELADA":
-                row[4] = "CANCELADO"
+                status = "CANCELADO"
             elif nota.delivered is True:
-                row[4] = "ENTREGUE"
+                status = "ENTREGUE"
             elif nota.delivered is False:
-                row[4] = "EM_TRANSPORTE"
-        rows.append(tuple(row))
+                status = "EM_TRANSPORTE"
+        rows.append((*row[:4], status, *row[5:]))
     data.tables["pedidos"] = rows
     data.tables["notas_fiscais"] = [
         (n.tenant, n.serie, n.num, n.order, n.issued, n.value, _cfop(n), n.status, n.reason)

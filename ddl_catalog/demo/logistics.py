@@ -11,23 +11,29 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from orquestra.ddl_catalog.demo import profiles as P
 
 if TYPE_CHECKING:
-    from orquestra.ddl_catalog.demo.generator import Nota
+    from orquestra.ddl_catalog.demo.generator import Nota, Row, Tables
 
 CARRIER = {code: (name, modal, late) for code, name, modal, late in P.CARRIERS}
 REGION_ORDER = ("S", "SE", "CO", "NE", "N")
 MAX_NOTAS_PER_LOAD = 5
 
+Load = tuple[int, int, int, datetime, date, datetime | None, Decimal, Decimal, str]
+"""A `cargas` row: code, tenant, carrier, departure, promised day, arrival, kg, freight, status."""
+Event = tuple[int, int, int, int, str, str, str, str, datetime]
+"""An `eventos_rastreamento` row before its id: tenant, série, nota, load, status, text, city,
+state, moment."""
 
-def ship_and_track(rng: random.Random, now: datetime, notas: list[Nota], tables: dict) -> None:
+
+def ship_and_track(rng: random.Random, now: datetime, notas: list[Nota], tables: Tables) -> None:
     """Fill `cargas`, `carga_notas` and `eventos_rastreamento`; mark invoices delivered."""
-    groups: dict[tuple, list[Nota]] = defaultdict(list)
+    groups: dict[tuple[date, int, int], list[Nota]] = defaultdict(list)
     supplier = {s.code: s for s in P.SUPPLIERS}
     for nota in notas:
         if nota.status != "AUTORIZADA":
@@ -35,7 +41,9 @@ def ship_and_track(rng: random.Random, now: datetime, notas: list[Nota], tables:
         prefs = supplier[nota.tenant].carriers
         carrier = rng.choices(list(prefs), weights=list(prefs.values()))[0]
         groups[(nota.issued.date() + timedelta(days=1), nota.tenant, carrier)].append(nota)
-    loads, links, events = [], [], []
+    loads: list[Load] = []
+    links: list[Row] = []
+    events: list[Event] = []
     code = 7001
     for (day, tenant, carrier), members in sorted(groups.items()):
         for start in range(0, len(members), MAX_NOTAS_PER_LOAD):
@@ -56,7 +64,15 @@ def ship_and_track(rng: random.Random, now: datetime, notas: list[Nota], tables:
     tables["eventos_rastreamento"] = _number_events(rng, events)
 
 
-def _load(rng, code, tenant, carrier, day, chunk, now) -> tuple:
+def _load(
+    rng: random.Random,
+    code: int,
+    tenant: int,
+    carrier: int,
+    day: date,
+    chunk: list[Nota],
+    now: datetime,
+) -> Load:
     _, modal, late_rate = CARRIER[carrier]
     home = next(s for s in P.SUPPLIERS if s.code == tenant)
     departure = datetime.combine(day, time(rng.randrange(6, 11), rng.randrange(60)), now.tzinfo)
@@ -71,18 +87,19 @@ def _load(rng, code, tenant, carrier, day, chunk, now) -> tuple:
     freight = (weight * Decimal(str(P.MODAL_FREIGHT_PER_KG[modal])) + Decimal(85)).quantize(
         Decimal("0.01")
     )
+    arrived: datetime | None = arrival
     if departure > now:
-        status, arrival = "PLANEJADA", None
+        status, arrived = "PLANEJADA", None
     elif arrival > now:
-        status, arrival = ("ATRASADA" if promised < now.date() else "EM_TRANSITO"), None
+        status, arrived = ("ATRASADA" if promised < now.date() else "EM_TRANSITO"), None
     else:
         status = "ENTREGUE"
     for nota in chunk:
         nota.delivered = None if status == "PLANEJADA" else status == "ENTREGUE"
-    return (code, tenant, carrier, departure, promised, arrival, weight, freight, status)
+    return (code, tenant, carrier, departure, promised, arrived, weight, freight, status)
 
 
-def _cancelled_load(code, tenant, carrier, day, chunk) -> tuple:
+def _cancelled_load(code: int, tenant: int, carrier: int, day: date, chunk: list[Nota]) -> Load:
     departure = datetime.combine(day - timedelta(days=1), time(7, 0), chunk[0].issued.tzinfo)
     weight = sum((n.weight for n in chunk), Decimal(0)).quantize(Decimal("0.001"))
     return (code, tenant, carrier, departure, day, None, weight, Decimal("0.00"), "CANCELADA")
@@ -94,7 +111,9 @@ def _lead_days(modal: str, origin_uf: str, region: str) -> int:
     return P.MODAL_LEAD_DAYS[modal] + (hops if modal == "RODOVIARIO" else hops // 2)
 
 
-def _tracking(rng, nota: Nota, load: tuple, home: P.SupplierProfile, now: datetime) -> list:
+def _tracking(
+    rng: random.Random, nota: Nota, load: Load, home: P.SupplierProfile, now: datetime
+) -> list[Event]:
     """The tracking series of one invoice on one load, cut at `now`."""
     code, _, _, departure, promised, arrival, *_ = load
     dest, uf = nota.customer.cidade, nota.customer.uf
@@ -150,7 +169,7 @@ def _tracking(rng, nota: Nota, load: tuple, home: P.SupplierProfile, now: dateti
     ]
 
 
-def _number_events(rng: random.Random, events: list[tuple]) -> list[tuple]:
+def _number_events(rng: random.Random, events: list[Event]) -> list[Row]:
     """Give ids in arrival order: mostly time order, but carriers report some late."""
     keyed = []
     for event in events:
