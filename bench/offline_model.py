@@ -24,6 +24,7 @@ from orquestra.core.deployment import load_deployment
 from orquestra.ddl_catalog import load_catalog
 from orquestra.ddl_catalog.selection import SourceIndex, table_document
 from orquestra.graph.embeddings import E5Embeddings
+from orquestra.graph.hints import HINTS_KEY, ModelHints, ShownRows
 from orquestra.nodes.prompts import prompt
 from orquestra.offline import OfflineChatModel
 from orquestra.offline.lexicon import lexicon_for
@@ -35,28 +36,45 @@ RESULT = (
     '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 1.5}\n'
     '{"mes": "2026-02-01", "faturamento": 2.5}'
 )
+ROWS = ShownRows(
+    ({"mes": "2026-01-01", "faturamento": 1.5}, {"mes": "2026-02-01", "faturamento": 2.5}), 2
+)
 
 
-def calls(question: str) -> dict[str, list]:
+def calls(question: str) -> dict[str, tuple[list, ModelHints]]:
+    """Each role's prompt, and the facts its stage hands the in-process model with it."""
     ask = f"## Question\n{question}"
+    today = date(2026, 6, 30)
     return {
-        "augmenter": [
-            SystemMessage(prompt("augmenter", can_ask="yes")),
-            HumanMessage(f"## Today\n2026-06-30\n\n## Message\n{question}"),
-        ],
-        "router": [SystemMessage(prompt("router")), HumanMessage(ask)],
-        "sql_writer": [
-            SystemMessage(prompt("sql_analytics", schema="", examples="", today="2026-06-30")),
-            HumanMessage(ask),
-        ],
-        "answer": [
-            SystemMessage(prompt("answer", lang="Portuguese")),
-            HumanMessage(f"{ask}\n\n## Result\n{RESULT}"),
-        ],
+        "augmenter": (
+            [
+                SystemMessage(prompt("augmenter", can_ask="yes")),
+                HumanMessage(f"## Today\n2026-06-30\n\n## Message\n{question}"),
+            ],
+            ModelHints(today=today, message=question, can_ask=True),
+        ),
+        "router": (
+            [SystemMessage(prompt("router")), HumanMessage(ask)],
+            ModelHints(today=today, question=question),
+        ),
+        "sql_writer": (
+            [
+                SystemMessage(prompt("sql_analytics", schema="", examples="", today="2026-06-30")),
+                HumanMessage(ask),
+            ],
+            ModelHints(today=today, question=question),
+        ),
+        "answer": (
+            [
+                SystemMessage(prompt("answer", lang="Portuguese")),
+                HumanMessage(f"{ask}\n\n## Result\n{RESULT}"),
+            ],
+            ModelHints(today=today, question=question, rows=ROWS),
+        ),
     }
 
 
-DATASETS = {"logistics": "project.jsonl", "clinics": "clinics.jsonl"}
+DATASETS = {"logistics": "logistics/project.jsonl", "clinics": "clinics/project.jsonl"}
 TODAY = date(2026, 6, 30)
 
 
@@ -96,7 +114,8 @@ async def main(rounds: int) -> None:
         for _ in range(rounds):
             for question in QUESTIONS:
                 started = time.perf_counter()
-                await model.ainvoke(calls(question)[role])
+                messages, hints = calls(question)[role]
+                await model.ainvoke(messages, {"metadata": {HINTS_KEY: hints}})
                 times.append((time.perf_counter() - started) * 1000)
         print(f"  {role:<11} {statistics.median(times):6.2f} ms")
     parse_latency(max(1, rounds // 4))

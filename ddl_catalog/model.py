@@ -314,6 +314,19 @@ def is_money(unit: str | None) -> bool:
     return unit is not None and len(unit) == 3 and unit.isalpha() and unit.isupper()
 
 
+CURRENCY_SYMBOLS = {"BRL": "R$", "USD": "US$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+"""How a currency code is written before an amount; other codes are written as they are."""
+
+
+def currency_symbol(unit: str) -> str:
+    """What is written before an amount in the currency `unit` (a money unit).
+
+    >>> currency_symbol("BRL"), currency_symbol("CHF")
+    ('R$', 'CHF')
+    """
+    return CURRENCY_SYMBOLS.get(unit, unit)
+
+
 class MetricDefinition(_Strict):
     """How a glossary term is computed, so the SQL writer uses the business's definition.
 

@@ -36,10 +36,10 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.evals.baseline_metrics import BaselineResult, score_baseline
 from orquestra.evals.dataset import Case
 from orquestra.graph.context import RunContext
+from orquestra.graph.local_model import approx_tokens
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
 from orquestra.guards.tenant_query import TENANT_PATTERN, TIMEZONE_PATTERN, QueryError
-from orquestra.offline.local_model import approx_tokens
 
 log = logging.getLogger("orquestra.eval.baseline")
 

@@ -32,6 +32,8 @@ from pydantic import BaseModel
 
 from orquestra.ddl_catalog.text import without_unsafe
 from orquestra.graph import model_health
+from orquestra.graph.hints import HINTS_KEY, ModelHints
+from orquestra.graph.local_model import LocalChatModel, approx_tokens
 from orquestra.graph.metrics import MODEL_CALLS, MODEL_TOKENS
 from orquestra.graph.model_errors import (
     MODEL_ERRORS,
@@ -51,7 +53,6 @@ from orquestra.graph.structured import (
     remember,
     with_instructions,
 )
-from orquestra.offline.local_model import HINTS_KEY, ModelHints, approx_tokens
 
 if TYPE_CHECKING:
     from orquestra.graph.context import RunContext
@@ -89,15 +90,15 @@ class Meter:
     waited_s: float = 0.0
     estimated: bool = False
     """Some call's tokens were estimated: the provider sent no usage."""
-    hints: ModelHints = field(default_factory=lambda: ModelHints())
-    """Facts the in-process models take as data (today, language), never from the prompt."""
+    hints: ModelHints = field(default_factory=ModelHints)
+    """Facts every call's in-process model takes as data (today, language), never from the
+    prompt; a stage adds its role's facts to a call (`structured`, `text`)."""
 
     @classmethod
     def of(cls, state: Mapping[str, Any], context: RunContext, today: date) -> Meter:
         """The turn's meter, its budgets from the run context; `today` is the run's date."""
-        hints = ModelHints(today=today.isoformat())
-        if state.get("lang") in ("pt", "en"):
-            hints["lang"] = state["lang"]
+        lang = state.get("lang")
+        hints = ModelHints(today=today, lang=lang if lang in ("pt", "en") else None)
         return cls(
             state.get("model_calls", 0),
             state.get("prompt_tokens", 0),
@@ -130,9 +131,9 @@ class Meter:
     ) -> T:
         """Call `model` for an instance of `schema`: with the model's structured-output method
         (or, on `auto`, the strictest the provider accepts), repairing invalid output once.
-        `hints` add to the meter's for this call."""
+        `hints`, the stage's facts for an in-process model, add to the meter's for this call."""
         methods = methods_for(model)
-        config = self._config(hints)
+        config = self._config(model, hints)
         for index, method in enumerate(methods):
             try:
                 return await self._structured_with(model, role, schema, messages, method, config)
@@ -190,13 +191,15 @@ class Meter:
         role: str,
         messages: list[BaseMessage],
         on_text: Callable[[str], Awaitable[None]] | None = None,
+        hints: ModelHints | None = None,
     ) -> str:
         """Stream a text answer, handing each piece to `on_text` as it arrives (a reasoning
-        model's thinking is never handed on)."""
+        model's thinking is never handed on). `hints` as for `structured`."""
+        config = self._config(model, hints)
         for attempt in range(self.retries + 1):
             parts: list[str] = []
             try:
-                return await self._stream(model, role, messages, on_text, parts)
+                return await self._stream(model, role, messages, on_text, parts, config)
             except Exception as error:
                 failure = classify(error)
                 wait = self._wait(failure, attempt) if failure and not parts else None
@@ -215,11 +218,12 @@ class Meter:
         messages: list[BaseMessage],
         on_text: Callable[[str], Awaitable[None]] | None,
         parts: list[str],
+        config: RunnableConfig,
     ) -> str:
         self._spend(role)
         thinking = ThinkingFilter()
         last: AIMessageChunk | None = None
-        async for chunk in model.astream(messages, self._config()):
+        async for chunk in model.astream(messages, config):
             text = thinking.feed(without_unsafe(str(chunk.content or "")))
             parts.append(text)
             if on_text is not None and text:
@@ -252,10 +256,13 @@ class Meter:
                 await self._sleep(wait)
         raise AssertionError("unreachable: the last attempt raises")
 
-    def _config(self, hints: ModelHints | None = None) -> RunnableConfig:
-        """The call's config: the hints in its metadata, where in-process models read them
-        (LangChain hands a model its config's metadata) and remote ones never see them."""
-        return {"metadata": {HINTS_KEY: {**self.hints, **(hints or {})}}}
+    def _config(self, model: BaseChatModel, hints: ModelHints | None = None) -> RunnableConfig:
+        """The call's config: for an in-process model, the hints in its metadata, where it
+        reads them (LangChain hands a model its config's metadata); a hosted model's call
+        carries none (they would only reach its traces)."""
+        if not isinstance(model, LocalChatModel):
+            return {}
+        return {"metadata": {HINTS_KEY: self.hints.merged(hints)}}
 
     def _wait(self, failure: ModelError, attempt: int) -> float | None:
         """Seconds to wait before retrying `failure`, or None when it must not be retried."""

@@ -4,6 +4,10 @@ Specs: `offline` (the embedded offline model, the default without an API key),
 `scripted:PATH` (canned responses for tests and demos), or anything `init_chat_model`
 understands (`openai:gpt-4o-mini`, `anthropic:…`). OpenAI-compatible servers (Ollama, vLLM,
 llama.cpp) work through `OPENAI_BASE_URL`. Clients are cached per spec and role.
+
+This is the one module outside `offline/` that imports it (when a spec names one of its
+models): the rest of the code knows in-process models only by the runtime's base
+(`graph.local_model.LocalChatModel`) and the facts it hands them (`graph.hints`).
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from langchain_core.language_models import BaseChatModel
 
 from orquestra.core.settings import Settings
 from orquestra.graph.context import ROLES, RunContext
+from orquestra.graph.local_model import LocalChatModel
 from orquestra.graph.model_errors import ModelError
-from orquestra.offline.local_model import LocalChatModel
 
 log = logging.getLogger("orquestra.model")
 

@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field
 from orquestra.core.settings import Settings
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.llm import Meter, chat
+from orquestra.graph.local_model import LocalChatModel
 from orquestra.graph.model_errors import ModelError
 from orquestra.graph.models import model_for, spec_for
 from orquestra.graph.structured import chosen, configured
-from orquestra.offline.local_model import LocalChatModel
 
 PROBE_SYSTEM = "You check that a connection works. Answer briefly."
 

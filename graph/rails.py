@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from orquestra.core.texts import say
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
@@ -30,15 +31,18 @@ LONGEST_HELD = 400
 """Characters held back at most before a segment is released at a space."""
 
 
-def model_access(meter: Meter, resources: Resources, context: RunContext) -> ModelAccess:
-    """The framework's model for rails and judges, metered by `meter`."""
+def model_access(
+    meter: Meter, resources: Resources, context: RunContext, hints: ModelHints | None = None
+) -> ModelAccess:
+    """The framework's model for rails and judges, metered by `meter`; `hints` are what the
+    calling stage knows of the case (the answer judged), for an in-process model."""
     model = model_for("judge", context, resources.settings)
 
     async def structured(schema: type[BaseModel], system: str, user: str) -> BaseModel:
-        return await meter.structured(model, "judge", schema, chat(system, user))
+        return await meter.structured(model, "judge", schema, chat(system, user), hints)
 
     async def text(system: str, user: str) -> str:
-        return await meter.text(model, "judge", chat(system, user))
+        return await meter.text(model, "judge", chat(system, user), hints=hints)
 
     return ModelAccess(structured=structured, text=text, chat_model=model)
 

@@ -15,14 +15,15 @@ from pydantic import BaseModel, Field
 
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
+from orquestra.nodes.clarify import clarification_answers
 from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.short_circuit import latest_user_message
-from orquestra.offline.local_model import ModelHints
 
 HISTORY_MESSAGES = 8
 
@@ -61,18 +62,24 @@ async def augmenter(
     context = runtime.context
     can_ask = state.get("clarify_rounds", 0) < context.caps.max_clarify_rounds
     meter = Meter.of(state, context, context.today_date(resources.settings))
+    message = state.get("turn_message") or latest_user_message(state)
     user = sections(
         today=context.today_date(resources.settings).isoformat(),
         previous_question=state.get("last_question"),
         conversation=history(state),
         clarifications="\n".join(state.get("clarifications") or []),
-        message=state.get("turn_message") or latest_user_message(state),
+        message=message,
     )
     words = voice_of(resources).prompt_values(state.get("lang"))
     system = prompt("augmenter", can_ask="yes" if can_ask else "no", **words)
     model = model_for("augmenter", context, resources.settings)
-    messages, hints = chat(system, user), ModelHints(can_ask=can_ask)
-    out = await meter.structured(model, "augmenter", Augmented, messages, hints)
+    hints = ModelHints(
+        message=message,
+        previous_question=state.get("last_question") or "",
+        clarification_answers=clarification_answers(state.get("clarifications") or []),
+        can_ask=can_ask,
+    )
+    out = await meter.structured(model, "augmenter", Augmented, chat(system, user), hints)
     update: dict[str, Any] = {**meter.update(), "question": out.question.strip(), "lang": out.lang}
     if out.is_data_question and out.missing and out.clarifying_question and can_ask:
         update["clarify_question"] = out.clarifying_question

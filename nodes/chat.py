@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.rails import AnswerStream, rail_check
@@ -25,6 +26,8 @@ async def chat_node(
     model = model_for("chat", runtime.context, resources.settings)
     stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
     system = prompt("chat", **voice_of(resources).prompt_values(state.get("lang")))
-    await meter.text(model, "chat", chat(system, state["question"]), on_text=stream.push)
+    hints = ModelHints(question=state["question"])
+    messages = chat(system, state["question"])
+    await meter.text(model, "chat", messages, on_text=stream.push, hints=hints)
     text = await stream.close()
     return {**meter.update(), "answer": text.strip(), "answer_streamed": True}

@@ -6,6 +6,7 @@ the user's answer continues here, and the augmenter tries again with the answer 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
@@ -16,6 +17,15 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
+
+
+def clarification_answers(clarifications: list[str]) -> tuple[str, ...]:
+    """The person's answers in this turn's `Q: …` / `A: …` clarifications, in order.
+
+    >>> clarification_answers(["Q: Which one?\\nA: the second one", "Q: When?\\nA: in May"])
+    ('the second one', 'in May')
+    """
+    return tuple(re.findall(r"(?m)^A: (.*)$", "\n".join(clarifications)))
 
 
 @stage("clarify", summary=lambda u: f"answered: {u.get('clarifications', [''])[-1][:80]}")

@@ -12,13 +12,13 @@ from pydantic import BaseModel
 
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
-from orquestra.offline.local_model import ModelHints
 
 
 class FixedSql(BaseModel):
@@ -40,9 +40,14 @@ async def fixer(
     )
     words = voice_of(resources).prompt_values(state.get("lang"))
     system = prompt("fixer", schema=state["schema_text"], **words)
-    # The catalog check's findings as data for in-process models; a hosted model reads the
-    # same findings in the error text.
-    hints = ModelHints(sql_problems=state.get("sql_problems") or [])
+    # The same facts as data for in-process models; a hosted model reads them in the prompt
+    # (the catalog check's findings in the error text).
+    hints = ModelHints(
+        question=state["question"],
+        failing_sql=state["draft_sql"] or "",
+        error=state.get("last_error") or "",
+        sql_problems=tuple(state.get("sql_problems") or ()),
+    )
     fixed = await meter.structured(model, "fixer", FixedSql, chat(system, user), hints=hints)
     return {
         **meter.update(),

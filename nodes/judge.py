@@ -11,7 +11,7 @@ with an honest note that it could not be fully verified, and the cap is recorded
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage
@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 
 from orquestra.core.texts import say
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter
 from orquestra.graph.metrics import CAP_HITS
 from orquestra.graph.rails import model_access
@@ -71,13 +72,9 @@ async def run_judges(
     if not resources.guardrails.judges_for(phase):
         return done
     meter = Meter.of(state, context, context.today_date(resources.settings))
-    case = judge_case(
-        state,
-        phase,
-        today=context.today,
-        timezone=context.limits.timezone,
-        model=model_access(meter, resources, context),
-    )
+    case = judge_case(state, phase, today=context.today, timezone=context.limits.timezone)
+    judged = ModelHints(question=case.question, answer=case.answer, answer_kind=phase)
+    case = replace(case, model=model_access(meter, resources, context, judged))
     if state.get("refine_rounds", 0) and case.answer.strip() == (state.get("sent_back") or ""):
         return {**done, **_unchanged(state)}  # the same answer again: no new verdict to ask for
     results = await resources.guardrails.judge(case)

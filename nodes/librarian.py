@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from orquestra.ddl_catalog.model import GlossaryTerm
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import GlossaryLine, ModelHints
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
@@ -33,13 +34,25 @@ class LibrarianAnswer(BaseModel):
     terms: list[str] = []
 
 
+def glossary_lines(terms: list[GlossaryTerm], lang: str) -> tuple[GlossaryLine, ...]:
+    """The terms as the librarian is shown them: every synonym (a term asked for by its
+    ninth name must still be recognised), the definition in the turn's language."""
+    return tuple(
+        GlossaryLine(
+            term.term,
+            tuple(term.synonyms),
+            term.definition_en if lang == "en" and term.definition_en else term.definition,
+        )
+        for term in terms
+    )
+
+
 def glossary_text(terms: list[GlossaryTerm], lang: str) -> str:
+    """`glossary_lines` as the prompt's `- term (synonyms): definition` lines."""
     lines = []
-    for term in terms:
-        definition = term.definition_en if lang == "en" and term.definition_en else term.definition
-        # Every synonym: a term asked for by its ninth name must still be recognised.
-        synonyms = f" ({', '.join(term.synonyms)})" if term.synonyms else ""
-        lines.append(f"- {term.term}{synonyms}: {definition}")
+    for line in glossary_lines(terms, lang):
+        synonyms = f" ({', '.join(line.synonyms)})" if line.synonyms else ""
+        lines.append(f"- {line.term}{synonyms}: {line.definition}")
     return "\n".join(lines)
 
 
@@ -75,7 +88,11 @@ async def librarian(
     )
     meter = Meter.of(state, context, context.today_date(resources.settings))
     model = model_for("librarian", context, resources.settings)
-    answer = await meter.structured(model, "librarian", LibrarianAnswer, chat(system, user))
+    hints = ModelHints(
+        question=state["question"], glossary=glossary_lines(terms, lang), documents=tuple(chunks)
+    )
+    messages = chat(system, user)
+    answer = await meter.structured(model, "librarian", LibrarianAnswer, messages, hints)
     return {
         **meter.update(),
         "knowledge": answer.answer.strip(),

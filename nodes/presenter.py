@@ -25,7 +25,7 @@ from altair.vegalite.v5.schema import core
 from langgraph.runtime import Runtime
 
 from orquestra.core.settings import Settings
-from orquestra.ddl_catalog.model import is_money, is_ratio
+from orquestra.ddl_catalog.model import currency_symbol, is_money, is_ratio
 from orquestra.ddl_catalog.text import fold, is_code_name
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources, warm_up
@@ -33,7 +33,6 @@ from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState, QueryResultState, present
 from orquestra.nodes.display import display_for, number_locale, period_label, read_result
 from orquestra.nodes.units import row_limit
-from orquestra.offline.answers import SYMBOLS
 from orquestra.sandbox.analysis import column_kinds, jsonable_rows
 
 CHART_ROWS = 500
@@ -137,7 +136,7 @@ def chart_for(
         shape = shape._replace(titles=tuple(titles.get(f, f) for f in shape.fields))
     if lang:
         unit = (units or {}).get(shape.fields[0 if shape.mark in ("arc", "bar") else 1])
-        symbol = SYMBOLS.get(unit or "", unit) if is_money(unit) else None
+        symbol = currency_symbol(unit) if unit is not None and is_money(unit) else None
         shape = shape._replace(lang=lang, currency=symbol, percent=is_ratio(unit))
     spec = spec_of(shape)
     spec["data"] = {"values": [dict(zip(columns, row, strict=True)) for row in rows]}

@@ -45,7 +45,9 @@ def prompt(name: str, **values: object) -> str:
 
 
 def sections(**parts: object) -> str:
-    """A user message made of `## Title` sections (empty parts are left out)."""
+    """A user message made of `## Title` sections (empty parts are left out). No model of
+    ours reads them back: a stage hands an in-process model the same facts as data
+    (`graph.hints.ModelHints`), so a section may be renamed freely."""
     blocks = []
     for title, body in parts.items():
         text = str(body).strip() if body is not None else ""

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
@@ -38,7 +39,8 @@ async def router(
     model = model_for("router", runtime.context, resources.settings)
     user = sections(question=state["question"])
     system = prompt("router", **voice_of(resources).prompt_values(state.get("lang")))
-    decision = await meter.structured(model, "router", RouteDecision, chat(system, user))
+    hints = ModelHints(question=state["question"])
+    decision = await meter.structured(model, "router", RouteDecision, chat(system, user), hints)
     data = decision.route in ("TRACKING", "ANALYTICS")
     return {
         **meter.update(),

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from orquestra.ddl_catalog.render import render_schema
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.model_errors import ModelContext
 from orquestra.graph.models import model_for
@@ -22,7 +23,6 @@ from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
-from orquestra.offline.local_model import ModelHints
 
 CODE_MODE = (
     "Also write `analysis_code`: pandas code over the DataFrame `df` (the query's rows, your "
@@ -115,7 +115,11 @@ async def sql_writer(
         instruction=RETRY_INSTRUCTION if previous else "",
     )
     meter = Meter.of(state, context, context.today_date(resources.settings))
-    hints = ModelHints(own_company_names=own) if own else None
+    hints = ModelHints(
+        question=state["question"],
+        own_company_names=tuple(own),
+        tried_sql=tuple(a["sql"] for a in state.get("attempts") or [] if a.get("sql")),
+    )
     model = model_for("sql_writer", context, resources.settings)
     try:
         system = _system(state, runtime, resources, state["schema_text"], shown or "(none)")

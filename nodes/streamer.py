@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from orquestra.core.texts import say
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
+from orquestra.graph.hints import ModelHints, ShownRows
 from orquestra.graph.llm import Meter, chat
 from orquestra.graph.model_errors import ModelError
 from orquestra.graph.models import model_for, spec_for
@@ -47,26 +48,40 @@ def not_yours(state: AgentState) -> str:
     return say("not_yours", state.get("lang", "pt"), name=f"“{names[0]}”")
 
 
-def preview(
+def shown_rows(
     result: QueryResultState, zone: str = "UTC", sql: str | None = None, lang: str = "pt"
-) -> str:
-    """Columns and the first rows as JSON lines, with the totals: times local, and a column
-    of periods (a `date_trunc`, or firsts of a month) written as its periods read ("06/2026",
+) -> ShownRows:
+    """The first rows as JSON values, with the totals: times local, and a column of periods
+    (a `date_trunc`, or firsts of a month) written as its periods read ("06/2026",
     "2º tri 2026"), as the table and the chart write them."""
     rows = [[local(v, zone) for v in row] for row in result.get("rows", [])[:PREVIEW_ROWS]]
     periods = _periods(result, zone, sql)
     named = [periods.get(column) for column in result["columns"]]
-    shown_rows = [
+    shown = [
         [_shown(value, period, lang) for value, period in zip(row, named, strict=False)]
         for row in rows
     ]
-    lines = [
-        json.dumps(dict(zip(result["columns"], row, strict=False)), default=str, ensure_ascii=False)
-        for row in shown_rows
-    ]
-    shown = f"{len(rows)} of {result.get('row_count')} rows"
-    more = " (truncated: more rows exist)" if result.get("truncated") else ""
-    return f"{shown}{more}\n" + "\n".join(lines)
+    # As JSON reads them back: a decimal or a date as its text, a column named twice once.
+    records = tuple(
+        json.loads(json.dumps(dict(zip(result["columns"], row, strict=False)), default=str))
+        for row in shown
+    )
+    return ShownRows(records, result.get("row_count"), bool(result.get("truncated")))
+
+
+def preview(
+    result: QueryResultState, zone: str = "UTC", sql: str | None = None, lang: str = "pt"
+) -> str:
+    """The result's first rows as the prompt shows them (`preview_text` of `shown_rows`)."""
+    return preview_text(shown_rows(result, zone, sql, lang))
+
+
+def preview_text(shown: ShownRows) -> str:
+    """The totals, then one JSON line a row."""
+    lines = [json.dumps(row, ensure_ascii=False) for row in shown.rows]
+    counted = f"{len(shown.rows)} of {shown.row_count} rows"
+    more = " (truncated: more rows exist)" if shown.truncated else ""
+    return f"{counted}{more}\n" + "\n".join(lines)
 
 
 def _periods(result: QueryResultState, zone: str, sql: str | None) -> dict[str, str]:
@@ -111,29 +126,37 @@ async def _data_answer(
     meter = Meter.of(state, runtime.context, runtime.context.today_date(resources.settings))
     model = model_for("answer", runtime.context, resources.settings)
     feedback = state.get("judge_feedback")
+    zone = runtime.context.limits.timezone
+    analysis = _analysis_shown(state, zone) if state.get("analysis") else None
+    rows = shown_rows(
+        present(state.get("result"), "result"),
+        zone,
+        state.get("draft_sql") or state.get("sql"),
+        state.get("lang", "pt"),
+    )
     user = sections(
         question=state["question"],
         assumption=state.get("assumption"),
         concept_explanation=state.get("knowledge"),
-        analysis=json.dumps(
-            _analysis_shown(state, runtime.context.limits.timezone), ensure_ascii=False
-        )
-        if state.get("analysis")
-        else "",
-        result=preview(
-            present(state.get("result"), "result"),
-            runtime.context.limits.timezone,
-            state.get("draft_sql") or state.get("sql"),
-            state.get("lang", "pt"),
-        ),
+        analysis=json.dumps(analysis, ensure_ascii=False) if state.get("analysis") else "",
+        result=preview_text(rows),
         units=units_text(state),
         labels=labels_text(state),
         previous_answer=state.get("answer") if feedback else "",
         reviewer_feedback=feedback,
     )
+    hints = ModelHints(
+        question=state["question"],
+        rows=rows,
+        units=column_units(state),
+        labels=column_labels(state),
+        analysis=json.loads(json.dumps(analysis)) if analysis is not None else None,
+        concept_explanation=state.get("knowledge") or "",
+        assumption=state.get("assumption") or "",
+    )
     system = prompt("answer", **voice_of(resources).prompt_values(state.get("lang")))
     try:
-        await meter.text(model, "answer", chat(system, user), on_text=stream.push)
+        await meter.text(model, "answer", chat(system, user), on_text=stream.push, hints=hints)
     except ModelError as failure:
         # The rows are here and the table shows them; only the wording failed. Say so,
         # with the named failure, rather than lose the result.
@@ -168,17 +191,29 @@ def answer_model(runtime: Runtime[RunContext], resources: Resources) -> str:
     return spec.split(":", 1)[0] if spec.startswith("scripted:") else spec
 
 
+def column_units(state: AgentState) -> dict[str, str]:
+    """Column → unit, for each result column the catalog gives a unit (money, kg, ratio…):
+    the presenter's reading (`display`), as the table and cards write them."""
+    columns = (state.get("display") or {}).get("columns") or []
+    return {c["name"]: c["unit"] for c in columns if c.get("unit")}
+
+
+def column_labels(state: AgentState) -> dict[str, str]:
+    """Column → label, for each result column whose label in the turn's language (the
+    deployment's words, the question's first; a period as the table heads it) differs from
+    its name: the presenter's (`display`), so the answer calls a column what the table does."""
+    columns = (state.get("display") or {}).get("columns") or []
+    return {c["name"]: c["label"] for c in columns if c["label"] != c["name"]}
+
+
 def units_text(state: AgentState) -> str:
-    """`column: unit` per result column the catalog gives a unit (money, kg, ratio…), one a
-    line: the presenter's reading (`display`), as the table and cards write them."""
+    """`column_units` as the prompt's `column: unit` lines."""
     columns = (state.get("display") or {}).get("columns") or []
     return "\n".join(f"{c['name']}: {c['unit']}" for c in columns if c.get("unit"))
 
 
 def labels_text(state: AgentState) -> str:
-    """`column: label` per result column whose label in the turn's language (the deployment's
-    words, the question's first; a period as the table heads it) differs from its name: the
-    presenter's (`display`), so the answer calls a column what the table does."""
+    """`column_labels` as the prompt's `column: label` lines."""
     columns = (state.get("display") or {}).get("columns") or []
     return "\n".join(f"{c['name']}: {c['label']}" for c in columns if c["label"] != c["name"])
 

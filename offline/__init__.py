@@ -1,15 +1,17 @@
 """The embedded offline model: every role of the graph, with no weights and no network.
 
 A deterministic, catalog-driven semantic parser behind LangChain's chat-model contract: it
-reads the same prompts and returns the same structured outputs a real model does, and
-streams its answers. It understands questions through the catalog's metadata (synonyms,
-enumerated values, join keys, glossary metrics), so a new source system described the same
-way is understood without changing this code.
+returns the same structured outputs a real model does, and streams its answers. What it
+answers from is the calling stage's facts (`graph.hints.ModelHints`: the question, the
+failing SQL, the SQL tried, the rows…), never the prompt's wording. It understands questions
+through the catalog's metadata (synonyms, enumerated values, join keys, glossary metrics),
+so a new source system described the same way is understood without changing this code.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -23,14 +25,14 @@ from orquestra.ddl_catalog.knowledge import load_examples
 from orquestra.ddl_catalog.language import language_words
 from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice, voice_for
+from orquestra.graph.hints import ModelHints
+from orquestra.graph.local_model import LocalChatModel
 from orquestra.offline import answers
 from orquestra.offline.conversation import augment, route
 from orquestra.offline.fixer import follow, repair
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import lexicon_for
-from orquestra.offline.local_model import LocalChatModel, ModelHints
 from orquestra.offline.parser import parse
-from orquestra.offline.reading import system_text, user_sections
 from orquestra.offline.sql import Unmappable, build_sql
 from orquestra.offline.understanding import explain
 
@@ -66,7 +68,7 @@ class OfflineChatModel(LocalChatModel):
     ) -> str | dict[str, Any]:
         # Reading the catalog's files (the first call) and parsing are blocking work: off the
         # event loop, as a remote model's wait would be (LangGraph Server's rule).
-        return await asyncio.to_thread(self.reply, messages, hints)
+        return await asyncio.to_thread(self.reply, hints)
 
     def prepare(self) -> None:
         """Read the catalog and the deployment's words now (at start-up), not in a run."""
@@ -75,46 +77,43 @@ class OfflineChatModel(LocalChatModel):
         language_words(catalog)  # ~26 ms once: the first turn's language detection
         voice_in_use(self.deployment, self.catalog_dir)
 
-    def reply(self, messages: list[BaseMessage], hints: ModelHints) -> str | dict[str, Any]:
-        """What this role answers to `messages` (blocking: files on the first call, CPU)."""
+    def reply(self, hints: ModelHints) -> str | dict[str, Any]:
+        """What this role answers, from the calling stage's facts alone (blocking: files on
+        the first call, CPU). Without a date or a language: today and the question's own."""
         catalog = catalog_in_use(self.catalog_dir)
         lexicon = lexicon_for(catalog)
-        sections = user_sections(messages)
-        system = system_text(messages)
-        # The date and the language come from the calling stage as data, never from the
-        # prompt's wording: without hints, today and the question's own language.
-        today = date.fromisoformat(hints["today"]) if hints.get("today") else date.today()
-        question = sections.get("question", "")
-        lang = hints.get("lang") or language_of(question or sections.get("message", ""), catalog)
+        today = hints.today or date.today()
+        question = hints.question.strip()
+        lang = hints.lang or language_of(question or hints.message.strip(), catalog)
         if self.role == "augmenter":
-            return augment(sections, hints.get("can_ask", False), catalog, lexicon, today)
+            return augment(hints, catalog, lexicon, today)
         if self.role == "router":
             return route(question, catalog, lexicon, today)
         if self.role == "sql_writer":
-            asked = _without(question, hints.get("own_company_names") or [])
-            return _write_sql(asked, catalog, lexicon, today, sections, lang)
+            asked = _without(question, hints.own_company_names)
+            return _write_sql(asked, catalog, lexicon, today, hints.tried_sql, lang)
         if self.role == "fixer":
-            failing = sections.get("failing sql", "")
-            followed = follow(failing, hints.get("sql_problems") or [])
+            failing = hints.failing_sql.strip()
+            followed = follow(failing, [dict(p) for p in hints.sql_problems])
             if followed:
                 return {"sql": followed, "explanation": "the catalog check's suggestions"}
-            fixed = repair(failing, sections.get("error", ""), catalog, lexicon)
+            fixed = repair(failing, hints.error.strip(), catalog, lexicon)
             return {"sql": fixed, "explanation": "repaired from the error"}
         if self.role == "librarian":
             named = lexicon.terms_in(words(question))
-            return answers.librarian(system, question, lang, named)
+            return answers.librarian(hints.glossary, hints.documents, question, lang, named)
         if self.role == "judge":
-            return answers.judge(question, sections.get("answer", ""), sections.get("kind", ""))
+            return answers.judge(question, hints.answer, hints.answer_kind == "answer")
         if self.role == "chat":
             return answers.chat(lang, voice_in_use(self.deployment, self.catalog_dir))
-        return answers.answer(sections, lang)
+        return answers.answer(hints, lang)
 
 
-def _without(question: str, companies: list[str]) -> str:
+def _without(question: str, companies: Sequence[str]) -> str:
     """The question with the asker's own company names left out: they say whose data this
     is (the guard keeps the asker's rows), not a row's name to look for.
 
-    >>> _without("rentals of Acme Video in 2026", ["Acme Video"])
+    >>> _without("rentals of Acme Video in 2026", ("Acme Video",))
     'rentals of   in 2026'
     """
     for company in companies:
@@ -123,10 +122,16 @@ def _without(question: str, companies: list[str]) -> str:
 
 
 def _write_sql(
-    question: str, catalog: Catalog, lexicon, today: date, sections, lang: str = "pt"
+    question: str,
+    catalog: Catalog,
+    lexicon,
+    today: date,
+    tried: Sequence[str] = (),
+    lang: str = "pt",
 ) -> dict[str, Any]:
+    """The SQL for `question`: none when it maps to nothing the catalog holds, or when the
+    only reading is one already `tried` this turn (a retry after zero rows)."""
     intent = parse(question, catalog, lexicon, today)
-    tried = sections.get("already tried", "")
     try:
         sql = build_sql(intent, catalog, today.isoformat())
     except Unmappable as reason:
@@ -138,7 +143,7 @@ def _write_sql(
             "missing_info": said,
             "confidence": 0.0,
         }
-    if tried and sql in tried:
+    if any(sql in before for before in tried):
         return {
             "thought_process": "no other reading",
             "sql": "",

@@ -1,26 +1,26 @@
 """The offline librarian, judge, chat reply and final answer writer.
 
-The final answer is composed only from the rows in the prompt (never a computed or guessed
+Each reads the facts its stage hands over (`graph.hints.ModelHints`), never the prompt. The
+final answer is composed only from the rows it is shown (never a computed or guessed
 number): one value is stated, a few rows are listed, money and dates are formatted for
 people, truncation and assumptions are said. A column is money or a measure only when the
-prompt's "Units" section says so (the catalog's column metadata), never from its name.
+stage's units say so (the catalog's column metadata), never from its name.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
 from orquestra.core.texts import language, say
-from orquestra.ddl_catalog.model import GlossaryTerm, is_money, is_ratio
+from orquestra.ddl_catalog.knowledge import Chunk
+from orquestra.ddl_catalog.model import GlossaryTerm, currency_symbol, is_money, is_ratio
 from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice
+from orquestra.graph.hints import GlossaryLine, ModelHints
 
-SYMBOLS = {"BRL": "R$", "USD": "US$", "EUR": "€", "GBP": "£", "JPY": "¥"}
-"""How a currency code is written before an amount; other codes are written as they are."""
 STOP = {
     "o",
     "a",
@@ -49,13 +49,17 @@ STOP = {
 
 
 def librarian(
-    system: str, question: str, lang: str, named: list[GlossaryTerm] = ()
+    glossary: Sequence[GlossaryLine],
+    documents: Sequence[Chunk],
+    question: str,
+    lang: str,
+    named: Sequence[GlossaryTerm] = (),
 ) -> dict[str, Any]:
     """The definition of the term asked about: `named` are the glossary terms the question
-    names by any of their synonyms (the catalog's, longest phrase first); the prompt's own
-    glossary lines (in the question's language) are matched by the synonyms they show."""
-    glossary = re.findall(r"(?m)^- (.+?)(?: \((.*?)\))?: (.+)$", system.split("Documents:")[0])
-    lines = {term: definition for term, _synonyms, definition in glossary}
+    names by any of their synonyms (the catalog's, longest phrase first); the glossary the
+    librarian is shown (definitions in the turn's language) is matched by its synonyms;
+    else the document passage sharing most words with the question."""
+    lines = {line.term: line.definition for line in glossary}
     asked = " ".join(words(question))
     # "a diferença entre X e Y": both definitions, side by side; otherwise the term asked
     compared = named[:2] if len(named) > 1 and COMPARED.search(asked) else named[:1]
@@ -69,14 +73,14 @@ def librarian(
             said.append(f"{heading}: {definition}")
         return {"answer": "\n\n".join(said), "terms": [t.term for t in compared]}
     best = None
-    for term, synonyms, definition in glossary:
-        names = [term, *[s.strip() for s in synonyms.split(",") if s.strip()]]
+    for line in glossary:
+        names = [line.term, *[s.strip() for s in line.synonyms if s.strip()]]
         hits = _names_in(asked, names)
         if hits and (best is None or len(hits[0]) > len(best[0][0])):
-            best = (hits, term, definition)
+            best = (hits, line.term, line.definition)
     if best is not None:
         return {"answer": f"{_heading(best[1], best[0])}: {best[2]}", "terms": [best[1]]}
-    chunk = _best_document(system, asked)
+    chunk = _best_document(documents, asked)
     if chunk:
         return {"answer": chunk, "terms": []}
     if lang == "en":
@@ -109,11 +113,15 @@ def _heading(term: str, hits: list[str]) -> str:
     return f"{hits[0][0].upper()}{hits[0][1:]} ({term})"
 
 
-def _best_document(system: str, asked: str) -> str | None:
-    documents = system.split("Documents:", 1)[-1]
+def _best_document(documents: Sequence[Chunk], asked: str) -> str | None:
+    """The first sentences of the paragraph sharing most words with the question. The
+    passages are laid out and read as the librarian's prompt shows them (each headed
+    `[source] title`, a paragraph's first line taken for its heading), so the first passage
+    is quoted with its heading line: kept as it was when this was read from the prompt."""
+    text = "\n" + "\n\n".join(f"[{c.source}] {c.title}\n{c.text}" for c in documents)
     wanted = {w for w in asked.split() if w not in STOP and len(w) > 3}
     best, score = None, 0
-    for block in documents.split("\n\n"):
+    for block in text.split("\n\n"):
         found = len(wanted & set(words(block)))
         if found > score:
             best, score = block, found
@@ -123,8 +131,12 @@ def _best_document(system: str, asked: str) -> str | None:
     return " ".join(sentences[:3]) or None
 
 
-def judge(question: str, answer: str, kind: str = "") -> dict[str, Any]:
-    if kind.strip() == "data answer":
+def judge(question: str, answer: str, data_answer: bool = False) -> dict[str, Any]:
+    """Whether `answer` addresses `question`: a data answer (the final one, written from
+    the rows) when it says anything; a concept explanation when it names the question's
+    words."""
+    answer = answer.strip()
+    if data_answer:
         # The offline writer composes data answers only from the rows of the question's own
         # query, so what is left to check is that there is an answer at all.
         found = bool(answer.strip()) and not answer.startswith(("Não encontrei", "I found no"))
@@ -146,29 +158,24 @@ def chat(lang: str, voice: Voice) -> str:
     return text + (say("offline.try", lang, examples=examples) if examples else "")
 
 
-def units_in(text: str) -> dict[str, str]:
-    """The "Units" section's `column: unit` lines."""
-    found = (line.split(":", 1) for line in text.splitlines() if ":" in line)
-    return {name.strip(): unit.strip() for name, unit in found if name.strip() and unit.strip()}
-
-
-def answer(sections: dict[str, str], lang: str) -> str:
-    units = units_in(sections.get("units", ""))
-    labels = units_in(sections.get("labels", ""))  # the same `column: text` lines
+def answer(hints: ModelHints, lang: str) -> str:
+    """The data answer from the rows, units, labels and analysis the stage hands over."""
+    units = dict(hints.units)
+    labels = hints.labels
 
     def _label(name: str) -> str:
         return labels.get(name) or _raw_label(name)
 
-    lines = sections.get("result", "").splitlines()
-    header, rows = (lines[0] if lines else ""), [json.loads(line) for line in lines[1:] if line]
+    shown = hints.rows
+    rows = [dict(row) for row in shown.rows] if shown is not None else []
     parts = []
-    if sections.get("concept explanation"):
-        parts.append(sections["concept explanation"].strip())
-    if sections.get("assumption"):
-        parts.append(sections["assumption"].strip())
-    parts += _findings(sections.get("analysis", ""), lang, _label)
-    total = re.search(r"of (\S+) rows", header)
-    truncated = "truncated" in header
+    if explained := hints.concept_explanation.strip():
+        parts.append(explained)
+    if assumed := hints.assumption.strip():
+        parts.append(assumed)
+    parts += _findings(hints.analysis, lang, _label)
+    total = shown.row_count if shown is not None else None
+    truncated = shown is not None and shown.truncated
     if len(rows) == 1 and rows[0] and all(v is None for v in rows[0].values()):
         # A sum or an average over no rows is null, not a figure to print as "—".
         what = ", ".join(_label(name).lower() for name in rows[0])
@@ -182,7 +189,7 @@ def answer(sections: dict[str, str], lang: str) -> str:
             + "."
         )
     else:
-        count = total.group(1) if total else str(len(rows))
+        count = str(total if total is not None else len(rows))
         intro = f"Encontrei {count} linhas" if lang == "pt" else f"I found {count} rows"
         parts.append(intro + (":" if rows else "."))
         for row in rows[:10]:
@@ -194,11 +201,12 @@ def answer(sections: dict[str, str], lang: str) -> str:
     return "\n".join(parts)
 
 
-def _findings(text: str, lang: str, label: Callable[[str], str] = str) -> list[str]:
+def _findings(
+    analysis: Mapping[str, Any] | None, lang: str, label: Callable[[str], str] = str
+) -> list[str]:
     """One line each for the trend and the leader, quoting the analysis' own numbers."""
-    if not text:
+    if not analysis:
         return []
-    analysis = json.loads(text)
     out = []
     trend = analysis.get("trend") or {}
     growth = trend.get("last_growth_pct")
@@ -268,7 +276,7 @@ def _format(name: str, value: Any, lang: str, units: dict[str, str] | None = Non
         number = float(value)
         unit = (units or {}).get(name)
         if is_money(unit):
-            return f"{SYMBOLS.get(unit, unit)} {_localised(f'{number:,.2f}', lang)}"
+            return f"{currency_symbol(unit)} {_localised(f'{number:,.2f}', lang)}"
         if is_ratio(unit):  # a share from 0 to 1, said as a percentage
             return f"{_localised(f'{number * 100:,.1f}', lang)}%"
         if isinstance(value, int) or number.is_integer():

@@ -15,6 +15,7 @@ from typing import Any
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold
+from orquestra.graph.hints import ModelHints
 from orquestra.offline.concepts import asks_a_procedure
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
@@ -98,13 +99,14 @@ def _in_year_of(now: Intent, before: Intent, body: str) -> str:
     return f"{body} de {year.start.year}"
 
 
-def augment(
-    sections: dict[str, str], can_ask: bool, catalog: Catalog, lexicon: Lexicon, today: date
-) -> dict[str, Any]:
-    message = sections.get("message", "")
-    previous = sections.get("previous question", "")
+def augment(hints: ModelHints, catalog: Catalog, lexicon: Lexicon, today: date) -> dict[str, Any]:
+    """The augmenter's answer from the stage's facts: the message, the previous question,
+    the answers to this turn's clarifying questions and whether it may ask another."""
+    message = hints.message.strip()
+    previous = hints.previous_question.strip()
+    can_ask = hints.can_ask
     lang = language_of(message, catalog)
-    answers = re.findall(r"(?m)^A: (.*)$", sections.get("clarifications", ""))
+    answers = hints.clarification_answers
     question = resolve(message, previous, catalog, lexicon, today)
     if answers:
         question = _with_answer(question, answers[-1], catalog, lexicon, today)

@@ -26,7 +26,8 @@ import yaml
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from orquestra.offline.local_model import LocalChatModel, ModelHints
+from orquestra.graph.hints import ModelHints
+from orquestra.graph.local_model import LocalChatModel
 
 
 class ScriptExhausted(Exception):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import socket
 import sys
 import threading
@@ -39,7 +38,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from orquestra.core.deployment import load_deployment
 from orquestra.deployments import DEFAULT_DEPLOYMENT
 from orquestra.offline import OfflineChatModel
-from orquestra.offline.local_model import ModelHints
+from tests.prompt_facts import read_hints
 
 ROLES = {
     "Augmented": "augmenter",
@@ -546,21 +545,10 @@ async def answer(provider: FakeProvider, role: str, body: dict[str, Any]) -> str
         role=role, deployment=provider.deployment, catalog_dir=provider.catalog_dir
     )
     messages = to_langchain(body.get("messages", []))
-    out = await model.respond(messages, None, read_hints(messages))
+    # Over the wire there are no hints: the facts are read from the prompt, as a hosted
+    # model reads them.
+    out = await model.respond(messages, None, read_hints(role, messages))
     return out if isinstance(out, str) else json.dumps(out, ensure_ascii=False, default=str)
-
-
-def read_hints(messages: list[BaseMessage]) -> ModelHints:
-    """What a hosted model reads in the prompt's words — the date, the answer's language,
-    whether it may ask — handed to the offline model as the hints Orquestra's own process
-    would have given it (over the wire there are none)."""
-    text = "\n".join(str(m.content) for m in messages)
-    system = "\n".join(str(m.content) for m in messages if isinstance(m, SystemMessage))
-    hints = ModelHints(can_ask="allowed to ask: yes" in system)
-    if found := re.search(r"(?:Today is|## Today\n)\s*(\d{4}-\d{2}-\d{2})", text):
-        hints["today"] = found.group(1)
-    hints["lang"] = "en" if re.search(r"\bEnglish\b", system) else "pt"
-    return hints
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -4,6 +4,10 @@ Every `import` of every module (inside functions too) is read with `ast`. The la
 first, are the README's architecture section; a module may import its own layer and the ones
 below it. Everything installs under the `orquestra` namespace, so a bare `import graph`
 (which would load a second copy of a module) is refused anywhere in the repository.
+
+The in-process models (`offline/`) sit above the runtime, whose contract they implement
+(`graph.local_model`, `graph.hints`), and no other package imports them: only the model
+factory, which builds them by spec. (Tests and benchmarks may.)
 """
 
 from __future__ import annotations
@@ -19,18 +23,23 @@ LAYERS: list[tuple[str, ...]] = [
     ("core",),
     ("ddl_catalog",),
     ("guards",),
-    ("offline", "sandbox"),
+    ("sandbox",),
     ("graph",),
+    ("offline",),
     ("nodes",),
     ("agent",),
     ("server", "evals"),
 ]
 """Lowest first: the data of the sample deployments, the foundations (settings, database,
 limits, the deployment folder and its profile), the catalog (with the deployment's words and
-language detection), the tenant guard, the in-process models and the
-analysis sandbox, the graph runtime, the stages, their assembly, and the entry points."""
+language detection), the tenant guard, the analysis sandbox, the graph runtime, the
+in-process models, the stages, their assembly, and the entry points."""
 RANK = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
 OTHER_CODE = ("tests", "bench")
+OFFLINE = "offline"
+MODEL_FACTORY = Path("graph", "models.py")
+"""The one module outside `offline/` that imports it: it turns `offline` and `scripted:`
+specs into models."""
 
 
 def imported(path: Path) -> list[tuple[int, str]]:
@@ -59,11 +68,29 @@ def upward_imports() -> list[str]:
     wrong = []
     for package, rank in RANK.items():
         for path in sources(package):
+            where = path.relative_to(REPO)
             for line, name in imported(path):
                 target = ours(name)
-                if target is not None and target in RANK and RANK[target] > rank:
-                    where = path.relative_to(REPO)
+                if target is None or target not in RANK or RANK[target] <= rank:
+                    continue
+                if not (where == MODEL_FACTORY and target == OFFLINE):  # builds them by spec
                     wrong.append(f"{where}:{line}: {package} imports {name} (a higher layer)")
+    return wrong
+
+
+def imports_offline(where: Path, name: str) -> bool:
+    """The module at `where` (relative to the repository) importing `name` reaches into the
+    in-process models from outside them, and is not the model factory."""
+    return ours(name) == OFFLINE and where.parts[0] != OFFLINE and where != MODEL_FACTORY
+
+
+def offline_imports() -> list[str]:
+    wrong = []
+    for path in sources(*RANK):
+        where = path.relative_to(REPO)
+        for line, name in imported(path):
+            if imports_offline(where, name):
+                wrong.append(f"{where}:{line}: imports {name} (only {MODEL_FACTORY} may)")
     return wrong
 
 
@@ -78,6 +105,10 @@ def bare_imports() -> list[str]:
 
 def test_no_layer_imports_a_higher_one() -> None:
     assert upward_imports() == []
+
+
+def test_only_the_model_factory_imports_the_in_process_models() -> None:
+    assert offline_imports() == []
 
 
 def test_every_import_of_ours_goes_through_the_namespace() -> None:
@@ -103,3 +134,24 @@ def test_the_check_sees_an_upward_import(tmp_path: Path, text: str, wrong: bool)
     module.write_text(text, encoding="utf-8")
     names = [name for _line, name in imported(module)]
     assert any(RANK[ours(n)] > RANK["guards"] for n in names if ours(n)) is wrong
+
+
+@pytest.mark.parametrize(
+    ("where", "text", "wrong"),
+    [
+        ("nodes/m.py", "from orquestra.offline.answers import SYMBOLS\n", True),
+        ("graph/llm.py", "def f():\n    from orquestra.offline import Model\n", True),
+        ("server/m.py", "import orquestra.offline.scripted\n", True),
+        ("graph/models.py", "def f():\n    from orquestra.offline import Model\n", False),
+        ("offline/m.py", "from orquestra.offline.parser import parse\n", False),
+        ("nodes/m.py", "from orquestra.graph.hints import ModelHints\n", False),
+    ],
+)
+def test_the_check_sees_an_import_of_the_in_process_models(
+    tmp_path: Path, where: str, text: str, wrong: bool
+) -> None:
+    # The check must be able to fail: a stage, the runtime or the server importing offline/.
+    module = tmp_path / "m.py"
+    module.write_text(text, encoding="utf-8")
+    names = [name for _line, name in imported(module)]
+    assert any(imports_offline(Path(where), n) for n in names) is wrong

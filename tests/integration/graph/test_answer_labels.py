@@ -8,6 +8,7 @@ first), as the hosted model does."""
 
 from __future__ import annotations
 
+from orquestra.graph.hints import ModelHints, ShownRows
 from orquestra.nodes.display import readable_label
 from orquestra.nodes.streamer import labels_text, units_text
 from orquestra.offline.answers import answer
@@ -40,9 +41,9 @@ async def test_english_answers_use_english_labels(offline: Harness) -> None:
 
 
 def test_the_writer_falls_back_to_the_column_name_without_labels() -> None:
-    result = '1 of 1 rows\n{"num_nota": 40908, "status": "ENTREGUE"}'
-    assert answer({"result": result}, "en").startswith("Num nota: 40908")
-    labelled = answer({"result": result, "labels": "num_nota: Invoice"}, "en")
+    rows = ShownRows(({"num_nota": 40908, "status": "ENTREGUE"},), 1)
+    assert answer(ModelHints(rows=rows), "en").startswith("Num nota: 40908")
+    labelled = answer(ModelHints(rows=rows, labels={"num_nota": "Invoice"}), "en")
     assert labelled.startswith("Invoice: 40908; Status: ENTREGUE")
 
 

@@ -13,6 +13,7 @@ import asyncpg
 import pytest
 
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
+from orquestra.graph.hints import ModelHints, ShownRows
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
 from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
 from orquestra.offline.answers import answer
@@ -61,20 +62,19 @@ async def test_fixer_repairs_real_postgresql_errors(broken: str, agent) -> None:
 
 
 def test_answer_numbers_come_only_from_the_rows() -> None:
-    result = "3 of 3 rows\n" + "\n".join(
-        [
-            '{"canal": "EDI", "faturamento": 1234.5}',
-            '{"canal": "API", "faturamento": 99.0}',
-            '{"canal": "PORTAL", "faturamento": 7.25}',
-        ]
+    rows = (
+        {"canal": "EDI", "faturamento": 1234.5},
+        {"canal": "API", "faturamento": 99.0},
+        {"canal": "PORTAL", "faturamento": 7.25},
     )
-    sections = {"question": "faturamento por canal", "result": result, "units": "faturamento: BRL"}
-    text = answer(sections, "pt")
+    result = ShownRows(rows, 3)
+    asked = "faturamento por canal"
+    text = answer(ModelHints(question=asked, rows=result, units={"faturamento": "BRL"}), "pt")
     numbers = {n.replace(".", "").replace(",", ".") for n in re.findall(r"\d[\d.,]*", text)}
     assert numbers <= {"3", "1234.50", "99.00", "7.25"}
     assert "R$ 1.234,50" in text
     # Money only where the units say so (the catalog), never from a column's name.
-    plain = answer({"question": "faturamento por canal", "result": result}, "pt")
+    plain = answer(ModelHints(question=asked, rows=result), "pt")
     assert "R$" not in plain and "1.234,50" in plain
 
 

@@ -202,12 +202,13 @@ def test_a_top_n_of_periods_is_a_ranking_not_a_trend() -> None:
 
 
 def test_a_period_equal_to_the_previous_is_not_said_to_rise() -> None:
+    from orquestra.graph.hints import ModelHints, ShownRows
     from orquestra.offline.answers import answer
 
     flat = {**SERIES, "rows": [["2026-01-01", 100.0], ["2026-02-01", 100.0]]}
-    analysis = json.dumps(analyze(flat))
-    result = '2 of 2 rows\n{"mes": "2026-01-01", "faturamento": 100}'
-    text = answer({"result": result, "analysis": analysis}, "pt")
+    analysis = json.loads(json.dumps(analyze(flat)))
+    rows = ShownRows(({"mes": "2026-01-01", "faturamento": 100},), 2)
+    text = answer(ModelHints(rows=rows, analysis=analysis), "pt")
     assert "ficou igual ao período anterior" in text and "subiu 0" not in text
 
 

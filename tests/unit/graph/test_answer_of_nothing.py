@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from orquestra.graph.hints import ModelHints, ShownRows
 from orquestra.offline.answers import answer
 
 
@@ -14,11 +15,13 @@ from orquestra.offline.answers import answer
     [("pt", "Nenhum registro atende"), ("en", "No records match")],
 )
 def test_a_row_of_nulls_is_said_to_match_nothing(lang: str, said: str) -> None:
-    text = answer({"result": '1 of 1 rows\n{"total_vendido": null, "media": null}'}, lang)
+    rows = ShownRows(({"total_vendido": None, "media": None},), 1)
+    text = answer(ModelHints(rows=rows), lang)
     assert text.startswith(said) and "total vendido, media" in text
     assert "—" not in text
 
 
 def test_a_row_with_one_value_is_still_a_figure() -> None:
-    text = answer({"result": '1 of 1 rows\n{"entregue_em": null, "status": "EM_ROTA"}'}, "pt")
+    rows = ShownRows(({"entregue_em": None, "status": "EM_ROTA"},), 1)
+    text = answer(ModelHints(rows=rows), "pt")
     assert "EM_ROTA" in text and "Nenhum registro" not in text

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from orquestra.ddl_catalog import load_catalog
+from orquestra.graph.hints import ModelHints, ShownRows
 from orquestra.nodes.display import (
     column_kind,
     local,
@@ -127,14 +128,11 @@ def test_a_top_five_share_is_of_the_five() -> None:
     listed = share_scope(analyze(job), 3)
     assert listed["top"]["share_of"] == "listed" and listed["top"]["listed"] == 3
     assert share_scope(analyze(job), None) == analyze(job)
-    sections = {
-        "analysis": json.dumps(listed),
-        "result": "3 of 3 rows\n"
-        + "\n".join(json.dumps({"canal": k, "valor": v}) for k, v in rows),
-    }
-    assert "A responde por 50% do total dos 3 listados." in answer(sections, "pt")
-    assert "A accounts for 50% of the 3 listed." in answer(sections, "en")
-    whole = {**sections, "analysis": json.dumps(analyze(job))}
+    shown = ShownRows(tuple({"canal": k, "valor": v} for k, v in rows), 3)
+    hints = ModelHints(rows=shown, analysis=json.loads(json.dumps(listed)))
+    assert "A responde por 50% do total dos 3 listados." in answer(hints, "pt")
+    assert "A accounts for 50% of the 3 listed." in answer(hints, "en")
+    whole = ModelHints(rows=shown, analysis=json.loads(json.dumps(analyze(job))))
     assert "A responde por 50% do total." in answer(whole, "pt")
     truncated = analyze({**job, "truncated": True, "row_count": 10})
     assert truncated["top"]["share_of"] == "listed"  # the rows are the first of more
@@ -244,9 +242,9 @@ def test_a_ratio_metric_reads_as_a_percentage(catalog) -> None:
     # the name alone does not make a count a ratio
     assert column_units("SELECT count(*) AS otif FROM cargas", ["otif"], catalog) == {}
     assert column_kind("otif", [0.834, 0.91], "ratio", None, set()) == "percent"
-    result = '2 of 2 rows\n{"nome": "A", "otif": 0.834}\n{"nome": "B", "otif": 0.5}'
-    assert "83,4%" in answer({"result": result, "units": "otif: ratio"}, "pt")
-    assert "83.4%" in answer({"result": result, "units": "otif: ratio"}, "en")
+    shown = ShownRows(({"nome": "A", "otif": 0.834}, {"nome": "B", "otif": 0.5}), 2)
+    assert "83,4%" in answer(ModelHints(rows=shown, units={"otif": "ratio"}), "pt")
+    assert "83.4%" in answer(ModelHints(rows=shown, units={"otif": "ratio"}), "en")
     rows = [["A", 0.834], ["B", 0.5]]
     result = {"columns": ["nome", "otif"], "rows": rows}
     spec = chart_for("otif por transportadora", result, lang="pt", units={"otif": "ratio"})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from orquestra.ddl_catalog.text import words
-from orquestra.nodes.librarian import glossary_text
+from orquestra.nodes.librarian import glossary_lines
 from orquestra.offline.answers import librarian
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import lexicon_for
@@ -75,10 +75,10 @@ def test_the_librarian_finds_the_term_by_any_synonym_in_the_questions_language(
     catalog = CATALOGS[deployment]
     assert language_of(question, catalog) == lang
     assert route_of(deployment, question) == "KNOWLEDGE"
-    # the prompt shows a few synonyms only; the catalog knows them all
-    system = f"Glossary:\n{glossary_text(list(catalog.glossary), lang)}\n\nDocuments:\n(none)"
+    # the librarian is shown the glossary; the catalog knows every synonym
+    glossary = glossary_lines(list(catalog.glossary), lang)
     named = lexicon_for(catalog).terms_in(words(question))
-    answer = librarian(system, question, lang, named)
+    answer = librarian(glossary, (), question, lang, named)
     wanted = next(t for t in catalog.glossary if t.term == term)
     definition = wanted.definition_en if lang == "en" else wanted.definition
     assert answer["terms"] == [term] and definition in answer["answer"]

@@ -93,7 +93,7 @@ def test_a_difference_is_answered_with_both_definitions(
 ) -> None:
     catalog = CATALOGS[deployment]
     named = lexicon_for(catalog).terms_in(words(question))
-    said = librarian("", question, language_of(question, catalog), named)
+    said = librarian((), (), question, language_of(question, catalog), named)
     assert set(said["terms"]) == terms
     for term in catalog.glossary:
         if term.term in terms:  # each one's own definition, in the question's language

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from orquestra.ddl_catalog import load_catalog
+from orquestra.graph.hints import ModelHints
 from orquestra.guards import GuardPolicy, guard_sql
 from orquestra.offline.conversation import augment, resolve, route
 from orquestra.offline.lexicon import lexicon_for
@@ -139,20 +140,21 @@ def test_follow_ups_are_resolved() -> None:
 
 
 def test_vague_questions_are_clarified_and_closed_ones_are_not() -> None:
-    vague = augment({"message": "como está a produção?"}, True, CATALOG, LEXICON, TODAY)
+    vague_one = ModelHints(message="como está a produção?", can_ask=True)
+    vague = augment(vague_one, CATALOG, LEXICON, TODAY)
     assert vague["missing"] == ["measure"] and vague["clarifying_question"]
-    closed = augment(
-        {"message": "quantas notas bloqueadas em maio?"}, True, CATALOG, LEXICON, TODAY
-    )
+    closed_one = ModelHints(message="quantas notas bloqueadas em maio?", can_ask=True)
+    closed = augment(closed_one, CATALOG, LEXICON, TODAY)
     assert closed["missing"] == [] and closed["clarifying_question"] is None
-    cannot_ask = augment({"message": "como está a produção?"}, False, CATALOG, LEXICON, TODAY)
+    cannot_ask = augment(ModelHints(message="como está a produção?"), CATALOG, LEXICON, TODAY)
     assert cannot_ask["clarifying_question"] is None and cannot_ask["assumption"]
 
 
 def test_clarification_answer_completes_the_question() -> None:
-    sections = {
-        "message": "como está a produção?",
-        "clarifications": "Q: O que você quer ver?\nA: faturamento de 2026",
-    }
-    out = augment(sections, True, CATALOG, LEXICON, TODAY)
+    hints = ModelHints(
+        message="como está a produção?",
+        clarification_answers=("faturamento de 2026",),
+        can_ask=True,
+    )
+    out = augment(hints, CATALOG, LEXICON, TODAY)
     assert out["question"].startswith("faturamento de 2026") and not out["missing"]

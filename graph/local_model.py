@@ -1,17 +1,19 @@
-"""Base for chat models that run in-process (scripted, offline): one role each.
+"""Base for chat models that run in-process (the offline model, the scripted one): one role each.
 
 They speak LangChain's chat-model contract, so the graph cannot tell them from a remote
 model: `ainvoke`/`astream` return AI messages with usage metadata, and
 `with_structured_output(schema, include_raw=True)` returns the same
-`{"raw", "parsed", "parsing_error"}` a remote model's structured output does.
+`{"raw", "parsed", "parsing_error"}` a remote model's structured output does. What the
+calling stage knows reaches them as typed facts (`graph.hints.ModelHints`), never re-read
+from the prompt.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Mapping
-from typing import Any, Literal, TypedDict, cast
+from collections.abc import AsyncIterator
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
@@ -19,34 +21,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda, ensure_config
 from pydantic import BaseModel, ValidationError
 
-HINTS_KEY = "orquestra_hints"
-"""Where a stage's hints travel: the call's config metadata, never the prompt."""
-
-
-class ModelHints(TypedDict, total=False):
-    """What the calling stage knows for certain, handed to in-process models as data so that
-    they never read it back from the prompt's wording (a reworded prompt changes nothing).
-    Remote models read the same facts in the prompt; the hints never leave the process."""
-
-    today: str
-    """ISO date relative periods resolve against."""
-    lang: Literal["pt", "en"]
-    """The language the answer is written in (unset before the augmenter has decided)."""
-    can_ask: bool
-    """The augmenter may still ask a clarifying question this turn."""
-    sql_problems: list[dict[str, Any]]
-    """For the fixer: what the catalog check found wrong with the SQL (`Problem.as_dict()`:
-    kind, name, table, column, suggestions, elsewhere)."""
-    own_company_names: list[str]
-    """For the SQL writer: words of the question that name the asker's own company, as
-    written: whose data this is, never a value to filter a row by. Another tenant's name is
-    never here: it is read as any other name would be."""
-
-
-def hints_in(metadata: Mapping[str, Any] | None) -> ModelHints:
-    """The hints in a call's config metadata; empty when the caller gave none."""
-    found = (metadata or {}).get(HINTS_KEY)
-    return cast(ModelHints, dict(found)) if isinstance(found, Mapping) else ModelHints()
+from orquestra.graph.hints import HINTS_KEY, ModelHints, hints_in
 
 
 def approx_tokens(text: str) -> int:
@@ -125,7 +100,7 @@ class LocalChatModel(BaseChatModel):
 
     def with_structured_output(
         self, schema: Any, *, include_raw: bool = False, **kwargs: Any
-    ) -> Runnable:
+    ) -> Runnable[LanguageModelInput, Any]:
         def parse(message: AIMessage) -> Any:
             try:
                 parsed = schema.model_validate_json(message.content)
