@@ -3,11 +3,9 @@
 A column is money (or kilograms, or days) because the catalog says so (`unit:` on a column,
 or on a glossary metric), never because of its name: `customer_id` is never money. The
 query carries the unit from the catalog's columns to the result's columns through aliases,
-CTEs and subqueries:
-
->>> column_units("SELECT date_trunc('month', d) AS mes, SUM(amount) AS sales, "
-...              "COUNT(*) AS n FROM t GROUP BY 1", ["mes", "sales", "n"], catalog)
-{'sales': 'BRL'}                       # when the catalog says `amount` has `unit: BRL`
+CTEs and subqueries: when the catalog says `t.amount` has `unit: BRL`,
+`column_units("SELECT date_trunc('month', d) AS mes, SUM(amount) AS sales, COUNT(*) AS n
+FROM t GROUP BY 1", ["mes", "sales", "n"], catalog)` is `{'sales': 'BRL'}`.
 
 Sums, averages, minimums, maximums, rounding, casts, COALESCE and CASE keep their argument's
 unit; counts have none; a product keeps the one factor that has a unit; a quotient keeps the

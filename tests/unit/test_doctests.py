@@ -43,13 +43,7 @@ MUST_HAVE_EXAMPLES = {
     "orquestra.ddl_catalog.personal_data",
     "orquestra.sandbox.output",
 }
-KNOWN_FAILING = {
-    # The module docstring's example uses a `catalog` it never builds, and its expected
-    # output carries a comment (`{'sales': 'BRL'}   # when the catalog says ...`) that
-    # doctest reads as output. Its other examples hold. nodes/ is being edited by another
-    # change; fix the example there, then remove this entry (the xfail is strict).
-    "orquestra.nodes.units": "module example needs a `catalog` and has a comment as output",
-}
+KNOWN_FAILING: dict[str, str] = {}
 """Modules whose examples are known to fail, with why; each must still fail (strict xfail)."""
 
 
