@@ -1,4 +1,5 @@
-"""`orquestra eval`: run a dataset, write the report, check thresholds; `eval compare A B`."""
+"""`orquestra eval`: run a dataset or a suite, write the reports, check thresholds;
+`eval compare A B`."""
 
 from __future__ import annotations
 
@@ -6,7 +7,11 @@ import asyncio
 import json
 import logging
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
@@ -16,12 +21,25 @@ from orquestra.evals.baseline_metrics import BaselineRun, summarize_baseline
 from orquestra.evals.dataset import load_dataset
 from orquestra.evals.metrics import summarize
 from orquestra.evals.report import COMPARED, HEADLINE, compare, write_report
-from orquestra.evals.runner import run_dataset
+from orquestra.evals.runner import CaseResult, run_dataset
+from orquestra.evals.suite_report import SuiteRun, write_suite_report
+from orquestra.evals.suites import DATASETS_DIR, resolve_suite
 from orquestra.graph.context import RunContext
 from orquestra.graph.models import spec_for
 from orquestra.graph.resources import Resources
 
 log = logging.getLogger("orquestra.eval")
+
+
+@dataclass
+class EvalRun:
+    """One dataset's run: Orquestra's summary, the model spec it used, the baseline's run (if
+    one ran) and the per-case results."""
+
+    summary: dict[str, Any]
+    model: str
+    baseline: BaselineRun | None
+    results: list[CaseResult]
 
 
 def run_eval(
@@ -35,22 +53,63 @@ def run_eval(
 ) -> int:
     cases = load_dataset(dataset)
     thresholds = dict(_threshold(item) for item in fail_under)
-    summary, used, compared = asyncio.run(
-        _run(cases, dataset, out, model, concurrency, settings, baseline)
-    )
-    print(f"\n{dataset} · {used} · {summary['cases']} cases → {out}/report.md")
+    run = asyncio.run(_run(cases, dataset, out, model, concurrency, settings, baseline))
+    summary, compared = run.summary, run.baseline
+    print(f"\n{dataset} · {run.model} · {summary['cases']} cases → {out}/report.md")
     for name in HEADLINE:
         print(f"  {name:<28} {summary.get(name)}")
     if compared is not None:
         print(f"\n  {'side by side':<28} {'orquestra':>12} {compared.name:>22}")
         for name in COMPARED:
             print(f"  {name:<28} {summary.get(name)!s:>12} {compared.summary.get(name)!s:>22}")
-    failed = [
-        f"{k}={summary.get(k)} < {v}" for k, v in thresholds.items() if (summary.get(k) or 0) < v
-    ]
+    failed = _failures(summary, thresholds)
     for failure in failed:
         print(f"FAIL {failure}")
     return 1 if failed else 0
+
+
+def run_suite(
+    name: str,
+    out: Path,
+    model: str | None,
+    concurrency: int,
+    fail_under: list[str],
+    settings_for: Callable[[str], Settings],
+    baseline: str | None = None,
+    root: Path = DATASETS_DIR,
+) -> int:
+    """Every set of the suite, each on its deployment (`settings_for(name)`), one report per
+    set under `out/<deployment>/<set>/`, and the suite's summary by split beside them."""
+    sets = resolve_suite(name, root)
+    thresholds = dict(_threshold(item) for item in fail_under)
+    runs, failed = [], []
+    for deployment, group in groupby(sets, key=lambda s: s.deployment):
+        settings = settings_for(deployment)
+        for chosen in group:
+            where = out / chosen.name
+            cases = load_dataset(chosen.path)
+            run = asyncio.run(
+                _run(cases, chosen.path, where, model, concurrency, settings, baseline)
+            )
+            summary = run.summary
+            print(
+                f"{chosen.name:<34} {chosen.split:<8} {summary['cases']:>4} cases · route"
+                f" {summary['route_accuracy']} · exec. {summary['execution_accuracy']}"
+                f" → {where}/report.md"
+            )
+            failed += [f"{chosen.name}: {f}" for f in _failures(summary, thresholds)]
+            runs.append(SuiteRun(chosen, run.model, summary, run.results, settings.prices))
+    written = write_suite_report(out, name, runs)
+    print(f"\nsuite {name} · {len(runs)} sets → {written}")
+    for failure in failed:
+        print(f"FAIL {failure}")
+    return 1 if failed else 0
+
+
+def _failures(summary: dict[str, Any], thresholds: dict[str, float]) -> list[str]:
+    return [
+        f"{k}={summary.get(k)} < {v}" for k, v in thresholds.items() if (summary.get(k) or 0) < v
+    ]
 
 
 async def _run(
@@ -61,11 +120,11 @@ async def _run(
     concurrency: int,
     settings: Settings,
     baseline: str | None = None,
-):
+) -> EvalRun:
     used = model or spec_for("sql_writer", RunContext.from_settings(settings), settings)
     # Decided before anything runs: a baseline that cannot run leaves no half-written report.
     chat = baseline_model(baseline, used, settings) if baseline else None
-    return await evaluate(
+    return await _evaluate(
         cases, dataset, out, model, concurrency, settings, (baseline, used, chat) if chat else None
     )
 
@@ -82,6 +141,19 @@ async def evaluate(
     """Orquestra on the cases and, given `(name, model spec, chat model)`, the baseline on
     the same cases; the report written. Returns Orquestra's summary, its model spec and the
     baseline's run."""
+    run = await _evaluate(cases, dataset, out, model, concurrency, settings, baseline)
+    return run.summary, run.model, run.baseline
+
+
+async def _evaluate(
+    cases,
+    dataset: Path,
+    out: Path,
+    model: str | None,
+    concurrency: int,
+    settings: Settings,
+    baseline: tuple[str, str, BaseChatModel] | None = None,
+) -> EvalRun:
     resources = await Resources.open(settings)
     compared = None
     try:
@@ -96,7 +168,7 @@ async def evaluate(
     write_report(out, str(dataset), used, summary, results, baseline=compared)
     if os.environ.get("LANGSMITH_API_KEY"):
         _upload(dataset, used, summary, results)
-    return summary, used, compared
+    return EvalRun(summary, used, compared, results)
 
 
 async def _baseline(
@@ -127,7 +199,8 @@ def _upload(dataset: Path, model: str, summary: dict, results) -> None:
         from langsmith import Client
 
         client = Client()
-        name = f"orquestra-{dataset.stem}-{model.replace(':', '-')}"
+        # The folder too: each deployment has its `project` and `heldout` sets.
+        name = f"orquestra-{dataset.parent.name}-{dataset.stem}-{model.replace(':', '-')}"
         remote = client.create_dataset(name, description=json.dumps(summary, default=str)[:2000])
         client.create_examples(
             dataset_id=remote.id,

@@ -1,4 +1,9 @@
-"""Evaluation datasets: JSON Lines, one case a line (design §3.4)."""
+"""Evaluation datasets: JSON Lines, one case a line (design §3.4).
+
+The shipped sets live under `evals/datasets/<deployment>/`; every case says which split it
+belongs to and which original set it came from, so that a result can be read for what it is
+(a set the offline model was tuned against, or one nobody tuned to).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from orquestra.core.errors import OrquestraError
 
@@ -15,6 +20,16 @@ class DatasetError(OrquestraError):
     """A dataset file is invalid; the message names the file and the line."""
 
     code = "DATASET_INVALID"
+
+
+Split = Literal["project", "dev", "heldout"]
+"""What a set is for. `project`: the project's own cases, written with the code (every route,
+follow-ups, blocked messages), a regression set. `dev`: sets by outside authors (from the README,
+catalogs and profiles only) that the offline model was tuned against. `heldout`: sets by
+outside authors that nobody tuned to; the model is judged on them."""
+
+SPLITS: tuple[Split, ...] = ("project", "heldout", "dev")
+"""The splits, in the order a suite runs them."""
 
 
 class Case(BaseModel):
@@ -37,6 +52,15 @@ class Case(BaseModel):
     source: str | None = None
     """The id of the case (in another set) this one rewords with the same gold: a reading
     that answers one wording and not the other is brittle."""
+    split: Split
+    """What the case's set is for (`SPLITS`)."""
+    origin: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    """The set the case was first written in (the file's name before the sets were grouped by
+    deployment, e.g. `paraphrases_dev7`, `clinics_heldout`): its round and its author."""
+    conflicts_with: list[str] | None = None
+    """Ids of cases of other sets of the deployment that ask the same question as the same
+    tenant but expect something else (gold SQL, route or terms): kept side by side until
+    someone decides which expectation is right, never silently dropped."""
 
     @model_validator(mode="after")
     def _one_question(self) -> Case:
@@ -53,14 +77,20 @@ class Case(BaseModel):
 
 def load_dataset(path: Path) -> list[Case]:
     """Every case of a JSON Lines file, with the line of any invalid one."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     cases, seen = [], set()
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             case = Case.model_validate(json.loads(line))
-        except (json.JSONDecodeError, ValidationError) as exc:
+        except json.JSONDecodeError as exc:
             raise DatasetError(f"{path}:{number}: {exc}") from None
+        except ValidationError as exc:
+            raise DatasetError(f"{path}:{number}: {_problems(exc)}") from None
         if case.id in seen:
             raise DatasetError(f"{path}:{number}: duplicate id {case.id}")
         seen.add(case.id)
@@ -68,3 +98,10 @@ def load_dataset(path: Path) -> list[Case]:
     if not cases:
         raise DatasetError(f"{path}: no cases")
     return cases
+
+
+def _problems(exc: ValidationError) -> str:
+    """Each problem as `field: message` (the whole case's own rules without a field)."""
+    return "; ".join(
+        f"{'.'.join(map(str, error['loc'])) or 'case'}: {error['msg']}" for error in exc.errors()
+    )

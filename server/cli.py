@@ -157,10 +157,25 @@ def build_parser() -> argparse.ArgumentParser:
     ask.set_defaults(run=_cmd_ask)
 
     evaluate = _deployment_option(
-        commands.add_parser("eval", help="evaluation run over a dataset (or `compare`)")
+        commands.add_parser("eval", help="evaluation run over a dataset or a suite (or `compare`)")
     )
-    evaluate.add_argument("--dataset", type=Path, default=Path("evals/datasets/project.jsonl"))
-    evaluate.add_argument("--out", type=Path, default=Path("evals/out"))
+    chosen = evaluate.add_mutually_exclusive_group()
+    chosen.add_argument(
+        "--dataset",
+        type=Path,
+        default=None,
+        help="one JSON Lines file (default: evals/datasets/<deployment>/project.jsonl)",
+    )
+    chosen.add_argument(
+        "--suite",
+        default=None,
+        metavar="NAME",
+        help="the sets of evals/datasets/: all, a deployment's name, a split (heldout,"
+        " dev, project) or deployment:split; each set on its own deployment",
+    )
+    evaluate.add_argument(
+        "--out", type=Path, default=Path("evals/out"), help="with --suite: <out>/<deployment>/<set>"
+    )
     evaluate.add_argument("--model", default=None, help="one model spec for every role")
     evaluate.add_argument("--concurrency", type=int, default=2)
     evaluate.add_argument("--fail-under", action="append", default=[], metavar="METRIC=VALUE")

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 
 from orquestra.core.settings import Settings
@@ -173,11 +174,26 @@ def _cmd_models_check(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.evals.cli import run_eval
+    from orquestra.evals.cli import run_eval, run_suite
+    from orquestra.evals.dataset import load_dataset
+    from orquestra.evals.suites import DATASETS_DIR
 
+    if args.suite:
+        _suite_deployments(args, settings)
+        return run_suite(
+            args.suite,
+            args.out,
+            args.model,
+            args.concurrency,
+            args.fail_under,
+            lambda name: _suite_settings(name, settings),
+            baseline=getattr(args, "baseline", None),
+        )
+    dataset = args.dataset or DATASETS_DIR / settings.active_deployment.name / "project.jsonl"
+    load_dataset(dataset)  # a file that cannot be read or is invalid stops before any loading
     _sample_loaded(settings)
     return run_eval(
-        args.dataset,
+        dataset,
         args.out,
         args.model,
         args.concurrency,
@@ -185,6 +201,33 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         settings,
         baseline=getattr(args, "baseline", None),
     )
+
+
+def _suite_deployments(args: argparse.Namespace, settings: Settings) -> None:
+    """A suite's folders decide its deployments: a `--deployment` naming another is refused
+    before anything runs."""
+    from orquestra.evals.dataset import DatasetError
+    from orquestra.evals.suites import resolve_suite
+
+    given = settings.active_deployment.name
+    others = {s.deployment for s in resolve_suite(args.suite)} - {given}
+    if getattr(args, "deployment", None) and others:
+        raise DatasetError(
+            "EVAL_SUITE_DEPLOYMENT",
+            f"the suite {args.suite!r} runs sets of {', '.join(sorted(others))}, not only of"
+            f" the deployment given ({given}): leave --deployment out",
+        )
+
+
+def _suite_settings(name: str, settings: Settings) -> Settings:
+    """The settings for a suite's sets of deployment `name` (its folder decides, not the
+    environment), with its sample data loaded."""
+    if settings.active_deployment.name != name:
+        settings = Settings(deployment=name)
+        # As `--deployment` does: anything that reads the settings again reads this one.
+        os.environ["ORQUESTRA_DEPLOYMENT"] = str(settings.active_deployment.root)
+    _sample_loaded(settings)
+    return settings
 
 
 def _cmd_eval_compare(args: argparse.Namespace, settings: Settings) -> int:

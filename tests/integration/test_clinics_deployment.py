@@ -31,7 +31,7 @@ from orquestra.offline.sql import build_sql
 from tests.deployment_cases import chain_join_sql
 
 REPO = Path(__file__).resolve().parents[2]
-DATASET = REPO / "evals" / "datasets" / "clinics.jsonl"
+DATASET = REPO / "evals" / "datasets" / "clinics" / "project.jsonl"
 UNITS = ("201", "202", "203", "204", "205")
 NO_CAP = ExecutionLimits(row_cap=0)
 GOLD_CASES = [

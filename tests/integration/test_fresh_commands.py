@@ -66,7 +66,9 @@ def test_eval_on_an_empty_embedded_database_runs(data_dir: Path, demo_db, tmp_pa
         },
         {"id": "b", "question": "o que é nota bloqueada?", "tenant": "101", "route": "knowledge"},
     ]
-    dataset.write_text("\n".join(json.dumps(c) for c in cases) + "\n", encoding="utf-8")
+    provenance = {"split": "project", "origin": "fresh_commands"}
+    lines = (json.dumps({**case, **provenance}) for case in cases)
+    dataset.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     ran = orquestra(
         data_dir, "fresh_eval_logistics", "eval", "--dataset", str(dataset), "--out", str(out)

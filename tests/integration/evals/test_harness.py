@@ -1,7 +1,8 @@
 """A small slice of the evaluation harness, end to end with the offline model, on each
 deployment: slice.jsonl for logistics, clinics_slice.jsonl for clinics (eight cases of
-evals/datasets/clinics.jsonl, one per route and three on tables scoped through parents, plus
-a follow-up and a blocked message written here, which the dataset does not have).
+evals/datasets/clinics/project.jsonl, one per route and three on tables scoped through
+parents, plus a follow-up and a blocked message written here, which the dataset does not
+have); and a suite over both, each set on its own deployment.
 
 Only what must hold whatever the offline model answers is asserted on clinics: a complete
 report, no tenant leak, no error, every gold SQL executed, the rail blocking its case. The
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,23 +65,32 @@ def test_comparison_rules() -> None:
     assert exact_match([], []) and relaxed_match([], [])
 
 
+PROVENANCE = '"split": "project", "origin": "harness"'
+
+
 def test_dataset_errors_name_the_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"id": "a", "question": "x", "tenant": "101", "route": "chat"}\n{"id": "b"}\n')
+    first = f'{{"id": "a", "question": "x", "tenant": "101", "route": "chat", {PROVENANCE}}}'
+    path.write_text(f'{first}\n{{"id": "b"}}\n')
     with pytest.raises(DatasetError) as caught:
         load_dataset(path)
     assert "bad.jsonl:2" in caught.value.message
 
 
 def test_every_dataset_loads_and_a_rewording_keeps_its_sources_gold() -> None:
-    """The shipped sets all load; a case that rewords another (`source`) keeps its tenant and
-    gold, so that its result measures the wording alone."""
-    datasets = sorted((Path(__file__).resolve().parents[3] / "evals" / "datasets").glob("*.jsonl"))
-    cases = {c.id: c for path in datasets for c in load_dataset(path)}
-    rewordings = [c for c in cases.values() if c.source]
+    """The shipped sets all load; a case that rewords another (`source`) of its deployment
+    keeps its tenant and gold, so that its result measures the wording alone."""
+    root = Path(__file__).resolve().parents[3] / "evals" / "datasets"
+    found = [
+        (path.parent.name, c) for path in sorted(root.glob("*/*.jsonl")) for c in load_dataset(path)
+    ]
+    assert {deployment for deployment, _ in found} == {"logistics", "clinics"}
+    # Rewordings say questions of the earlier development sets in other words.
+    cases = {(deployment, c.id): c for deployment, c in found if c.split == "dev"}
+    rewordings = [(deployment, c) for deployment, c in found if c.source]
     assert rewordings
-    for case in rewordings:
-        source = cases[case.source]
+    for deployment, case in rewordings:
+        source = cases[(deployment, case.source)]
         assert (case.tenant, case.gold_sql, case.route) == (
             source.tenant,
             source.gold_sql,
@@ -91,7 +102,9 @@ def test_every_dataset_loads_and_a_rewording_keeps_its_sources_gold() -> None:
 
 def test_a_blocked_case_names_its_rail(tmp_path: Path) -> None:
     path = tmp_path / "blocked.jsonl"
-    path.write_text('{"id": "a", "question": "x", "tenant": "101", "route": "blocked"}\n')
+    path.write_text(
+        f'{{"id": "a", "question": "x", "tenant": "101", "route": "blocked", {PROVENANCE}}}\n'
+    )
     with pytest.raises(DatasetError, match=r"(?s)blocked.jsonl:1: .*`blocked_by`"):
         load_dataset(path)
 
@@ -188,3 +201,35 @@ def test_eval_gates_and_compares(deployment: DeploymentUnderTest, slice_run: Pat
         env=env,
     )
     assert compared.returncode == 0 and "0 change(s)" in compared.stdout
+
+
+def test_a_suite_runs_each_set_on_its_own_deployment(
+    data_dir: Path, demo_db: object, clinics_db: object, tmp_path: Path
+) -> None:
+    """`--suite all` over a datasets folder holding both slices, with no deployment given:
+    each set ran on its own deployment's database (every gold SQL executed there), one
+    report per set under `<out>/<deployment>/<set>/`, and the suite's summary by split."""
+    root = tmp_path / "evals" / "datasets"
+    for name, path in SLICES.items():
+        (root / name).mkdir(parents=True)
+        shutil.copy(path, root / name / "slice.jsonl")
+    env = {k: v for k, v in os.environ.items() if k != "ORQUESTRA_DEPLOYMENT"}
+    env["ORQUESTRA_DATA_DIR"] = str(data_dir)
+    out = tmp_path / "out"
+    command = [str(BIN / "orquestra"), "eval", "--suite", "all", "--out", str(out)]
+    ran = subprocess.run(
+        command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    for name, path in SLICES.items():
+        report = json.loads((out / name / "slice" / "report.json").read_text())
+        cases = load_dataset(path)
+        assert [c["id"] for c in report["cases"]] == [c.id for c in cases]
+        assert report["summary"]["errors"] == 0 and report["summary"]["tenant_leaks"] == 0
+        exact = {c["id"]: c["exact"] for c in report["cases"]}
+        assert all(exact[c.id] is not None for c in cases if c.gold_sql), name
+    suite = json.loads((out / "suite-all.json").read_text())
+    assert list(suite["splits"]) == ["clinics:project", "logistics:project"]
+    assert suite["splits"]["logistics:project"]["cases"] == len(load_dataset(SLICES["logistics"]))
+    assert list(suite["sets"]) == ["clinics/slice", "logistics/slice"]
+    assert "| clinics/slice | project |" in (out / "suite-all.md").read_text()

@@ -27,7 +27,15 @@ pytestmark = only("logistics")
 
 
 async def gold(harness: Harness, sql: str) -> list[list]:
-    case = Case(id="gold", question="gold", tenant=TENANT, route="analytics", gold_sql=sql)
+    case = Case(
+        id="gold",
+        question="gold",
+        tenant=TENANT,
+        route="analytics",
+        gold_sql=sql,
+        split="project",
+        origin="dialect_slips",
+    )
     found = await gold_rows(case, harness.resources)
     assert found is not None, sql
     return found

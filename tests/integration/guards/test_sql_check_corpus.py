@@ -67,10 +67,9 @@ def valid_queries(name: str) -> list[str]:
     folder = DEPLOYMENTS_DIR / name / "catalog"
     examples = yaml.safe_load((folder / "examples.yaml").read_text(encoding="utf-8"))
     found = [e["sql"] for e in (examples if isinstance(examples, list) else examples["examples"])]
-    for dataset in sorted((ROOT / "evals" / "datasets").glob("*.jsonl")):
-        if dataset.name.startswith("clinics") == (name == "clinics"):
-            lines = dataset.read_text(encoding="utf-8").splitlines()
-            found += [case["gold_sql"] for case in map(json.loads, lines) if case.get("gold_sql")]
+    for dataset in sorted((ROOT / "evals" / "datasets" / name).glob("*.jsonl")):
+        lines = dataset.read_text(encoding="utf-8").splitlines()
+        found += [case["gold_sql"] for case in map(json.loads, lines) if case.get("gold_sql")]
     return found + corpus(name, "queries")
 
 

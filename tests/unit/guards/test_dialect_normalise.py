@@ -34,11 +34,12 @@ def valid_postgres() -> list[tuple[str, str]]:
     """(where, SQL) of every gold and example SQL the project ships, the guard's equivalence
     queries, and the corpus's golds."""
     found = []
-    for dataset in sorted((REPO / "evals" / "datasets").glob("*.jsonl")):
+    for dataset in sorted((REPO / "evals" / "datasets").glob("*/*.jsonl")):
         for line in dataset.read_text(encoding="utf-8").splitlines():
             case = json.loads(line) if line.strip() else {}
             if case.get("gold_sql"):
-                found.append((f"{dataset.name}:{case['id']}", case["gold_sql"]))
+                where = f"{dataset.parent.name}/{dataset.name}:{case['id']}"
+                found.append((where, case["gold_sql"]))
     for examples in sorted(DEPLOYMENTS_DIR.glob("*/catalog/examples.yaml")):
         for number, example in enumerate(yaml.safe_load(examples.read_text())["examples"]):
             if example.get("sql"):
