@@ -237,7 +237,12 @@ class UsageMeter(BaseCallbackHandler):
         self._prompts: dict[UUID, int] = {}
 
     def on_chat_model_start(
-        self, serialized: dict, messages: list[list[BaseMessage]], *, run_id: UUID, **kw: Any
+        self,
+        serialized: dict[str, Any],
+        messages: list[list[BaseMessage]],
+        *,
+        run_id: UUID,
+        **kw: Any,
     ) -> None:
         self._prompts[run_id] = sum(approx_tokens(str(m.content)) for m in messages[0])
 

@@ -144,7 +144,9 @@ def _normal(rows: list[list[Any]]) -> list[tuple[Any, ...]]:
 
 
 def summarize_baseline(
-    results: list[BaselineResult], prices: dict | None = None, model: str = ""
+    results: list[BaselineResult],
+    prices: dict[str, dict[str, float]] | None = None,
+    model: str = "",
 ) -> dict[str, Any]:
     """The baseline's figures, named as Orquestra's summary names them."""
     checks = Counter(r.leak_check for r in results)

@@ -18,7 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from orquestra.core.settings import Settings
 from orquestra.evals.baseline import Baseline, baseline_model, run_baseline
 from orquestra.evals.baseline_metrics import BaselineRun, summarize_baseline
-from orquestra.evals.dataset import load_dataset
+from orquestra.evals.dataset import Case, load_dataset
 from orquestra.evals.metrics import summarize
 from orquestra.evals.report import COMPARED, HEADLINE, compare, write_report
 from orquestra.evals.runner import CaseResult, run_dataset
@@ -113,7 +113,7 @@ def _failures(summary: dict[str, Any], thresholds: dict[str, float]) -> list[str
 
 
 async def _run(
-    cases,
+    cases: list[Case],
     dataset: Path,
     out: Path,
     model: str | None,
@@ -123,21 +123,19 @@ async def _run(
 ) -> EvalRun:
     used = model or spec_for("sql_writer", RunContext.from_settings(settings), settings)
     # Decided before anything runs: a baseline that cannot run leaves no half-written report.
-    chat = baseline_model(baseline, used, settings) if baseline else None
-    return await _evaluate(
-        cases, dataset, out, model, concurrency, settings, (baseline, used, chat) if chat else None
-    )
+    chosen = (baseline, used, baseline_model(baseline, used, settings)) if baseline else None
+    return await _evaluate(cases, dataset, out, model, concurrency, settings, chosen)
 
 
 async def evaluate(
-    cases,
+    cases: list[Case],
     dataset: Path,
     out: Path,
     model: str | None,
     concurrency: int,
     settings: Settings,
     baseline: tuple[str, str, BaseChatModel] | None = None,
-) -> tuple[dict, str, BaselineRun | None]:
+) -> tuple[dict[str, Any], str, BaselineRun | None]:
     """Orquestra on the cases and, given `(name, model spec, chat model)`, the baseline on
     the same cases; the report written. Returns Orquestra's summary, its model spec and the
     baseline's run."""
@@ -146,7 +144,7 @@ async def evaluate(
 
 
 async def _evaluate(
-    cases,
+    cases: list[Case],
     dataset: Path,
     out: Path,
     model: str | None,
@@ -173,7 +171,7 @@ async def _evaluate(
 
 async def _baseline(
     baseline: tuple[str, str, BaseChatModel],
-    cases,
+    cases: list[Case],
     resources: Resources,
     concurrency: int,
 ) -> BaselineRun:
@@ -193,7 +191,7 @@ def _threshold(item: str) -> tuple[str, float]:
     return name.strip(), float(value)
 
 
-def _upload(dataset: Path, model: str, summary: dict, results) -> None:
+def _upload(dataset: Path, model: str, summary: dict[str, Any], results: list[CaseResult]) -> None:
     """Optional: the run as a LangSmith dataset of examples with outcomes; never fatal."""
     try:
         from langsmith import Client

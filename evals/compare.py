@@ -29,7 +29,7 @@ def normal(value: Any) -> Any:
     return str(value)
 
 
-def _rows(rows: list[list[Any]]) -> list[tuple]:
+def _rows(rows: list[list[Any]]) -> list[tuple[Any, ...]]:
     return [tuple(normal(v) for v in row) for row in rows]
 
 

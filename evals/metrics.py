@@ -48,7 +48,7 @@ def cost(result: Metered, prices: dict[str, dict[str, float]], model: str) -> fl
 
 
 def summarize(
-    results: list[CaseResult], prices: dict | None = None, model: str = ""
+    results: list[CaseResult], prices: dict[str, dict[str, float]] | None = None, model: str = ""
 ) -> dict[str, Any]:
     prices = prices or {}
     clarify_expected = [r.expected_route == "clarify" for r in results]
@@ -105,7 +105,9 @@ def accuracy(results: Sequence[Scored]) -> dict[str, float | None]:
     }
 
 
-def usage(results: Sequence[Metered], prices: dict, model: str) -> dict[str, Any]:
+def usage(
+    results: Sequence[Metered], prices: dict[str, dict[str, float]], model: str
+) -> dict[str, Any]:
     """Model calls, tokens, cost and latency per case, the same for any system measured."""
     latencies = [r.latency_ms for r in results]
     return {

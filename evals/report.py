@@ -56,7 +56,7 @@ def write_report(
     out: Path,
     dataset: str,
     model: str,
-    summary: dict,
+    summary: dict[str, Any],
     results: list[CaseResult],
     baseline: BaselineRun | None = None,
 ) -> None:
@@ -76,7 +76,7 @@ def write_report(
     (out / "report.png").write_bytes(vl_convert.vegalite_to_png(plot(summary, results).to_dict()))
 
 
-def markdown(dataset: str, model: str, summary: dict, results: list[CaseResult]) -> str:
+def markdown(dataset: str, model: str, summary: dict[str, Any], results: list[CaseResult]) -> str:
     lines = [
         f"# Evaluation: {dataset}",
         "",
@@ -132,7 +132,7 @@ def markdown(dataset: str, model: str, summary: dict, results: list[CaseResult])
     return "\n".join(lines) + "\n"
 
 
-def baseline_markdown(model: str, summary: dict, baseline: BaselineRun) -> str:
+def baseline_markdown(model: str, summary: dict[str, Any], baseline: BaselineRun) -> str:
     """The side-by-side section: both columns, then how the baseline ran and was scored."""
     other = baseline.summary
     tenants = ", ".join(sorted({r.tenant for r in baseline.results}))
@@ -194,7 +194,7 @@ def baseline_markdown(model: str, summary: dict, baseline: BaselineRun) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(summary: dict, results: list[CaseResult]) -> alt.VConcatChart:
+def plot(summary: dict[str, Any], results: list[CaseResult]) -> alt.VConcatChart:
     rows = [
         {"group": f"{kind}: {name}", "metric": metric, "value": values[metric] or 0}
         for kind in ("route", "complexity", "lang")
@@ -202,7 +202,7 @@ def plot(summary: dict, results: list[CaseResult]) -> alt.VConcatChart:
         for metric in ("route_accuracy", "execution_accuracy")
     ]
     accuracy = (
-        alt.Chart(alt.Data(values=rows), title="Accuracy by category")
+        alt.Chart(_inline(rows), title="Accuracy by category")
         .mark_bar()
         .encode(
             x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1])),
@@ -212,13 +212,17 @@ def plot(summary: dict, results: list[CaseResult]) -> alt.VConcatChart:
         )
     )
     latency = (
-        alt.Chart(
-            alt.Data(values=[{"ms": r.latency_ms} for r in results]), title="Latency per case (ms)"
-        )
+        alt.Chart(_inline([{"ms": r.latency_ms} for r in results]), title="Latency per case (ms)")
         .mark_bar()
         .encode(x=alt.X("ms:Q", bin=alt.Bin(maxbins=30)), y="count():Q")
     )
     return alt.vconcat(accuracy, latency)
+
+
+def _inline(rows: list[dict[str, Any]]) -> alt.Data:
+    """The rows inlined in the chart's spec (`InlineData` would move them to `datasets`)."""
+    # altair generates `Data.__init__(self, *args, **kwds)` without annotations.
+    return alt.Data(values=rows)  # type: ignore[no-untyped-call]
 
 
 def compare(first: Path, second: Path) -> list[dict[str, Any]]:

@@ -11,14 +11,15 @@ from langgraph.checkpoint.memory import InMemorySaver
 from tqdm import tqdm
 
 from orquestra.agent.wiring import build_graph
+from orquestra.core.limits import ExecutionLimits
 from orquestra.evals.compare import exact_match, relaxed_match
 from orquestra.evals.dataset import Case
 from orquestra.graph.context import ROLES, RunContext
 from orquestra.graph.event_types import ClarifyEvent, ErrorData, ErrorEvent, ResultData, ResultEvent
-from orquestra.graph.events import run_turn
+from orquestra.graph.events import Graph, run_turn
 from orquestra.graph.resources import Resources
 from orquestra.guards import GuardRejection, guard_sql
-from orquestra.guards.tenant_query import ExecutionLimits, QueryError, run_as_tenant
+from orquestra.guards.tenant_query import QueryError, run_as_tenant
 
 GOLD_LIMITS = ExecutionLimits(row_cap=0, statement_timeout_ms=20_000, client_timeout_s=30)
 
@@ -90,7 +91,9 @@ async def run_dataset(
         bar.close()
 
 
-async def run_case(graph, case: Case, resources: Resources, context: RunContext) -> CaseResult:
+async def run_case(
+    graph: Graph, case: Case, resources: Resources, context: RunContext
+) -> CaseResult:
     result = CaseResult(
         case.id, "", case.route, case.complexity, case.lang, case.tenant, " / ".join(case.messages)
     )
@@ -129,7 +132,7 @@ async def run_case(graph, case: Case, resources: Resources, context: RunContext)
 
 
 async def _turn(
-    graph, message: str, thread: str, context: RunContext
+    graph: Graph, message: str, thread: str, context: RunContext
 ) -> tuple[ResultData | ErrorData | None, bool]:
     """The turn's result or error (None when it only asked back), and whether it asked."""
     final: ResultData | ErrorData | None = None

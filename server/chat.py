@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import anyio
 from fastapi import APIRouter, FastAPI, HTTPException, Request
@@ -26,7 +27,7 @@ from starlette.requests import ClientDisconnect
 from orquestra.core.database import DatabaseUnavailable, database_work
 from orquestra.core.settings import Settings
 from orquestra.graph.context import RunContext
-from orquestra.graph.event_types import EVENTS, ErrorData, ErrorEvent, TurnEvent
+from orquestra.graph.event_types import EVENTS, ErrorData, ErrorEvent, Event, TurnEvent
 from orquestra.graph.events import pending_question, run_turn, thread_config, user_error
 from orquestra.server.auth import Caller, CurrentCaller
 from orquestra.server.middleware import RETRY_AFTER_S
@@ -230,7 +231,7 @@ async def _events(
     thread: dict[str, Any],
     context: RunContext,
     reservation: Reservation,
-):
+) -> AsyncIterator[dict[str, str]]:
     """The run's events as SSE; a client that goes away cancels the run (and its query)."""
     started = time.perf_counter()
     thread_id = thread["thread_id"]
@@ -238,12 +239,16 @@ async def _events(
     try:
         # aclosing: when the client goes away this generator is closed, and so must the run's
         # (an inner async generator is not closed with its consumer).
-        turn = run_turn(
-            app.state.graph,
-            message,
-            thread_id=thread_id,
-            context=context,
-            checkpoint_id=thread["checkpoint_id"],
+        # `run_turn` is an async generator, though annotated as an iterator only.
+        turn = cast(
+            "AsyncGenerator[Event, None]",
+            run_turn(
+                app.state.graph,
+                message,
+                thread_id=thread_id,
+                context=context,
+                checkpoint_id=thread["checkpoint_id"],
+            ),
         )
         async with aclosing(turn) as events:
             async for event in events:
@@ -267,7 +272,8 @@ async def _events(
 
 
 def db_timeout(app: Any) -> float:
-    return app.state.settings.limits.database_timeout_s
+    settings: Settings = app.state.settings
+    return settings.limits.database_timeout_s
 
 
 async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> ErrorEvent | None:

@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import asyncpg
@@ -228,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         settings = _settings(args)
-        return args.run(args, settings)
+        run: Callable[[argparse.Namespace, Settings], int] = args.run
+        return run(args, settings)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

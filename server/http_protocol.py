@@ -26,7 +26,7 @@ class BoundedH11Protocol(H11Protocol):
 
     head_timeout_s = HEAD_TIMEOUT_S
 
-    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+    def connection_made(self, transport: Any) -> None:
         self._head_timer: asyncio.TimerHandle | None = None
         super().connection_made(transport)
         self._await_head()

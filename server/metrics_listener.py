@@ -63,6 +63,7 @@ def metrics_app(registry: CollectorRegistry, token: SecretStr | None) -> ASGIApp
     exposition = make_asgi_app(registry)
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        refusal: JSONResponse | None
         if scope["path"] != METRICS_PATH:
             refusal = JSONResponse({"code": "NOT_FOUND", "message": "Not Found"}, 404)
         else:
@@ -106,7 +107,8 @@ def _workers_registry() -> Iterator[CollectorRegistry]:
     os.environ[MULTIPROCESS_ENV] = folder  # read by each worker as it starts
     try:
         registry = CollectorRegistry()
-        MultiProcessCollector(registry, path=folder)
+        # prometheus_client leaves `MultiProcessCollector.__init__` unannotated.
+        MultiProcessCollector(registry, path=folder)  # type: ignore[no-untyped-call]
         yield registry
     finally:
         if named is None:

@@ -8,10 +8,11 @@ still seen and counted.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
+from fastapi import HTTPException
 from prometheus_client import Counter
-from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -34,7 +35,11 @@ def route_path(scope: Scope) -> str:
 
 
 def error_response(
-    scope: Scope, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    scope: Scope,
+    status: int,
+    code: str,
+    message: str,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     """The JSON error body every failure uses (`{code, message}`), counted by code."""
     HTTP_ERRORS.labels(path=route_path(scope), status=status, code=code).inc()
@@ -43,16 +48,15 @@ def error_response(
 
 class BodyTooLarge(HTTPException):
     """The request body passed the limit while it was being read (an `HTTPException`, so the
-    framework's body reading lets it through to the error handlers as it is)."""
+    framework's body reading lets it through to the error handlers as it is). FastAPI's
+    subclass of Starlette's, whose `detail` may be the `{code, message}` the handlers read."""
+
+    code = "BODY_TOO_LARGE"
 
     def __init__(self, max_bytes: int) -> None:
+        self.message = f"request bodies are limited to {max_bytes} bytes"
         super().__init__(
-            413,
-            {
-                "code": "BODY_TOO_LARGE",
-                "message": f"request bodies are limited to {max_bytes} bytes",
-            },
-            headers={"Connection": "close"},
+            413, {"code": self.code, "message": self.message}, headers={"Connection": "close"}
         )
 
 
@@ -98,9 +102,8 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         refused = BodyTooLarge(self.max_bytes)
-        detail: dict[str, str] = refused.detail  # type: ignore[assignment]
         response = error_response(
-            scope, 413, detail["code"], detail["message"], headers=refused.headers
+            scope, 413, refused.code, refused.message, headers=refused.headers
         )
         await response(scope, receive, send)
 

@@ -86,7 +86,7 @@ class ThreadStore:
         another turn was committed first.
         """
         async with database_work(self.timeout_s, "committing the turn"):
-            status = await self.pool.execute(
+            status: str = await self.pool.execute(
                 f"INSERT INTO {TABLE} (thread_id, tenant, user_id, title, checkpoint_id, scope)"
                 " VALUES ($1, $2, $3, $4, $5, $7) ON CONFLICT (thread_id) DO UPDATE"
                 " SET checkpoint_id = EXCLUDED.checkpoint_id, updated_at = now()"

@@ -14,9 +14,10 @@ served at `GET /v1/profile`: the page's own files carry none.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, Response
@@ -24,6 +25,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from orquestra.core.deployment import Language, Profile, TenantLabel
+from orquestra.graph.resources import Resources
 
 log = logging.getLogger("orquestra.web")
 
@@ -66,7 +68,7 @@ SECURITY_HEADERS = {
 class WebRoute(APIRoute):
     """A route whose responses all carry `SECURITY_HEADERS`."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def secured(request: Request) -> Response:
@@ -82,7 +84,8 @@ def vega_bundle() -> str:
     """Vega, Vega-Lite and vega-embed (with vega-interpreter) in one script, built once."""
     import vl_convert
 
-    return vl_convert.javascript_bundle()
+    # vl-convert's stub omits `snippet`'s default (None: the bundle's own global snippet).
+    return vl_convert.javascript_bundle()  # type: ignore[call-arg]
 
 
 class DemoTenant(BaseModel):
@@ -109,7 +112,7 @@ class PublicProfile(BaseModel):
     @classmethod
     def of(cls, profile: Profile, tenants: list[DemoTenant] | None) -> PublicProfile:
         # Every language gets an entry, falling back to the default language's text.
-        def each(field: str) -> dict:
+        def each(field: str) -> dict[Language, Any]:
             return {lang: profile.text(field, lang) for lang in profile.languages}
 
         return cls(
@@ -133,9 +136,9 @@ async def demo_tenants(app: FastAPI) -> list[DemoTenant]:
     Only a dev-login process asks (it mints a token for any tenant anyway); empty when the
     catalog names no tenant table or the database cannot say, and the page asks for a code.
     """
-    resources = getattr(app.state, "resources", None)
+    resources: Resources | None = getattr(app.state, "resources", None)
     table = resources.catalog.tenant_directory() if resources is not None else None
-    if table is None or table.tenant_column is None:
+    if resources is None or table is None or table.tenant_column is None:
         return []
     try:
         rows = await resources.admin_pool.fetch(

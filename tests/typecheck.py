@@ -25,6 +25,8 @@ STRICT = [
     "orquestra.graph",
     "orquestra.nodes",
     "orquestra.agent",
+    "orquestra.evals",
+    "orquestra.server",
 ]
 """The packages checked (strictly, per `[tool.mypy]`); the rest are followed silently."""
 
