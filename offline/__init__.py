@@ -19,21 +19,23 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from orquestra.core.deployment import DEFAULT_DEPLOYMENT, load_deployment
+from orquestra.core.deployment import load_deployment
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
 from orquestra.ddl_catalog.knowledge import load_examples
 from orquestra.ddl_catalog.language import language_words
 from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice, voice_for
+from orquestra.deployments import DEFAULT_DEPLOYMENT
 from orquestra.graph.hints import ModelHints
 from orquestra.graph.local_model import LocalChatModel
 from orquestra.offline import answers
 from orquestra.offline.conversation import augment, route
 from orquestra.offline.fixer import follow, repair
+from orquestra.offline.joins import Unmappable
 from orquestra.offline.languages import language_of
-from orquestra.offline.lexicon import lexicon_for
+from orquestra.offline.lexicon import Lexicon, lexicon_for
 from orquestra.offline.parser import parse
-from orquestra.offline.sql import Unmappable, build_sql
+from orquestra.offline.sql import build_sql
 from orquestra.offline.understanding import explain
 
 _catalogs: dict[str, Catalog] = {}
@@ -43,7 +45,7 @@ _voices: dict[tuple[str, str], Voice] = {}
 def catalog_in_use(folder: str = str(DEMO_CATALOG_DIR)) -> Catalog:
     """The catalog in `folder`, loaded once per process."""
     if folder not in _catalogs:
-        _catalogs[folder] = load_catalog(folder)
+        _catalogs[folder] = load_catalog(Path(folder))
     return _catalogs[folder]
 
 
@@ -124,7 +126,7 @@ def _without(question: str, companies: Sequence[str]) -> str:
 def _write_sql(
     question: str,
     catalog: Catalog,
-    lexicon,
+    lexicon: Lexicon,
     today: date,
     tried: Sequence[str] = (),
     lang: str = "pt",

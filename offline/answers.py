@@ -142,8 +142,8 @@ def judge(question: str, answer: str, data_answer: bool = False) -> dict[str, An
         found = bool(answer.strip()) and not answer.startswith(("Não encontrei", "I found no"))
         return {"addresses_question": found, "feedback": "" if found else "state the result"}
     wanted = {w for w in words(question) if w not in STOP and len(w) > 2}
-    found = wanted & set(words(answer))
-    addresses = bool(found) and not answer.startswith(("Não encontrei", "I could not"))
+    echoed = wanted & set(words(answer))
+    addresses = bool(echoed) and not answer.startswith(("Não encontrei", "I could not"))
     feedback = "" if addresses else "answer the concept the question names"
     return {"addresses_question": addresses, "feedback": feedback}
 
@@ -275,7 +275,7 @@ def _format(name: str, value: Any, lang: str, units: dict[str, str] | None = Non
     ):
         number = float(value)
         unit = (units or {}).get(name)
-        if is_money(unit):
+        if unit is not None and is_money(unit):
             return f"{currency_symbol(unit)} {_localised(f'{number:,.2f}', lang)}"
         if is_ratio(unit):  # a share from 0 to 1, said as a percentage
             return f"{_localised(f'{number * 100:,.1f}', lang)}%"

@@ -115,8 +115,8 @@ def top_asked(intent: Intent, text: str) -> None:
         # "qual …", and "das transportadoras, qual é a que menos …": one asked for
         one = r"\b(qual|which|quem|who|what|em que|em qual|in which|on which)\b"
         # "mês com mais pedidos", "the month with the most": one subject, singular
-        single = SINGLE_SUBJECT.search(text[: ranked.end()])
-        single = single and not re.match(r"\s+(de|than)\b", text[ranked.end() :])  # "mais de 10"
+        subject = SINGLE_SUBJECT.search(text[: ranked.end()])
+        single = subject and not re.match(r"\s+(de|than)\b", text[ranked.end() :])  # "mais de 10"
         intent.top = 1 if re.search(one, text[: ranked.start()]) or single else 10
 
 

@@ -19,7 +19,14 @@ import re
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent, Others
-from orquestra.offline.lexicon import NEGATIONS, SUMMED, display_column, is_numeric, verb_roots
+from orquestra.offline.lexicon import (
+    NEGATIONS,
+    SUMMED,
+    Meaning,
+    display_column,
+    is_numeric,
+    verb_roots,
+)
 from orquestra.offline.ranking import FAST, SLOW, better
 
 IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy", "paid": "pay"}
@@ -143,7 +150,12 @@ HAVE = {"tem", "possuem", "possui", "com", "have", "has", "with"}
 """The languages' words for rows having others ("clientes com títulos vencidos")."""
 
 
-def owners_listed(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+def owners_listed(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     """ "quais clientes têm títulos vencidos", "which customers have overdue bills": the
     rows of the table named first that the rows asked about refer to, listed; not when the
     rows asked about are named first ("as tarefas atrasadas com dono e prazo": their own

@@ -14,7 +14,14 @@ from datetime import date
 from itertools import pairwise
 from typing import NamedTuple
 
-from orquestra.ddl_catalog.model import Catalog, Column, GlossaryTerm, Table, per_catalog
+from orquestra.ddl_catalog.model import (
+    Catalog,
+    Column,
+    ColumnMeta,
+    GlossaryTerm,
+    Table,
+    per_catalog,
+)
 from orquestra.ddl_catalog.text import fold, phrase_key, stem, words
 from orquestra.offline.asking import AGGREGATES
 from orquestra.offline.intent import Group, Intent, Others
@@ -166,7 +173,7 @@ def metric_per_unit(
             rule = term.metric
             if rule is None or "/" not in (rule.unit or ""):
                 continue
-            per = rule.unit.rsplit("/", 1)[1].strip().lower()
+            per = (rule.unit or "").rsplit("/", 1)[1].strip().lower()
             if any(t == rule.table and (unit or "").lower() == per for t, _c, unit in said):
                 intent.metric = term
                 asked = {(t, c) for t, c, _u in said}
@@ -376,7 +383,7 @@ def the_fuller_state_said(
             intent.filters[table, column] = [fuller]
 
 
-def _fuller(other: str, value: str, meta, stems: set[str]) -> bool:
+def _fuller(other: str, value: str, meta: ColumnMeta, stems: set[str]) -> bool:
     """`other` is `value` said with more words, all of them in `stems` (a name or synonym
     of it shares a word with `value`'s, and its other words are said)."""
     if other == value:
@@ -466,7 +473,8 @@ def rows_without_others(
         joined = " AND ".join(f"({c})" if " OR " in c else c for c in said) or None
         intent.without.append(Others(other.name, period, joined))
         intent.tables = [t for t in intent.tables if t != other.name] or [subject]
-        if intent.metric is not None and intent.metric.metric.table == other.name:
+        metric = intent.metric.metric if intent.metric is not None else None
+        if metric is not None and metric.table == other.name:
             intent.metric = None  # the metric named the other rows, not what is asked
         used.update(range(index, end))
 
@@ -648,7 +656,7 @@ def first_state_is_its_event(
         intent.date_column = intent.date_column or dated.name
 
 
-def _events_dated(values: list[str], meta, dated: Column, said: set[str]) -> list[str]:
+def _events_dated(values: list[str], meta: ColumnMeta, dated: Column, said: set[str]) -> list[str]:
     """The states said whose word is the event `dated` records."""
     starts = [w[:SHARED_START] for w in spelling(dated) if len(w) >= SHARED_START]
     return [
@@ -660,7 +668,7 @@ def _events_dated(values: list[str], meta, dated: Column, said: set[str]) -> lis
 
 
 def _dated_by_its_event(
-    intent: Intent, table: Table, values: list[str], meta, said: set[str]
+    intent: Intent, table: Table, values: list[str], meta: ColumnMeta, said: set[str]
 ) -> None:
     """The one nullable date of `table` whose event a state said names places the rows."""
     if intent.date_column:
@@ -671,7 +679,7 @@ def _dated_by_its_event(
         intent.date_column = found[0].name
 
 
-def _said_as_alternatives(values: list[str], meta, tokens: list[str]) -> bool:
+def _said_as_alternatives(values: list[str], meta: ColumnMeta, tokens: list[str]) -> bool:
     """ "tarefas abertas ou canceladas": two states said as either, both states."""
     spots = sorted(
         i for v in values for i, t in enumerate(tokens) if stem(t) in _value_words(v, meta)
@@ -688,14 +696,14 @@ SHARED_START = 5
 """Letters a state's word and a date's word share when both name one event ("issue")."""
 
 
-def _an_event_dated(value: str, meta, dates: list[str]) -> bool:
+def _an_event_dated(value: str, meta: ColumnMeta, dates: list[str]) -> bool:
     """The state is the event a date of its table records: a word of its name or synonyms
     starts as one of the date's words ("issued" ~ "issued at", "agendado" ~ "agendada")."""
     said = [w for p in [value, *meta.value_synonyms.get(value, ())] for w in words(p)]
     return any(w[:SHARED_START] in dates for w in said if len(w) >= SHARED_START)
 
 
-def _value_words(value: str, meta) -> set[str]:
+def _value_words(value: str, meta: ColumnMeta) -> set[str]:
     return {stem(w) for p in [value, *meta.value_synonyms.get(value, ())] for w in words(p)}
 
 

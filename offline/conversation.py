@@ -17,10 +17,11 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold
 from orquestra.graph.hints import ModelHints
 from orquestra.offline.concepts import asks_a_procedure
+from orquestra.offline.intent import Intent
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.lifecycle import PRESENT
-from orquestra.offline.parser import Intent, parse
+from orquestra.offline.parser import parse
 from orquestra.offline.periods import MONTHS, SPANS
 from orquestra.offline.rows import series_for
 
@@ -148,7 +149,9 @@ def augment(hints: ModelHints, catalog: Catalog, lexicon: Lexicon, today: date) 
     return out
 
 
-def _with_answer(question: str, answer: str, catalog, lexicon, today) -> str:
+def _with_answer(
+    question: str, answer: str, catalog: Catalog, lexicon: Lexicon, today: date
+) -> str:
     reply = parse(answer, catalog, lexicon, today)
     if reply.understood and (reply.metric or reply.tables or reply.entity):
         original = parse(question, catalog, lexicon, today)

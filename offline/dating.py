@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, Column
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins
@@ -77,7 +77,9 @@ def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
         return None
     for term in catalog.glossary:
         rule = term.metric
-        found = SIMPLE_STATE.match(rule.filter or "") if rule and rule.date_column else None
+        if rule is None or not rule.date_column:
+            continue
+        found = SIMPLE_STATE.match(rule.filter or "")
         if found and intent.filters.get((rule.table, found.group(1))) == [found.group(2)]:
             return rule.table, rule.date_column
     return None
@@ -143,7 +145,7 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     # as a whole word
     pasts = [] if stated else [f"{w}ed" for w in words(intent.question) if len(w) >= 4]
     spelled = {column.name: spelling(column) for column in dated}
-    named = [
+    verb_dated = [
         column
         for column in dated
         if any(shares_root(word, spelled[column.name]) for word in said)
@@ -151,14 +153,14 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
         or any(p in spelled[column.name] for p in pasts)
     ]
     # of the dates a verb names, the one that records it happening (it may be empty)
-    named.sort(key=lambda column: column.not_null)
-    if named:
-        return named[0].name
+    verb_dated.sort(key=lambda column: column.not_null)
+    if verb_dated:
+        return verb_dated[0].name
     if intent.recency:  # "a tarefa concluída mais recentemente": by when it was done
-        stated = [c for c in dated if any(_spelled_alike(w, c) for w in states)]
-        stated.sort(key=lambda column: column.not_null)  # the one that records it happening
-        if stated:
-            return stated[0].name
+        state_dated = [c for c in dated if any(_spelled_alike(w, c) for w in states)]
+        state_dated.sort(key=lambda column: column.not_null)  # the one that records it happening
+        if state_dated:
+            return state_dated[0].name
     if NEW.search(fold(intent.question)):  # "clientes novos em junho": registered then
         created = [c for c in dated if _records_creation(c)]
         if created:
@@ -193,7 +195,7 @@ SAME_START = 6
 ("entregue", "data_entrega"): irregular participles have no verb ending to strip."""
 
 
-def _spelled_alike(word: str, column) -> bool:
+def _spelled_alike(word: str, column: Column) -> bool:
     spelled = spelling(column)
     return len(word) >= SAME_START and any(w[:SAME_START] == word[:SAME_START] for w in spelled)
 
@@ -203,7 +205,7 @@ CREATION_ROOTS = ("cri", "cadastr", "creat", "regist", "insert", "signup", "join
 """How a date column that records a row's creation is spelled, in either language."""
 
 
-def _records_creation(column) -> bool:
+def _records_creation(column: Column) -> bool:
     said = spelling(column)
     return any(w.startswith(CREATION_ROOTS) for w in said)
 

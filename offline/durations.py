@@ -23,7 +23,17 @@ from orquestra.offline.lexicon import (
     shares_root,
 )
 
-TIME_UNITS = ("dia", "dias", "hora", "horas", "minuto", "minutos", "day", "days", "hour")
+TIME_UNITS: tuple[str, ...] = (
+    "dia",
+    "dias",
+    "hora",
+    "horas",
+    "minuto",
+    "minutos",
+    "day",
+    "days",
+    "hour",
+)
 TIME_UNITS += ("hours", "minute", "minutes")
 AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
 TIME_ASKED = re.compile(

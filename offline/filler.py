@@ -12,7 +12,13 @@ from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.dating import NEW
 from orquestra.offline.intent import Intent
 from orquestra.offline.languages import language_of
-from orquestra.offline.lexicon import FUNCTION_WORDS, PARTICIPLE_ENDINGS, VERB_ENDINGS, Lexicon
+from orquestra.offline.lexicon import (
+    FUNCTION_WORDS,
+    PARTICIPLE_ENDINGS,
+    VERB_ENDINGS,
+    Lexicon,
+    Meaning,
+)
 from orquestra.offline.understanding import QUESTION_WORDS
 
 
@@ -48,7 +54,12 @@ def without_pronoun_codes(question: str, catalog: Catalog) -> str:
         return question
     for code in codes:
         typed = re.compile(rf"\b{re.escape(code)}\b", re.IGNORECASE)
-        question = typed.sub(lambda said, code=code: code if said[0] == code else " ", question)
+
+        def kept(said: re.Match[str], code: str = code) -> str:
+            """The code where typed in its own capitals, else nothing."""
+            return code if said[0] == code else " "
+
+        question = typed.sub(kept, question)
     return question
 
 
@@ -61,7 +72,11 @@ LINKING = ("why", "onto", "into", "upon", "across", "within", "via", "whose", "w
 
 
 def conditions_not_understood(
-    tokens: list[str], matches, lang: str, unknown: list[str], catalog: Catalog
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    lang: str,
+    unknown: list[str],
+    catalog: Catalog,
 ) -> list[str]:
     """Unknown words said of the rows as a kind of them ("pedidos urgentes", "fragile
     orders"): in Portuguese an adjective right after the rows' plural noun, agreeing with

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
+from typing import Any, cast
 
 import pglast
 from pglast import ast
@@ -27,7 +27,7 @@ from orquestra.offline.lexicon import Lexicon
 def repair(sql: str, error: str, catalog: Catalog, lexicon: Lexicon) -> str:
     """Corrected SQL, or the same SQL when the error is not one it knows how to fix."""
     try:
-        statement = pglast.parse_sql(sql)[0].stmt
+        statement = _select(sql)
     except pglast.parser.ParseError:
         return sql
     tables = [r.relname for r, _ in iter_relations(statement) if r.relname in catalog.tables]
@@ -55,7 +55,7 @@ def follow(sql: str, problems: list[dict[str, Any]]) -> str | None:
     ambiguous column qualified, a value replaced); None when none could be applied (no
     suggestion, e.g. a column that needs a join)."""
     try:
-        statement = pglast.parse_sql(sql)[0].stmt
+        statement = _select(sql)
     except pglast.parser.ParseError:
         return None
     applied = [
@@ -65,11 +65,21 @@ def follow(sql: str, problems: list[dict[str, Any]]) -> str | None:
     return RawStream()(statement) if any(applied) else None
 
 
-def _join(statement: ast.Node, problem: dict[str, Any]) -> bool:
+def _select(sql: str) -> ast.SelectStmt:
+    """The first statement of `sql`: the offline model writes SELECTs only."""
+    return cast(ast.SelectStmt, pglast.parse_sql(sql)[0].stmt)
+
+
+def _fields(node: ast.ColumnRef) -> tuple[ast.Node, ...]:
+    """The parts of a column reference (the parser always gives at least one)."""
+    return node.fields or ()
+
+
+def _join(statement: ast.SelectStmt, problem: dict[str, Any]) -> bool:
     """A column of another table: that table joined as the catalog says (when the query
     reads one table), and the column read from it."""
     joins, table, name = problem.get("joins") or [], problem.get("table"), problem["name"]
-    sources = getattr(statement, "fromClause", None) or ()
+    sources: tuple[ast.Node, ...] = getattr(statement, "fromClause", None) or ()
     if not joins or len(sources) != 1 or not isinstance(sources[0], ast.RangeVar):
         return False
     source = sources[0]
@@ -79,11 +89,11 @@ def _join(statement: ast.Node, problem: dict[str, Any]) -> bool:
     alias = source.alias.aliasname if source.alias else None
     join = joins[0].replace(f"{table}.", f"{alias}.") if alias else joins[0]
     written = f"{table} AS {alias}" if alias else table
-    joined = pglast.parse_sql(f"SELECT 1 FROM {written} {join}")[0].stmt.fromClause[0]
+    joined = (_select(f"SELECT 1 FROM {written} {join}").fromClause or ())[0]
     statement.fromClause = (joined,)
     for node in iter_nodes(statement):
-        if isinstance(node, ast.ColumnRef) and len(node.fields) == 1:
-            field = node.fields[0]
+        if isinstance(node, ast.ColumnRef) and len(_fields(node)) == 1:
+            field = _fields(node)[0]
             if isinstance(field, ast.String) and field.sval == name:
                 node.fields = (ast.String(sval=other), field)
     return True
@@ -98,12 +108,12 @@ def _apply(statement: ast.Node, problem: dict[str, Any]) -> bool:
         elif kind == "unknown_value" and _is_text(node, name):
             node.val, changed = ast.String(sval=best), True
         elif kind in ("unknown_column", "ambiguous_column") and isinstance(node, ast.ColumnRef):
-            last = node.fields[-1]
+            last = _fields(node)[-1]
             if not isinstance(last, ast.String) or last.sval != name:
                 continue
             if kind == "unknown_column":
-                node.fields, changed = (*node.fields[:-1], ast.String(sval=best)), True
-            elif len(node.fields) == 1:
+                node.fields, changed = (*_fields(node)[:-1], ast.String(sval=best)), True
+            elif len(_fields(node)) == 1:
                 node.fields = tuple(ast.String(sval=part) for part in best.split("."))
                 changed = True
     return changed
@@ -131,17 +141,23 @@ def _closest_column(name: str, tables: list[str], catalog: Catalog, lexicon: Lex
     return scored[0] if scored and parts & set(scored[0].split("_")) else None
 
 
-def _rename_column(statement, wrong: str, tables, catalog, lexicon) -> None:
+def _rename_column(
+    statement: ast.SelectStmt, wrong: str, tables: list[str], catalog: Catalog, lexicon: Lexicon
+) -> None:
     right = _closest_column(wrong, tables, catalog, lexicon)
     if right is None:
         return
     for node in iter_nodes(statement):
-        last = node.fields[-1] if isinstance(node, ast.ColumnRef) else None
+        if not isinstance(node, ast.ColumnRef):
+            continue
+        last = _fields(node)[-1]
         if isinstance(last, ast.String) and last.sval == wrong:
-            node.fields = (*node.fields[:-1], ast.String(sval=right))
+            node.fields = (*_fields(node)[:-1], ast.String(sval=right))
 
 
-def _rename_table(statement, wrong: str, catalog: Catalog, lexicon: Lexicon) -> None:
+def _rename_table(
+    statement: ast.SelectStmt, wrong: str, catalog: Catalog, lexicon: Lexicon
+) -> None:
     candidates = [m.table for m in lexicon.phrases.get(phrase_key(wrong), []) if m.kind == "table"]
     candidates += difflib.get_close_matches(wrong, list(catalog.tables), n=1, cutoff=0.5)
     if candidates:
@@ -150,25 +166,25 @@ def _rename_table(statement, wrong: str, catalog: Catalog, lexicon: Lexicon) -> 
                 ref.relname = candidates[0]
 
 
-def _qualify(statement, column: str, catalog: Catalog) -> None:
+def _qualify(statement: ast.SelectStmt, column: str, catalog: Catalog) -> None:
     refs = [r for r, _ in iter_relations(statement) if r.relname in catalog.tables]
-    owner = next((r for r in refs if column in catalog.table(r.relname).column_names), None)
+    owner = next((r for r in refs if column in catalog.table(r.relname or "").column_names), None)
     if owner is None:
         return
     alias = owner.alias.aliasname if owner.alias else owner.relname
     for node in iter_nodes(statement):
-        if isinstance(node, ast.ColumnRef) and len(node.fields) == 1:
-            field = node.fields[0]
+        if isinstance(node, ast.ColumnRef) and len(_fields(node)) == 1:
+            field = _fields(node)[0]
             if isinstance(field, ast.String) and field.sval == column:
                 node.fields = (ast.String(sval=alias), field)
 
 
-def _group_by(statement, column: str) -> None:
+def _group_by(statement: ast.SelectStmt, column: str) -> None:
     parts = tuple(ast.String(sval=p) for p in column.split("."))
     statement.groupClause = (*(statement.groupClause or ()), ast.ColumnRef(fields=parts))
 
 
-def _fix_comparison(statement, error: str) -> None:
+def _fix_comparison(statement: ast.SelectStmt, error: str) -> None:
     text_vs_number = re.search(
         r"(text|character varying|character) = (integer|bigint|numeric)", error
     )
@@ -178,11 +194,15 @@ def _fix_comparison(statement, error: str) -> None:
             if text_vs_number and isinstance(value, ast.Integer | ast.Float):
                 literal = str(getattr(value, "ival", None) or getattr(value, "fval", ""))
                 node.rexpr = ast.A_Const(isnull=False, val=ast.String(sval=literal))
-            elif not text_vs_number and isinstance(value, ast.String) and value.sval.isdigit():
-                node.rexpr = ast.A_Const(isnull=False, val=ast.Integer(ival=int(value.sval)))
+            elif (
+                not text_vs_number
+                and isinstance(value, ast.String)
+                and (digits := value.sval or "").isdigit()
+            ):
+                node.rexpr = ast.A_Const(isnull=False, val=ast.Integer(ival=int(digits)))
 
 
-def _drop_refused_items(statement, error: str) -> None:
+def _drop_refused_items(statement: ast.SelectStmt, error: str) -> None:
     found = re.search(r"function (\w+)\(\)", error)
     if not found or not statement.targetList:
         return
@@ -190,7 +210,7 @@ def _drop_refused_items(statement, error: str) -> None:
         item
         for item in statement.targetList
         if not any(
-            isinstance(n, ast.FuncCall) and n.funcname[-1].sval == found.group(1)
+            isinstance(n, ast.FuncCall) and (n.funcname or ())[-1].sval == found.group(1)
             for n in iter_nodes(item)
         )
     )

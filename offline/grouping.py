@@ -61,7 +61,12 @@ def weekday_spots(tokens: list[str]) -> set[int]:
 ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
 
 
-def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+def groups(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     starts = {start: meanings for start, _end, meanings in matches}
     weekdays = weekday_spots(tokens)
     for index, token in enumerate(tokens):
@@ -101,12 +106,15 @@ def groups(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None
 
 
 def _ranked_by_their_rows(
-    index: int, meanings, matches, catalog: Catalog
+    index: int,
+    meanings: list[Meaning],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
 ) -> tuple[Group, str] | None:
     """ "ranking dos donos por tarefas feitas", "owners by tasks": the table named just
     before "por"/"by" is ranked by the rows of the table named after it that refer to it
     (not those rows grouped by it: "tarefas por dono" groups the tasks)."""
-    before = next((found for _s, end, found in matches if end == index), [])
+    before: list[Meaning] = next((found for _s, end, found in matches if end == index), [])
     subjects = [m.table for m in before if m.kind == "table"]
     counted = [m.table for m in meanings if m.kind == "table"]
     if len(subjects) != 1 or not counted or subjects[0] in counted:
@@ -123,7 +131,9 @@ BREAKDOWN = {"breakdown", "distribuicao", "distribution", "split", "divisao", "c
 """Words that ask for a column's values side by side ("distribuição dos status")."""
 
 
-def _broken_down(index: int, tokens: list[str], starts: dict, catalog: Catalog) -> Group | None:
+def _broken_down(
+    index: int, tokens: list[str], starts: dict[int, list[Meaning]], catalog: Catalog
+) -> Group | None:
     """The column named within three words after a breakdown word, not an amount ("by"
     right after it is the grouping's own marker)."""
     if index + 1 < len(tokens) and tokens[index + 1] in GROUP_MARKERS:
@@ -147,7 +157,7 @@ SKIPPED = 2
 equipment", "per reviewed author"): at most two (`_passed_over`)."""
 
 
-def _named_after(index: int, tokens: list[str], starts: dict) -> int | None:
+def _named_after(index: int, tokens: list[str], starts: dict[int, list[Meaning]]) -> int | None:
     """Where the catalog's word after the grouping marker at `index` starts, past at most
     `SKIPPED` words it does not know; None when a time grain or a number comes first."""
     for position in range(index + 1, min(index + 2 + SKIPPED, len(tokens))):
@@ -166,7 +176,7 @@ def _named_after(index: int, tokens: list[str], starts: dict) -> int | None:
 KINDS = {"type", "kind", "sort", "tipo", "tipos", "types", "kinds"}
 
 
-def _kind_of(position: int, tokens: list[str], starts: dict) -> bool:
+def _kind_of(position: int, tokens: list[str], starts: dict[int, list[Meaning]]) -> bool:
     """ "tipo de prioridade": a kind word is followed by what it is a kind of."""
     after = position + 1
     while after < len(tokens) and tokens[after] in FUNCTION_WORDS:
@@ -181,13 +191,19 @@ def _passed_over(token: str) -> bool:
     return token in KINDS or (len(token) > 4 and token.endswith(PARTICIPLES))
 
 
-def _owned_group(meanings, start: int, matches, tokens: list[str], catalog: Catalog):
+def _owned_group(
+    meanings: list[Meaning],
+    start: int,
+    matches: list[tuple[int, int, list[Meaning]]],
+    tokens: list[str],
+    catalog: Catalog,
+) -> Group | None:
     """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
     preceded) by the table that has it is that table's column."""
     end = next(e for s, e, _m in matches if s == start)
     while end < len(tokens) and tokens[end] in ("da", "do", "de", "das", "dos", "of", "the"):
         end += 1
-    after = next((m for s, _e, m in matches if s == end), [])
+    after: list[Meaning] = next((m for s, _e, m in matches if s == end), [])
     for table in (m.table for m in after if m.kind == "table"):
         for meaning in meanings:
             if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
@@ -264,7 +280,12 @@ def ranked_by_count(intent: Intent, catalog: Catalog) -> None:
     intent.tables = [refer[0], *(t for t in intent.tables if t != refer[0])]
 
 
-def ranked_group(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+def ranked_group(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     """ "top 5 clientes por valor": rank the first table named by the measure; so too
     "projetos por custo", "owners by spend" (a table, then "por"/"by" and a metric): each
     row of the table with its figure, the whole list."""
@@ -283,7 +304,7 @@ def ranked_group(intent: Intent, tokens: list[str], matches, catalog: Catalog) -
             return
 
 
-def _ranked_by_metric(tokens: list[str], matches) -> bool:
+def _ranked_by_metric(tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]) -> bool:
     """A table named, then "por"/"by", then a metric ("projetos por custo"); not "per"
     ("frete por kg" is a metric per unit, "por" before a unit is no table's)."""
     starts = {start: meanings for start, _end, meanings in matches}
@@ -297,7 +318,12 @@ def _ranked_by_metric(tokens: list[str], matches) -> bool:
     return False
 
 
-def groups_of_other_rows(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+def groups_of_other_rows(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     """ "tarefas canceladas por motivo": a column after "por"/"by" found only on a table
     whose rows refer to the rows asked (many of them per row, none for most) does not
     group those rows. The same word's column on the rows asked or on a row they refer to
@@ -341,17 +367,44 @@ def _refers_to(catalog: Catalog, table: str, other: str) -> bool:
 
 COMPARED = ("e", "and", "vs", "versus", "x", "contra", "against")
 AGAINST = ("vs", "versus", "x", "contra", "against")
-PLACES = ("no", "na", "nos", "nas", "pelo", "pela", "pelos", "pelas", "em", "in", "on", "by")
+PLACES: tuple[str, ...] = (
+    "no",
+    "na",
+    "nos",
+    "nas",
+    "pelo",
+    "pela",
+    "pelos",
+    "pelas",
+    "em",
+    "in",
+    "on",
+    "by",
+)
 PLACES += ("via", "do", "da", "dos", "das", "de", "for", "of", "from", "com", "with")
 """The words before each value of a list that says the values are apart ("no X e no Y",
 "pelo X e pelo Y", "for X and for Y")."""
-TOGETHER = ("juntos", "juntas", "somados", "somadas", "somado", "somada", "somando", "conjunto")
+TOGETHER: tuple[str, ...] = (
+    "juntos",
+    "juntas",
+    "somados",
+    "somadas",
+    "somado",
+    "somada",
+    "somando",
+    "conjunto",
+)
 TOGETHER += ("together", "combined", "both", "todo", "total", "altogether")
 """Words that ask one measure of the values together ("EDI e portal juntos", "ao todo",
 "no total", "in total", "qual o total do X e do Y")."""
 
 
-def values_compared(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+def values_compared(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     """ "peso médio no rodoviário e no aéreo", "receita A vs B": a measure of two values of
     one column, each said with its own preposition or set against the other, is a measure
     of each — grouped by that column, its filter kept. A list said once ("pedidos A e B")

@@ -147,6 +147,12 @@ class Intent:
         return bool(said or self.apart or self.comparisons or self.conditions)
 
     @property
+    def row(self) -> tuple[str, str, int]:
+        """The one row named (table, key column, number): read only where one is."""
+        assert self.entity is not None, "the question names no row"
+        return self.entity
+
+    @property
     def latest_state_asked(self) -> bool:
         """ "pedido 7: qual o último status?": of one row, the latest state or event is asked
         ("último status", "latest event"), not the latest of other rows ("último pedido")."""
@@ -171,5 +177,7 @@ class Intent:
         )
         # "quais títulos estão vencidos": a summing metric's rows, named, are listed too
         sums = metric is not None and metric.expression.strip().upper().startswith("SUM(")
-        rows = counts_rows or bool(sums and metric.filter and self.metric_rows)
+        rows = counts_rows or bool(
+            sums and metric is not None and metric.filter and self.metric_rows
+        )
         return bool(rows and self.listing and not (self.aggregate or self.groups or self.top))

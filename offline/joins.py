@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+from typing import cast
 
 import pglast
 from pglast import ast
@@ -12,6 +13,11 @@ from pglast.stream import RawStream
 
 from orquestra.ddl_catalog.model import Catalog, Table, per_catalog
 from orquestra.guards.tree import iter_nodes
+
+JoinGraph = dict[str, list[tuple[str, list[tuple[str, str]]]]]
+"""Table → (neighbour table, key pairs from the table to the neighbour), in path order."""
+JoinStep = tuple[str, str, list[tuple[str, str]]]
+"""(from table, to table, key pairs): one join along a path."""
 
 
 class Unmappable(Exception):
@@ -97,15 +103,16 @@ def in_values(column: str, values: list[str] | tuple[str, ...], negated: bool = 
 def qualify(expression: str, alias: str) -> str:
     """`expression` with every bare column prefixed by `alias` (parsed, not pattern-matched;
     remembered: a catalog has few metric expressions and a parse costs ~2 ms)."""
-    statement = pglast.parse_sql(f"SELECT {expression}")[0].stmt
+    statement = cast(ast.SelectStmt, pglast.parse_sql(f"SELECT {expression}")[0].stmt)
     for node in iter_nodes(statement):
         if (
             isinstance(node, ast.ColumnRef)
+            and node.fields
             and len(node.fields) == 1
             and isinstance(node.fields[0], ast.String)
         ):
             node.fields = (ast.String(sval=alias), node.fields[0])
-    return RawStream()(statement.targetList[0].val)
+    return RawStream()((statement.targetList or ())[0].val)
 
 
 def alias_for(table: str, taken: set[str]) -> str:
@@ -116,13 +123,13 @@ def alias_for(table: str, taken: set[str]) -> str:
 
 
 @per_catalog
-def join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
+def join_graph(catalog: Catalog) -> JoinGraph:
     """The catalog's join graph, built once per catalog object (it is only read)."""
     return _build_join_graph(catalog)
 
 
-def _build_join_graph(catalog: Catalog) -> dict[str, list[tuple[str, list[tuple[str, str]]]]]:
-    graph: dict[str, list] = {name: [] for name in catalog.tables}
+def _build_join_graph(catalog: Catalog) -> JoinGraph:
+    graph: JoinGraph = {name: [] for name in catalog.tables}
     for table in catalog.tables.values():
         for join in table.meta.joins:
             if set(join.on) == {table.tenant_column}:
@@ -152,15 +159,15 @@ def looks_like_series(table: Table) -> bool:
     )
 
 
-def join_path(graph, sources: set[str], target: str):
-    previous: dict[str, tuple[str, list] | None] = {s: None for s in sources}
+def join_path(graph: JoinGraph, sources: set[str], target: str) -> list[JoinStep] | None:
+    previous: dict[str, tuple[str, list[tuple[str, str]]] | None] = {s: None for s in sources}
     queue = deque(sorted(sources))
     while queue:
         node = queue.popleft()
         if node == target:
-            steps = []
-            while previous[node] is not None:
-                parent, pairs = previous[node]
+            steps: list[JoinStep] = []
+            while (step := previous[node]) is not None:
+                parent, pairs = step
                 steps.append((parent, node, pairs))
                 node = parent
             return list(reversed(steps))

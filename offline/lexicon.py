@@ -8,6 +8,7 @@ system added to the catalog with the same kind of metadata is understood the sam
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pglast import ast, parse_sql
@@ -32,7 +33,18 @@ FUNCTION_WORDS = {
     *("an", "the", "of", "in", "on", "at", "to", "or", "and", "by", "for", "is", "it", "as"),
 }
 """Words of the languages themselves, never taken for an enumerated value spelled the same."""
-NEGATIONS = ("nao", "nunca", "sem", "not", "never", "without", "nem", "haven", "hasn", "didn")
+NEGATIONS: tuple[str, ...] = (
+    "nao",
+    "nunca",
+    "sem",
+    "not",
+    "never",
+    "without",
+    "nem",
+    "haven",
+    "hasn",
+    "didn",
+)
 NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
 NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
 NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
@@ -228,7 +240,7 @@ class Lexicon:
         return [*first, *(t for t in found if t not in first)]
 
     def metrics_in(
-        self, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]] = ()
+        self, tokens: list[str], matches: Sequence[tuple[int, int, list[Meaning]]] = ()
     ) -> list[GlossaryTerm]:
         """Metric terms mentioned anywhere, longest phrase first; not one said only inside a
         longer phrase of `matches` that means something else ("sales" in "sales channel")."""
@@ -399,7 +411,7 @@ class Lexicon:
 
 
 def _inside(
-    start: int, size: int, term: GlossaryTerm, matches: list[tuple[int, int, list[Meaning]]]
+    start: int, size: int, term: GlossaryTerm, matches: Sequence[tuple[int, int, list[Meaning]]]
 ) -> bool:
     """Words `start`…`start + size` lie inside a longer match that is not this metric."""
     return any(
@@ -435,7 +447,7 @@ def key_column(table: Table, catalog: Catalog | None = None) -> Column | None:
     candidates = [table.column(c) for c in table.primary_key if c != table.tenant_column]
     numeric = [c for c in candidates if any(t in c.type_sql for t in ("int", "numeric"))]
     named = [c for c in numeric if is_code_name(c.name)]
-    return (named or numeric or [None])[-1]
+    return named[-1] if named else numeric[-1] if numeric else None
 
 
 @per_catalog
@@ -453,7 +465,8 @@ def natural_keys(catalog: Catalog) -> dict[str, str]:
                 index = raw.stmt
                 if not isinstance(index, ast.IndexStmt) or not index.unique:
                     continue
-                table = catalog.tables.get(index.relation.relname)
+                relation = index.relation
+                table = catalog.tables.get(relation.relname or "") if relation else None
                 columns = [p.name for p in index.indexParams or () if p.name]
                 if table is None or table.tenant_column is None or len(columns) != 2:
                     continue

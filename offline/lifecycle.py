@@ -122,8 +122,11 @@ def state_today(intent: Intent, text: str, today: date, catalog: Catalog) -> Non
     state that has a date of its own ("scheduled today": the scheduled date is today)."""
     # a balance the glossary measures as it stands ("saldo em aberto hoje") is now, said
     # with a verb or not
-    balance = intent.metric is not None and intent.metric.metric is not None
-    balance = balance and intent.metric.metric.snapshot
+    balance = (
+        intent.metric is not None
+        and intent.metric.metric is not None
+        and intent.metric.metric.snapshot
+    )
     # ("venceram hoje": said in the past, what fell due today)
     balance = balance or (_a_balances_state(intent, catalog) and not said_in_the_past(text))
     stated = (intent.filters or intent.conditions) and PRESENT.search(text)

@@ -17,11 +17,18 @@ from orquestra.offline.joins import Joins, in_values, qualify
 from orquestra.offline.lexicon import amount_column, is_measure, spelling, summed_column
 from orquestra.offline.lifecycle import leaves_out
 
+AGGREGATE_NAMES: dict[str | None, str] = {"avg": "media", "max": "maximo", "min": "minimo"}
+"""How a metric's column is named when aggregated another way than the metric does."""
+PREFIXES: dict[str | None, str | None] = {"avg": "media", "sum": "total"}
+"""How a measure's column is named by its aggregate (other aggregates name themselves)."""
+
 
 def metric_expression(intent: Intent) -> str:
     """The metric's expression; a total asked as an average, a maximum or a minimum ("custo
     médio de frete") aggregates the same column that way, per row."""
-    expression = intent.metric.metric.expression
+    rule = intent.metric.metric if intent.metric else None
+    assert rule is not None, "a metric's expression is read only when one is asked"
+    expression = rule.expression
     summed = summed_column(expression)
     by_period = any(g.grain for g in intent.groups)
     if summed and intent.aggregate in ("avg", "max", "min") and not by_period:
@@ -82,9 +89,10 @@ def _clause_measure(
         other = replace(other, metric=None, measure=None, aggregate="sum")
         metric = None
     condition = share_condition(metric) if metric and other.aggregate == "count" else None
+    other_term = other.metric.term if other.metric else ""
     if metric is not None and metric.table == base and condition:
         # "and how many of them were no-shows": the rows of the share's condition, counted
-        counted, name = qualify(condition, alias), "_".join(words(other.metric.term))
+        counted, name = qualify(condition, alias), "_".join(words(other_term))
         return f"count(*) FILTER (WHERE {counted})", f"quantidade_{name}"
     if metric is not None and metric.table == base:
         expression = qualify(metric_expression(other), alias)
@@ -94,9 +102,9 @@ def _clause_measure(
                 return None  # a ratio of aggregates cannot take one FILTER
             condition = qualify(metric.filter.replace("{today}", f"DATE {today!r}"), alias)
             expression += f" FILTER (WHERE {condition})"
-        name = "_".join(words(other.metric.term))
+        name = "_".join(words(other_term))
         if metric_expression(other) != metric.expression:  # "a média do valor vendido"
-            name = f"{ {'avg': 'media', 'max': 'maximo', 'min': 'minimo'}[other.aggregate] }_{name}"
+            name = f"{AGGREGATE_NAMES[other.aggregate]}_{name}"
         return expression, name
     if other.measure is not None:
         table, column = other.measure
@@ -110,14 +118,14 @@ def _clause_measure(
         return f"{other.aggregate or 'sum'}({alias}.{column})", f"{prefix}_{column}"
     if other.aggregate in ("sum", "total", "avg", "max", "min"):
         # "and what was the total value": the base's amount its words name
-        table, said = catalog.table(base), set(words(other.question))
-        for column in table.columns:
-            spelled = spelling(column)
-            if is_measure(table, column.name) and said & set(spelled) - {"total"}:
+        base_table, said = catalog.table(base), set(words(other.question))
+        for amount_said in base_table.columns:
+            spelled = spelling(amount_said)
+            if is_measure(base_table, amount_said.name) and said & set(spelled) - {"total"}:
                 aggregate = "sum" if other.aggregate == "total" else other.aggregate
                 prefix = {"avg": "media", "sum": "total"}.get(aggregate, aggregate)
-                return f"{aggregate}({alias}.{column.name})", f"{prefix}_{column.name}"
-        amount = amount_column(table)
+                return f"{aggregate}({alias}.{amount_said.name})", f"{prefix}_{amount_said.name}"
+        amount = amount_column(base_table)
         if amount is not None and other.aggregate in ("sum", "total"):
             # "… and what did they add up to", "how much money is that": the rows' amount
             return f"sum({alias}.{amount})", f"total_{amount}"
@@ -161,13 +169,11 @@ def measure_sql(
         name = "_".join(words(intent.metric.term))
         expression = metric_expression(intent)
         if expression != intent.metric.metric.expression:  # "custo médio de frete"
-            name = (
-                f"{ {'avg': 'media', 'max': 'maximo', 'min': 'minimo'}[intent.aggregate] }_{name}"
-            )
+            name = f"{AGGREGATE_NAMES[intent.aggregate]}_{name}"
         return qualify(expression, alias), name
     if intent.measure:
         column = intent.measure[1]
-        prefix = {"avg": "media", "sum": "total"}.get(intent.aggregate, intent.aggregate)
+        prefix = PREFIXES.get(intent.aggregate, intent.aggregate)
         return f"{intent.aggregate}({alias}.{column})", f"{prefix}_{column}"
     if intent.aggregate == "count" or intent.groups:
         return "count(*)", "quantidade"

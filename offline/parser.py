@@ -153,7 +153,18 @@ LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida"
 
 STAGE_WORDS = ("etapa", "fase", "estagio", "stage", "phase")
 """The languages' words for a stage: of one row, its state."""
-NUMBER_MARKERS = ("n", "no", "numero", "number", "num", "nr", "de", "do", "da", "#")
+NUMBER_MARKERS: tuple[str, ...] = (
+    "n",
+    "no",
+    "numero",
+    "number",
+    "num",
+    "nr",
+    "de",
+    "do",
+    "da",
+    "#",
+)
 WAITING_FOR = ("esperando", "aguardando", "waiting", "awaiting", "pendente", "pendentes")
 """Words before a state's verb that say it has not happened yet ("esperando aprovar")."""
 WAITING_LINKS = {"de", "para", "pra", "por", "to", "be", "for", "on", "a", "o"}
@@ -433,7 +444,12 @@ def _same_state(meaning: Meaning, rows: list[str], catalog: Catalog) -> tuple[st
     return None
 
 
-def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexicon) -> None:
+def _states_in_names(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    lexicon: Lexicon,
+) -> None:
     """A table named by its rows' state ("tarefas urgentes", "urgent tasks" as the
     table's own synonym) still means that state: a word inside the name that is one of the
     table's values filters by it."""
@@ -449,7 +465,12 @@ def _states_in_names(intent: Intent, tokens: list[str], matches, lexicon: Lexico
                         values.append(meaning.value)
 
 
-def _states_of_rows_named(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+def _states_of_rows_named(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     """ "quantas faltas de aluno", "quantos alunos faltaram": a state said as a noun, of
     ("de") a table its rows refer to, or as a verb the table did, names its own rows (the
     absences, each a row of the state's table), not the rows of the table it is said of
@@ -463,7 +484,9 @@ def _states_of_rows_named(intent: Intent, tokens: list[str], matches, catalog: C
         named = spans[after][1] if after in spans else []
         # "quantos alunos faltaram": a verb said of the table before it is what they did
         acted = end - start == 1 and tokens[start].endswith((*FINITE_PAST, *GERUNDS))
-        before = next((m for s, (e, m) in spans.items() if e == start), []) if acted else []
+        before: list[Meaning] = (
+            next((m for s, (e, m) in spans.items() if e == start), []) if acted else []
+        )
         tables = {m.table for m in [*named, *before] if m.kind == "table"}
         if not tables or tables & states:
             continue  # "cancelamentos de tarefas": the tasks' own state
@@ -475,7 +498,7 @@ def _states_of_rows_named(intent: Intent, tokens: list[str], matches, catalog: C
                 return
 
 
-def _entity_attribute(intent: Intent, matches) -> None:
+def _entity_attribute(intent: Intent, matches: list[tuple[int, int, list[Meaning]]]) -> None:
     """ "qual o prazo da tarefa 12": one row's own column, not the metric spelled the same
     (a metric summarises many rows; a single row has attributes)."""
     if not intent.entity or intent.metric is None or intent.aggregate or intent.groups:
@@ -490,7 +513,12 @@ def _entity_attribute(intent: Intent, matches) -> None:
             return
 
 
-def _negations(intent: Intent, tokens: list[str], matches, catalog: Catalog) -> None:
+def _negations(
+    intent: Intent,
+    tokens: list[str],
+    matches: list[tuple[int, int, list[Meaning]]],
+    catalog: Catalog,
+) -> None:
     """What a question says did not happen. A negated state ("tarefas não concluídas") is
     excluded; a negated verb whose root names a nullable timestamp of a table in play
     ("tarefas nunca revisadas", "tasks not approved") means that timestamp is empty, which
@@ -740,7 +768,9 @@ def _units_of_a_sum(intent: Intent) -> None:
         intent.aggregate = None
 
 
-def _measure(intent: Intent, matches, catalog: Catalog) -> None:
+def _measure(
+    intent: Intent, matches: list[tuple[int, int, list[Meaning]]], catalog: Catalog
+) -> None:
     if intent.metric is not None:
         return
     numeric = [(t, c) for t, c in intent.columns if is_measure(catalog.table(t), c)]
@@ -797,7 +827,9 @@ def _a_count_of_others(measure: tuple[str, str], intent: Intent, catalog: Catalo
     return not tied(catalog, table, intent.tables)
 
 
-def _amount_of_rows_named(intent: Intent, matches, catalog: Catalog) -> list[tuple[str, str]]:
+def _amount_of_rows_named(
+    intent: Intent, matches: list[tuple[int, int, list[Meaning]]], catalog: Catalog
+) -> list[tuple[str, str]]:
     """ "quanto custa em média o frete de uma tarefa", "quanto vale em média cada tarefa": a
     sum or average of rows named with no column of theirs: the column a word names beside
     its table, else the rows' amount in money."""

@@ -323,14 +323,14 @@ def _month_range(text: str, today: date) -> Period | None:
     junho" needs its "de"/"from": "e" alone joins other things too.)"""
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
     first_year = r"(?:\s+(?:de|of)?\s*(?P<first_year>\d{4}))?"
-    year = r"\b(?:\s+(?:de|of)?\s*(?P<year>\d{4}))?"
+    last_year = r"\b(?:\s+(?:de|of)?\s*(?P<year>\d{4}))?"
     found = re.search(
         rf"\b(?:de|from|entre|between)\s+(?P<first>{names}){first_year}"
-        rf"\s+(?:a|ate|to|until|through|e|and)\s+(?P<last>{names}){year}",
+        rf"\s+(?:a|ate|to|until|through|e|and)\s+(?P<last>{names}){last_year}",
         text,
     ) or re.search(
         rf"\b(?P<first>{names}){first_year}(?:\s+(?:ate|to|until|through|thru)\s+|\s*-\s*|\s+)"
-        rf"(?P<last>{names}){year}",
+        rf"(?P<last>{names}){last_year}",
         text,
     )
     if found is None:
@@ -465,7 +465,8 @@ def _since_month_day(text: str, today: date) -> Period | None:
 
 def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     """Every period the question names, in order of discovery ("este mês com o mês passado")."""
-    text, found = fold(question), []
+    text = fold(question)
+    found: list[Period] = []
     while len(found) < most:
         period = _same_span(text, found[-1]) if found else None
         period = period or find_period(text, today)
@@ -655,8 +656,8 @@ def find_period(question: str, today: date) -> Period | None:
     """The first period the question names, or None."""
     text = fold(question)
     readers = (_day_range, _since_month_day, _named_days, _numeric_month, _one_day, _short_part)
-    for named in (*readers, _part_of_year, _month_range, _since):
-        period = named(text, today)
+    for reader in (*readers, _part_of_year, _month_range, _since):
+        period = reader(text, today)
         if period is not None:
             return period
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
@@ -690,10 +691,10 @@ def find_period(question: str, today: date) -> Period | None:
         YEAR_AFTER_PREPOSITION.search(text),
         re.search(r"\b(?:em|in|de|of|no ano de|during)?\s*\b(20\d{2})\b", text),
     ]
-    found = min((f for f in said if f), key=lambda f: f.start(1), default=None)
-    if found:
-        year = int(found.group(1))
-        return Period(date(year, 1, 1), date(year + 1, 1, 1), found.group(0).strip())
+    earliest = min((f for f in said if f), key=lambda f: f.start(1), default=None)
+    if earliest:
+        year = int(earliest.group(1))
+        return Period(date(year, 1, 1), date(year + 1, 1, 1), earliest.group(0).strip())
     return None
 
 

@@ -336,22 +336,26 @@ def entity_columns(
     # A state of the row itself ("a tarefa 12 está bloqueada? qual o motivo?") asks for its
     # state column beside what else was asked (alone, every column shows it anyway).
     asked_own = any(t == table.name for t, _c in intent.columns)
-    said = {(m.table, m.column) for _s, _e, found in matches for m in found if m.kind == "value"}
+    values_said = {
+        (m.table, m.column) for _s, _e, found in matches for m in found if m.kind == "value"
+    }
     for owner, column in list(intent.filters):
-        if owner == table.name and (owner, column) in said:
+        if owner == table.name and (owner, column) in values_said:
             del intent.filters[owner, column]
             if asked_own and (owner, column) not in intent.columns:
                 intent.columns.insert(0, (owner, column))
     # "tá travada? por quê?": why a row is in its state asks that state beside the reason
     if WHY.search(" ".join(tokens)) and asked_own:
-        for column in table.columns:
-            spelled = {w for s in [column.name, *column.meta.synonyms.all()] for w in words(s)}
+        for own_column in table.columns:
+            spelled = {
+                w for s in [own_column.name, *own_column.meta.synonyms.all()] for w in words(s)
+            }
             if (
-                column.meta.values
+                own_column.meta.values
                 and "status" in spelled
-                and (table.name, column.name) not in intent.columns
+                and (table.name, own_column.name) not in intent.columns
             ):
-                intent.columns.insert(0, (table.name, column.name))
+                intent.columns.insert(0, (table.name, own_column.name))
 
 
 def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:

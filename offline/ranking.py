@@ -83,6 +83,7 @@ def most_sold(intent: Intent, catalog: Catalog) -> None:
     if intent.metric or intent.measure or intent.aggregate:
         return
     rule = intent.implied[0].metric
+    assert rule is not None  # only glossary metrics are implied (`conditions.implied_*`)
     subjects = [*intent.tables, *(t for t, _c in intent.columns)]
     for table in catalog.tables.values():
         linked = {j.to for j in table.meta.joins}
@@ -106,7 +107,9 @@ def headline(catalog: Catalog) -> GlossaryTerm | None:
     return next(iter(summed or ranked), None)
 
 
-def time_ranked_alone(intent: Intent, tokens: list[str], grains: dict[str, str], catalog) -> None:
+def time_ranked_alone(
+    intent: Intent, tokens: list[str], grains: dict[str, str], catalog: Catalog
+) -> None:
     """ "what was our best month in 2025?": a period ranked with no measure named is ranked
     by the headline metric; "the busiest month for orders", "o mês mais fraco em tarefas":
     by the rows named, counted (the weakest: the fewest)."""

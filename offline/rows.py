@@ -5,6 +5,7 @@ latest event of its series by timestamp)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from orquestra.ddl_catalog.model import Catalog, JoinMeta, Table
 from orquestra.ddl_catalog.text import fold, words
@@ -36,7 +37,7 @@ def asked_elsewhere(intent: Intent, catalog: Catalog) -> list[tuple[str, str]]:
     """Columns asked of one row that only other tables have ("em que cidade" of a row with
     no city): none when the row's own table has one of the asked columns. A state asked
     ("status") is the state rule's, whichever tables have a column spelled so."""
-    entity_table = intent.entity[0]
+    entity_table = intent.row[0]
     columns = [
         (t, c)
         for t, c in intent.columns
@@ -51,7 +52,7 @@ def asked_elsewhere(intent: Intent, catalog: Catalog) -> list[tuple[str, str]]:
 
 def joined_details(intent: Intent, catalog: Catalog, asked: list[tuple[str, str]]) -> str:
     """The row and the asked column of the nearest table that has it, joined."""
-    entity_table, key, number = intent.entity
+    entity_table, key, number = intent.row
     joins = Joins(catalog, entity_table)
     reachable = [
         (len(path), t, c)
@@ -137,7 +138,7 @@ def across_references(intent: Intent, catalog: Catalog) -> str | None:
     what is asked of one row and of the rows it refers to, in one row — the asked columns
     of each, and each named table by its name. None when a table asked is not one the row
     refers to (its items, its events: other readings)."""
-    entity, key, number = intent.entity
+    entity, key, number = intent.row
     paths = referred_paths(catalog, entity)
     related = [t for t in dict.fromkeys(intent.tables) if t != entity]
     if not related or any(t not in paths for t in related):
@@ -190,7 +191,7 @@ def across_references(intent: Intent, catalog: Catalog) -> str | None:
 def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     """Rows of another table tied to the entity ("which items are in sale 12")."""
     table = catalog.table(other)
-    entity_table, key, number = intent.entity
+    entity_table, key, number = intent.row
     paths = referred_paths(catalog, other)
     if entity_table in paths:  # "os pedidos do cliente 7": the rows that refer to it
         joins = Joins(catalog, other)
@@ -224,9 +225,9 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     # "qual o prazo da tarefa 12 e quem é o responsável": the row's own asked columns too
     entity = catalog.table(entity_table)
     # (not its references: "which carrier has it" names the carrier, not its code)
-    keys = set(entity.primary_key) | {entity.tenant_column}
-    keys |= {c for join in entity.meta.joins for c in join.on}
-    own_asked = [c for t, c in intent.columns if t == entity_table and c not in keys]
+    own_keys = {*entity.primary_key, entity.tenant_column}
+    own_keys |= {c for join in entity.meta.joins for c in join.on}
+    own_asked = [c for t, c in intent.columns if t == entity_table and c not in own_keys]
     if WHEN.search(fold(intent.question)):
         # "quais tarefas o dono 7 fez e em que datas": the dates of those rows, not its own
         # (a date of its own named by a word of its own stays: "when is it due")
@@ -250,13 +251,13 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
 def entity_details(intent: Intent, catalog: Catalog) -> str:
     """One row's columns; a shown column that points at another table's row (the owner of
     a task) also shows that row's name, joined — people ask "who", not "which code"."""
-    table = catalog.table(intent.entity[0])
+    table = catalog.table(intent.row[0])
     joins = Joins(catalog, table.name)
     alias = joins.alias(table.name)
     selects = named(table, alias, visible_columns(table, intent, catalog), catalog, joins)
     return (
         f"SELECT {', '.join(selects)} FROM {joins.sql()} "
-        f"WHERE {alias}.{intent.entity[1]} = {intent.entity[2]}"
+        f"WHERE {alias}.{intent.row[1]} = {intent.row[2]}"
     )
 
 
@@ -374,10 +375,10 @@ def joined_on(series: Table, entity_table: str, key: str) -> bool:
     return any(j.to == entity_table and key in j.on.values() for j in series.meta.joins)
 
 
-def events(intent: Intent, catalog: Catalog, series: Table, asked: list[str] = ()) -> str:
+def events(intent: Intent, catalog: Catalog, series: Table, asked: Sequence[str] = ()) -> str:
     """The current state of an entity — its latest event by timestamp (the tracking rule) —
     or, when the history is asked for, every event in time order."""
-    entity_table, key, number = intent.entity
+    entity_table, key, number = intent.row
     join = next(j for j in series.meta.joins if j.to == entity_table)
     local = [a for a, b in join.on.items() if b != catalog.table(entity_table).tenant_column]
     stamp = [c for c in series.columns if c.type_sql.startswith("timestamp") and c.not_null][-1]

@@ -91,7 +91,7 @@ class ScriptedChatModel(LocalChatModel):
     ) -> str | dict[str, Any]:
         current = script(self.script_path)
         current.seen.append((self.role, "\n\n".join(str(m.content) for m in messages)))
-        answer = current.next(self.role)
+        answer: str | dict[str, Any] = current.next(self.role)
         if schema is None and not isinstance(answer, str):
             raise ScriptExhausted(f"{self.role} expected text but the script holds {answer!r}")
         return answer

@@ -76,7 +76,7 @@ LIST_LIMIT = 100
 def _own_details(intent: Intent, catalog: Catalog) -> bool:
     """Whether a question about one row asks for its own columns that are not a state or
     a key (its reason, its amount)."""
-    table = catalog.table(intent.entity[0])
+    table = catalog.table(intent.row[0])
     keys = {*table.primary_key, table.tenant_column}
     return any(
         t == table.name and c not in keys and not table.column(c).meta.values
@@ -86,7 +86,7 @@ def _own_details(intent: Intent, catalog: Catalog) -> bool:
 
 def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     plain = intent.entity and not intent.metric and not intent.aggregate and not intent.groups
-    series = series_for(catalog, intent.entity[0]) if plain else None
+    series = series_for(catalog, intent.row[0]) if plain else None
     # Its state is asked in the language's words ("status", "onde está") or by naming the
     # series of its events (that table's synonyms in the catalog: "o histórico da tarefa 12").
     asked = intent.wants_status or intent.history or (series and series.name in intent.tables)
@@ -96,7 +96,7 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     # "qual o status da tarefa 12 e o motivo?": its own columns beside its state are read
     # from its own row, state included, not from its events
     asked = asked and not (plain and intent.wants_status and _own_details(intent, catalog))
-    if series is not None and joined_on(series, intent.entity[0], intent.entity[1]):
+    if series is not None and joined_on(series, intent.row[0], intent.row[1]):
         on_events = [c for t, c in elsewhere if t == series.name]
         on_events += places(series, intent.question) if intent.wants_status else []
         if asked or on_events:  # "em que cidade estava a tarefa 12": its latest event says
@@ -105,16 +105,16 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
     if elsewhere and intent.recency and not intent.tables:
         # "cliente 7: número e data do pedido mais antigo": the related row first in time
         intent.tables = [elsewhere[0][0]]
-    elif elsewhere and not [t for t in intent.tables if t != intent.entity[0]]:
+    elif elsewhere and not [t for t in intent.tables if t != intent.row[0]]:
         return joined_details(intent, catalog, elsewhere)
     # "a tarefa mais recente", "o título vencido mais antigo": rows in date order (a metric's
     # name used of its rows keeps its filter and date)
     # (of one row without events, "qual o último status" is its own state, read below)
-    latest_state = intent.latest_state_asked and series_for(catalog, intent.entity[0]) is None
+    latest_state = intent.latest_state_asked and series_for(catalog, intent.row[0]) is None
     if intent.recency and not (intent.aggregate or intent.groups or latest_state):
         return _in_date_order(intent, catalog, today)
     if plain:
-        related = [t for t in intent.tables if t != intent.entity[0]]
+        related = [t for t in intent.tables if t != intent.row[0]]
         if related and not intent.wants_status:
             return across_references(intent, catalog) or related_rows(intent, catalog, related[0])
         return entity_details(intent, catalog)
@@ -344,6 +344,8 @@ def _filters(
         where.append(f"{joins.alias(table)}.{column} IS NULL")
     for term in intent.implied:  # "os produtos mais vendidos": the sold rows only
         rule = term.metric
+        # only metrics with a filter are implied (`conditions.implied_*`)
+        assert rule is not None and rule.filter is not None
         same = SIMPLE_STATE.match(rule.filter or "")
         if same and same.group(2) in intent.filters.get((rule.table, same.group(1)), []):
             continue  # the state is already asked in the question's words
@@ -429,7 +431,9 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     asked = any(t == base.name for t, _c in intent.columns)
     metric = intent.metric.metric if intent.metric else None
     counts = metric is not None and not metric.expression.strip().upper().startswith("SUM(")
-    if intent.lists_metric_rows and counts and not asked:  # the rows a metric counts, and why
+    if (
+        intent.lists_metric_rows and metric is not None and counts and not asked
+    ):  # the rows a metric counts, and why
         key = key_column(base, catalog)
         defining = _columns_in(metric.filter or "", base)
         columns = list(dict.fromkeys([*([key.name] if key else []), *defining])) or columns

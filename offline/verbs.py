@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
+from orquestra.ddl_catalog.model import Catalog, ColumnMeta, GlossaryTerm, TableMeta, per_catalog
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.conditions import drop_values_at
 from orquestra.offline.intent import Intent
@@ -204,7 +204,7 @@ def tables_by_verb(tokens: list[str], catalog: Catalog) -> set[str]:
         if not roots:
             continue
         for table in catalog.tables.values():
-            metas = [table.meta, *(c.meta for c in table.columns)]
+            metas: list[TableMeta | ColumnMeta] = [table.meta, *(c.meta for c in table.columns)]
             said = {w for m in metas for p in m.synonyms.all() for w in words(p)}
             if any(w.startswith(r) for r in roots for w in said):
                 found.add(table.name)

@@ -25,6 +25,7 @@ STRICT = [
     "orquestra.graph",
     "orquestra.nodes",
     "orquestra.agent",
+    "orquestra.offline",
     "orquestra.evals",
     "orquestra.server",
 ]
