@@ -1,5 +1,6 @@
-"""`make lint`/`make test`'s type check: mypy, strict on the runtime core, the catalog, the guard,
-the analysis sandbox, the graph runtime, the stages and their wiring.
+"""`make lint`/`make test`'s type check: mypy, strict on every package: the runtime core, the
+catalog, the guard, the analysis sandbox, the graph runtime, the offline models, the stages,
+their wiring, the server and the evaluation harness.
 
 mypy does not run the editable install's import hook, so the `orquestra` namespace is laid out
 for it as a tree of links to the repository's folders (in a temporary directory), exactly as
