@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,10 +23,21 @@ from playwright.sync_api import Browser, sync_playwright
 BIN = Path(sys.executable).parent
 
 
+_handed_out: set[int] = set()
+_handing = threading.Lock()
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A port free now and never handed out before in this process: servers started side by
+    side (replicas) each take two, and the kernel may offer a just-closed one again."""
+    with _handing:
+        while True:
+            with socket.socket() as sock:
+                sock.bind(("127.0.0.1", 0))
+                port = sock.getsockname()[1]
+            if port not in _handed_out:
+                _handed_out.add(port)
+                return port
 
 
 @dataclass
