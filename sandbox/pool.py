@@ -22,8 +22,11 @@ from typing import Any
 
 from orquestra.core.errors import OrquestraError
 from orquestra.sandbox.confine import MEMORY_BYTES, can_drop_privileges, limit_process
+from orquestra.sandbox.worker import ANSWER_LIMIT
 
-OUTPUT_LIMIT = 8 * 1024 * 1024
+OUTPUT_LIMIT = 2 * ANSWER_LIMIT
+"""Bytes of one answer line the pool reads: room for the largest answer a worker relays
+(`worker.ANSWER_LIMIT`), however the template's re-serialising escapes it."""
 
 
 class AnalysisError(OrquestraError):

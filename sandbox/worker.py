@@ -26,7 +26,8 @@ from typing import Any
 from orquestra.sandbox.confine import install_audit_hook, readable_roots
 
 ANSWER_LIMIT = 8 * 1024 * 1024
-"""Bytes of one answer; a job that writes more gets an error instead (the pool's pipe limit)."""
+"""Bytes of one answer; a job that writes more gets an error instead (`pool.OUTPUT_LIMIT`, the
+line the pool reads, is sized from it)."""
 
 
 def handle(job: dict[str, Any]) -> dict[str, Any]:

@@ -187,3 +187,12 @@ result = tries
         finally:
             await sandbox.close()
     assert all("is not allowed in the analyzer" in why for why in tries.values()), tries
+
+
+async def test_an_answer_too_large_is_a_clear_error_and_the_pool_keeps_serving(
+    pool: AnalysisPool,
+) -> None:
+    with pytest.raises(AnalysisError) as failed:
+        await pool.run({"kind": "python", "code": "result = 'x' * (9 * 1024 * 1024)"}, 30)
+    assert "too large" in failed.value.message
+    assert (await pool.run(JOB, timeout_s=30))["measures"]["v"]["sum"] == 3.0
