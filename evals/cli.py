@@ -124,7 +124,7 @@ async def _run(
     used = model or spec_for("sql_writer", RunContext.from_settings(settings), settings)
     # Decided before anything runs: a baseline that cannot run leaves no half-written report.
     chosen = (baseline, used, baseline_model(baseline, used, settings)) if baseline else None
-    return await _evaluate(cases, dataset, out, model, concurrency, settings, chosen)
+    return await evaluate(cases, dataset, out, model, concurrency, settings, chosen)
 
 
 async def evaluate(
@@ -135,23 +135,9 @@ async def evaluate(
     concurrency: int,
     settings: Settings,
     baseline: tuple[str, str, BaseChatModel] | None = None,
-) -> tuple[dict[str, Any], str, BaselineRun | None]:
-    """Orquestra on the cases and, given `(name, model spec, chat model)`, the baseline on
-    the same cases; the report written. Returns Orquestra's summary, its model spec and the
-    baseline's run."""
-    run = await _evaluate(cases, dataset, out, model, concurrency, settings, baseline)
-    return run.summary, run.model, run.baseline
-
-
-async def _evaluate(
-    cases: list[Case],
-    dataset: Path,
-    out: Path,
-    model: str | None,
-    concurrency: int,
-    settings: Settings,
-    baseline: tuple[str, str, BaseChatModel] | None = None,
 ) -> EvalRun:
+    """Orquestra on the cases and, given `(name, model spec, chat model)`, the baseline on
+    the same cases; the report written."""
     resources = await Resources.open(settings)
     compared = None
     try:

@@ -82,10 +82,10 @@ async def side_by_side(settings: Settings, demo_db, dataset: Path, tmp_path_fact
     out = tmp_path_factory.mktemp("baseline-report")
     model = ScriptedToolModel(scripts=scripts(dataset))
     cases = load_dataset(dataset)
-    _, _, run = await evaluate(
+    run = await evaluate(
         cases, dataset, out, None, 2, settings, ("langchain-sql-agent", "scripted-tools", model)
     )
-    assert run is not None
+    assert run.baseline is not None
     report = json.loads((out / "report.json").read_text())
     report["markdown"] = (out / "report.md").read_text()
     return report
