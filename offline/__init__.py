@@ -138,7 +138,7 @@ def _write_sql(
         sql = build_sql(intent, catalog, today.isoformat())
     except Unmappable as reason:
         # What was understood and what can be asked instead: a clear non-answer.
-        said = explain(intent, catalog, lang, today) if intent.unmapped else str(reason)
+        said = explain(intent, catalog, lang, today) if intent.unread.unmapped else str(reason)
         return {
             "thought_process": "no mapping",
             "sql": "",
@@ -153,7 +153,7 @@ def _write_sql(
             "confidence": 0.0,
         }
     return {
-        "thought_process": f"tables {', '.join(intent.tables) or '-'}",
+        "thought_process": f"tables {', '.join(intent.subject.tables) or '-'}",
         "sql": sql,
         "missing_info": None,
         "confidence": 0.7,

@@ -14,20 +14,22 @@ from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.conditions import same_verb
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import DATE_TYPES, DISPLAY_NAMES, spelling, verb_roots
+from orquestra.offline.lang import alternation
+from orquestra.offline.lang.morphology import verb_roots
+from orquestra.offline.lexicon import DATE_TYPES, DISPLAY_NAMES, spelling
 
-WHO = re.compile(r"\b(quem|who|who's|whos)\b")
-WHEN = re.compile(r"\b(quando|when)\b")
+WHO = re.compile(rf"\b({alternation('who_pronoun', 'who_is')})\b")
+WHEN = re.compile(rf"\b({alternation('when')})\b")
 
 
 def who_did_it(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     """The person (and the date) of an action on the row the question names."""
     text = fold(intent.question)
-    if intent.entity is None or not WHO.search(text) or intent.groups:
+    if intent.subject.entity is None or not WHO.search(text) or intent.groups:
         return
-    table = catalog.table(intent.entity[0])
+    table = catalog.table(intent.subject.entity[0])
     references = {c for j in table.meta.joins for c in j.on}
-    if any(t != table.name or c in references for t, c in intent.columns):
+    if any(t != table.name or c in references for t, c in intent.subject.columns):
         return  # "quem é o responsável pelo documento": the person already asked
     person = _person_reference(table, tokens, catalog)
     if person is None:
@@ -36,10 +38,10 @@ def who_did_it(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     dated = _date_of_verb(table, tokens) if WHEN.search(text) else None
     asked += [(table.name, dated)] if dated else []
     # the verb's own state ("assinou": signed) is how it is asked, not a column asked
-    kept = [(t, c) for t, c in intent.columns if not table.column(c).meta.values]
-    intent.columns = list(dict.fromkeys([*asked, *kept]))
-    intent.metric, intent.aggregate, intent.implied = None, None, []
-    intent.filters = {k: v for k, v in intent.filters.items() if k[0] != table.name}
+    kept = [(t, c) for t, c in intent.subject.columns if not table.column(c).meta.values]
+    intent.subject.columns = list(dict.fromkeys([*asked, *kept]))
+    intent.measures.metric, intent.measures.aggregate, intent.measures.implied = None, None, []
+    intent.where.filters = {k: v for k, v in intent.where.filters.items() if k[0] != table.name}
 
 
 def _person_reference(table: Table, tokens: list[str], catalog: Catalog) -> str | None:

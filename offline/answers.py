@@ -20,32 +20,25 @@ from orquestra.ddl_catalog.model import GlossaryTerm, currency_symbol, is_money,
 from orquestra.ddl_catalog.text import words
 from orquestra.ddl_catalog.wording import Voice
 from orquestra.graph.hints import GlossaryLine, ModelHints
+from orquestra.offline.lang import LANGUAGES, alternation, word_set
+from orquestra.offline.lang import words as concept_words
 
-STOP = {
-    "o",
-    "a",
-    "que",
-    "e",
-    "de",
-    "da",
-    "do",
-    "what",
-    "is",
-    "the",
-    "of",
-    "me",
-    "explique",
-    "significa",
-    "como",
-    "funciona",
-    "qual",
-    "um",
-    "uma",
-    "does",
-    "mean",
-    "are",
-    "sao",
-}
+STOP = word_set("definition_question_fillers")
+"""Words of a question about a term that say nothing of the term ("o que significa")."""
+TEXTS = "offline_texts"
+"""The concept of the offline model's sentences, keyed by what each says."""
+
+
+def written(key: str, lang: str, otherwise: str = "en", **values: object) -> str:
+    """The offline model's sentence `key` in `lang` (in `otherwise` when `lang` has none),
+    filled with `values`.
+
+    >>> written("rows_found", "pt", count=3), written("rows_found", "de", count=3)
+    ('Encontrei 3 linhas', 'I found 3 rows')
+    """
+    said = LANGUAGES[lang].mapping(TEXTS) if lang in LANGUAGES else {}
+    text = said.get(key) or LANGUAGES[otherwise].mapping(TEXTS)[key]
+    return text.format(**values)
 
 
 def librarian(
@@ -83,17 +76,10 @@ def librarian(
     chunk = _best_document(documents, asked)
     if chunk:
         return {"answer": chunk, "terms": []}
-    if lang == "en":
-        return {
-            "answer": "I could not find this term in the glossary or the documents.",
-            "terms": [],
-        }
-    return {"answer": "Não encontrei esse termo no glossário nem nos documentos.", "terms": []}
+    return {"answer": written("term_not_found", lang, otherwise="pt"), "terms": []}
 
 
-COMPARED = re.compile(
-    r"\b(diferencas?|difference|differences|distinguish|versus|vs|compared?|comparad[oa]s?)\b"
-)
+COMPARED = re.compile(rf"\b{alternation('comparing_words')}\b")
 """A question that sets two terms side by side."""
 
 
@@ -131,6 +117,14 @@ def _best_document(documents: Sequence[Chunk], asked: str) -> str | None:
     return " ".join(sentences[:3]) or None
 
 
+NO_DATA = concept_words("no_data_openings")
+"""How a data answer that found nothing opens, as written."""
+NOT_FOUND = concept_words("not_found_openings")
+"""How an explanation that found nothing opens, as written."""
+MONTH_COLUMNS = word_set("month_column_names")
+"""A result's month column, by any of its names ("mes")."""
+
+
 def judge(question: str, answer: str, data_answer: bool = False) -> dict[str, Any]:
     """Whether `answer` addresses `question`: a data answer (the final one, written from
     the rows) when it says anything; a concept explanation when it names the question's
@@ -139,11 +133,11 @@ def judge(question: str, answer: str, data_answer: bool = False) -> dict[str, An
     if data_answer:
         # The offline writer composes data answers only from the rows of the question's own
         # query, so what is left to check is that there is an answer at all.
-        found = bool(answer.strip()) and not answer.startswith(("Não encontrei", "I found no"))
+        found = bool(answer.strip()) and not answer.startswith(NO_DATA)
         return {"addresses_question": found, "feedback": "" if found else "state the result"}
     wanted = {w for w in words(question) if w not in STOP and len(w) > 2}
     echoed = wanted & set(words(answer))
-    addresses = bool(echoed) and not answer.startswith(("Não encontrei", "I could not"))
+    addresses = bool(echoed) and not answer.startswith(NOT_FOUND)
     feedback = "" if addresses else "answer the concept the question names"
     return {"addresses_question": addresses, "feedback": feedback}
 
@@ -190,14 +184,12 @@ def answer(hints: ModelHints, lang: str) -> str:
         )
     else:
         count = str(total if total is not None else len(rows))
-        intro = f"Encontrei {count} linhas" if lang == "pt" else f"I found {count} rows"
+        intro = written("rows_found", lang, count=count)
         parts.append(intro + (":" if rows else "."))
         for row in rows[:10]:
             parts.append("- " + " · ".join(_format(k, v, lang, units) for k, v in row.items()))
         if len(rows) > 10 or truncated:
-            parts.append(
-                "(mostrando as primeiras linhas)" if lang == "pt" else "(first rows shown)"
-            )
+            parts.append(written("first_rows_shown", lang))
     return "\n".join(parts)
 
 
@@ -214,22 +206,12 @@ def _findings(
         last = _format(trend["time"], trend["last"]["period"], lang)
         size = _format("pct", abs(growth), lang)
         measure = label(trend["measure"]).lower()
-        word = (
-            ("subiu" if growth >= 0 else "caiu")
-            if lang == "pt"
-            else ("rose" if growth >= 0 else "fell")
-        )
+        word = written("trend_rose" if growth >= 0 else "trend_fell", lang)
         if growth == 0:  # not "subiu 0%"
-            out.append(
-                f"Em {last}, {measure} ficou igual ao período anterior."
-                if lang == "pt"
-                else f"In {last}, {measure} was the same as in the previous period."
-            )
+            out.append(written("trend_same", lang, last=last, measure=measure))
         else:
             out.append(
-                f"Em {last}, {measure} {word} {size}% em relação ao período anterior."
-                if lang == "pt"
-                else f"In {last}, {measure} {word} {size}% from the previous period."
+                written("trend_changed", lang, last=last, measure=measure, word=word, size=size)
             )
     top = analysis.get("top") or {}
     leads = top.get("items") and top["items"][0].get("label") is not None  # not a blank group
@@ -238,15 +220,11 @@ def _findings(
         share = _format("pct", leader["share_pct"], lang)
         listed = top.get("listed") if top.get("share_of") == "listed" else None
         whole = (
-            ("do total" if lang == "pt" else "of the total")
+            written("share_of_total", lang)
             if listed is None
-            else (f"do total dos {listed} listados" if lang == "pt" else f"of the {listed} listed")
+            else written("share_of_listed", lang, listed=listed)
         )
-        out.append(
-            f"{leader['label']} responde por {share}% {whole}."
-            if lang == "pt"
-            else f"{leader['label']} accounts for {share}% {whole}."
-        )
+        out.append(written("leader_share", lang, label=leader["label"], share=share, whole=whole))
     return out
 
 
@@ -265,7 +243,7 @@ def _format(name: str, value: Any, lang: str, units: dict[str, str] | None = Non
     if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}", value):
         moment = datetime.fromisoformat(value) if len(value) > 10 else date.fromisoformat(value)
         english = lang == "en"  # as the table and chart write them ("Jun 2026")
-        if re.fullmatch(r"(mes|month)", name):
+        if name in MONTH_COLUMNS:
             return moment.strftime("%b %Y" if english else "%m/%Y")
         if isinstance(moment, datetime) and (moment.hour or moment.minute):
             return moment.strftime("%b %d, %Y %H:%M" if english else "%d/%m/%Y %H:%M")

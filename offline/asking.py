@@ -1,93 +1,104 @@
 """What kind of answer a question asks by its words: an aggregate ("quantos", "média",
 "how much"), and a ranking's size ("top 5", "os cinco maiores", "the three cities").
 
-Only the languages' own words live here.
+The languages' words are concepts (`lang/<code>/asking.yaml`); only their forms live here.
 """
 
 from __future__ import annotations
 
 import re
+from string import Formatter
 
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import FUNCTION_WORDS, PARTICIPLES, Meaning
+from orquestra.offline.lang import LANGUAGES, alternation, mapping, word_set, words
+from orquestra.offline.lang.morphology import PARTICIPLES
+from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning
+
+
+def _each_language(form: str) -> str:
+    """`form`'s concepts ("{sort_from} ({sort_extremes})") filled with each language's own
+    words, one alternative per language that says every concept: one language's words are
+    never read beside another's ("do highest to lowest" is no order)."""
+    names = [name for _text, name, _spec, _conv in Formatter().parse(form) if name]
+    said = []
+    for language in LANGUAGES.values():
+        if all(language.words(name) for name in names):
+            either = {name: _either(language.words(name)) for name in names}
+            said.append(form.format(**either))
+    return "|".join(said)
+
+
+def _either(said: tuple[str, ...]) -> str:
+    """One language's words as an alternation, as `alternation` makes it of every
+    language's."""
+    ordered = sorted(said, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered) + ")"
+
 
 AGGREGATES = {
-    "total": ("total de", "total of"),
-    "count": (
-        "quantos",
-        "quantas",
-        *("quantidade", "qtd", "qtde"),
-        "numero de",
-        "how many",
-        "count",
-        "number of",
-        "contagem",
-    ),
-    "sum": (
-        *("total", "soma", "somatorio", "sum", "valor total", "montante", "how much"),
-        *("add up", "added up", "adds up", "somaram", "somam", "somou", "somando"),
-        *("combined", "somados", "somadas", "juntos", "juntas"),
-        # "what were they worth altogether", "quanto valeram" ("the average order worth" avg)
-        *("they worth", "it worth", "altogether", "ao todo", "no total", "valeram", "valem"),
-    ),
-    "avg": ("media", "medio", "average", "avg", "mean"),
-    "max": ("maximo", "max", "highest", "maior valor"),
-    "min": ("minimo", "min", "lowest", "menor valor"),
+    "total": words("asks_total"),
+    "count": words("asks_count"),
+    "sum": words("asks_sum"),
+    "avg": words("asks_average"),
+    "max": words("asks_maximum"),
+    "min": words("asks_minimum"),
 }
+"""Each aggregate by the phrases that ask it, tried in this order (the first found wins)."""
 
-COUNT_WORDS = ("quantos", "quantas", "quanto", "quanta")
+COUNT_WORDS = words("quantity_askers")
 
-NUMBER_WORDS = {
-    **{"dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7},
-    **{"oito": 8, "nove": 9, "dez": 10, "two": 2, "three": 3, "four": 4, "five": 5},
-    **{"six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10},
-}
+NUMBER_WORDS = {word: int(number) for word, number in mapping("small_number_words").items()}
 """Small numbers said in words ("os cinco clientes", "the three cities"): a ranking's size."""
 
 TOP = re.compile(
-    r"\b(?:top|os|as|the|dos|das)\s+(\d+)\b(?!\s+(?:ultim|primeir|last|first|dias|meses|semanas"
-    r"|anos|days|months|weeks|years))"
-    r"|\b(\d+)\s+(?:maiores|principais|melhores|piores|menores|biggest|largest|top)\b"
+    rf"\b{alternation('ranking_size_before')}\s+(\d+)\b"
+    rf"(?!\s+{alternation('period_count_starts')})"
+    rf"|\b(\d+)\s+{alternation('ranking_size_after')}\b"
 )
 """A ranking's size ("top 5", "as 3 maiores", "das 5 cidades"); not a period's count ("dos
 3 últimos meses", "the 2 last weeks")."""
 
 
 SORTED = re.compile(
-    r"\b(?:(?:do|da) (maior|menor) (?:pro|pra|para o|para a|ao|a) (?:maior|menor)"
-    r"|from (?:the )?(highest|largest|biggest|most|lowest|smallest|least|fewest)"
-    r" to (?:the )?(?:highest|largest|biggest|most|lowest|smallest|least|fewest)"
-    r"|(?:em )?ordem (de)?(crescente|decrescente)|in (ascending|descending) order"
-    r"|(ascending|descending)"
-    r"|(cheapest|lowest|smallest|least|fewest|highest|largest|biggest|most expensive) first"
-    r"|(menor(?:es)?|maior(?:es)?|mais barat[oa]s?|mais car[oa]s?) primeiro)\b"
+    r"\b(?:"
+    + _each_language("(?:{sort_from}) ({sort_extremes}) (?:{sort_to}) (?:{sort_extremes})")
+    + f"|({alternation('sort_orders')})"
+    + "|"
+    + _each_language("({sorted_first}) {list_first}")
+    + r")\b"
 )
 """An order asked for a whole list ("do maior pro menor", "from highest to lowest",
 "em ordem crescente", "cheapest first"): how to sort it, not a ranking's first rows."""
-LOW_FIRST = {"menor", "lowest", "smallest", "least", "fewest", "crescente", "ascending"}
-LOW_FIRST |= {"cheapest", "menores", "mais barato", "mais barata", "mais baratos", "mais baratas"}
+LOW_FIRST = word_set("low_first")
 
 
 SINGLE_SUBJECT = re.compile(
-    r"^(?:(?:o|a|the)\s+)?(?:mes|[a-z]+[^s\W])\s+(?:com|with|que|that|having)\s+(?:(?:o|a|the)\s+)?"
-    r"(?:mais|most)$"
+    rf"^(?:{alternation('singular_articles')}\s+)?"
+    rf"(?:{alternation('singular_in_s')}|[a-z]+[^s\W])\s+{alternation('subject_most_links')}"
+    rf"\s+(?:{alternation('singular_articles')}\s+)?{alternation('most')}$"
 )
 """A ranking that opens with one thing, singular ("mês" too), and "com mais"/"with the most"."""
 
 
 DATE_SORTED = re.compile(
-    r"\b(?:(mais recentes?|newest|latest|most recent|ultimos)|mais antig[oa]s?|oldest"
-    r"|earliest) (?:first|primeiro)\b"
+    rf"\b(?:({alternation('newest_sorted')})|{alternation('oldest_sorted')})"
+    rf" {alternation('list_first')}\b"
 )
 """A whole list in date order ("newest first", "mais antigos primeiro"): not one row."""
 
 
-LIST_ORDERS = (
-    *("liste", "listar", "lista", "list", "mostre", "mostra", "me mostre", "me mostra"),
-    *("show me", "show", "me passa", "me passe", "give me"),
-)
+LIST_ORDERS = words("list_orders")
 """How a question orders rows listed ("liste…", "show me…"), as it opens."""
 LIST_OPENER = "|".join(LIST_ORDERS)
+
+TOP_SAID = re.compile(rf"\b{alternation('top')}\s+(\d+)\b()")
+RANKED_MANY = re.compile(rf"\b{alternation('ranking_plural')}\b")
+RANKED_ONE = re.compile(rf"\b{alternation('ranking_single')}\b")
+RANKED_BY_MORE = re.compile(rf"\b{alternation('most_or_fewest')}\b")
+AT_LEAST = re.compile(rf"\b{alternation('at_least')}\b")
+ONE_ASKED = re.compile(rf"\b{alternation('asks_which_one')}\b")
+THAN = re.compile(rf"\s+{alternation('than')}\b")
+HOW_MUCH_ALONE = re.compile(rf"\b{alternation('how_much_alone')}\b")
 
 
 def top_asked(intent: Intent, text: str) -> None:
@@ -95,29 +106,22 @@ def top_asked(intent: Intent, text: str) -> None:
     text = DATE_SORTED.sub(" ", text)  # "mais antigos primeiro": no ranking of the most
     if sorted_by := SORTED.search(text):
         first = next(g for g in sorted_by.groups() if g)
-        intent.ascending, intent.sorted = first in LOW_FIRST, "amount"
+        intent.ordering.ascending, intent.ordering.sorted = first in LOW_FIRST, "amount"
         text = f"{text[: sorted_by.start()]} {text[sorted_by.end() :]}"
     # "… no 2º tri de 2026? top 5": "top N" said outright, before a year read as "2026 top"
-    found = re.search(r"\btop\s+(\d+)\b()", text) or TOP.search(text)
+    found = TOP_SAID.search(text) or TOP.search(text)
     if found:
-        intent.top = int(found.group(1) or found.group(2))
-    elif re.search(r"\b(maiores|principais|ranking|biggest|largest|piores|melhores)\b", text):
-        intent.top = 10
-    elif re.search(
-        r"\b(maior|menor|largest|biggest|highest|lowest|smallest|pior|melhor|worst|best"
-        r"|cheapest|busiest|strongest|weakest|top)\b",
-        text,
-    ):
-        intent.top = 1  # "qual foi a maior venda": the single largest
-    elif (ranked := re.search(r"\b(most|mais|fewest|least|menos)\b", text)) and not re.search(
-        r"\b(pelo menos|at least)\b", text
-    ):
-        # "qual …", and "das transportadoras, qual é a que menos …": one asked for
-        one = r"\b(qual|which|quem|who|what|em que|em qual|in which|on which)\b"
+        intent.ordering.top = int(found.group(1) or found.group(2))
+    elif RANKED_MANY.search(text):
+        intent.ordering.top = 10
+    elif RANKED_ONE.search(text):
+        intent.ordering.top = 1  # "qual foi a maior venda": the single largest
+    elif (ranked := RANKED_BY_MORE.search(text)) and not AT_LEAST.search(text):
         # "mês com mais pedidos", "the month with the most": one subject, singular
         subject = SINGLE_SUBJECT.search(text[: ranked.end()])
-        single = subject and not re.match(r"\s+(de|than)\b", text[ranked.end() :])  # "mais de 10"
-        intent.top = 1 if re.search(one, text[: ranked.start()]) or single else 10
+        single = subject and not THAN.match(text[ranked.end() :])  # "mais de 10"
+        # "qual …", and "das transportadoras, qual é a que menos …": one asked for
+        intent.ordering.top = 1 if ONE_ASKED.search(text[: ranked.start()]) or single else 10
 
 
 def aggregate_asked(
@@ -133,25 +137,23 @@ def aggregate_asked(
                 # "quantos quilos", "how many hours": the count word asks for that amount
                 counted = amounts_said and re.search(rf"\b{phrase} ({amounts_said})\b", text)
                 total = phrase in numeric_phrases or (name == "count" and counted)
-                intent.aggregate = "total" if total else name
+                intent.measures.aggregate = "total" if total else name
                 return
-    if re.search(r"\b(quanto|qto)\b", text):  # "e quanto isso rendeu": how much, no other word
-        intent.aggregate = "sum"
+    if HOW_MUCH_ALONE.search(text):  # "e quanto isso rendeu": how much, no other word
+        intent.measures.aggregate = "sum"
 
 
-COUNT_NAMES = {"quantidade", "qtd", "qtde", "numero", "number", "count", "quantity", "qty"}
+COUNT_NAMES = set(words("count_nouns"))
 """Words of counting: a list's bare "quantidade" asks how many; a column called so is also
 how people ask how many ("quantidade de tarefas")."""
 
 
-INTERROGATIVES = {"qual", "quais", "quem", "quanto", "quanta", "quantos", "quantas", "quando"}
-INTERROGATIVES |= {"onde", "como", "what", "which", "who", "whom", "whose", "how", "when"}
-INTERROGATIVES |= {"where", "cade", "name", "nome"}
-ORDERS = {"list", "liste", "listar", "show", "mostre", "mostra", "mostrar", "give", "traga"}
+INTERROGATIVES = word_set("interrogatives")
+ORDERS = word_set("opening_orders")
 """Words that ask for rows when they open the question ("show me…"; "show up" is a verb)."""
-ADVERBS = {"ja", "already", "ainda", "still", "yet", "really", "mesmo", "realmente", "nao", "not"}
+ADVERBS = word_set("adverbs_before_verb")
 """Words between a subject and its verb ("o dono já aprovou")."""
-AUXILIARIES = {"did", "does", "do", "has", "have", "had", "is", "was", "were", "are", "will"}
+AUXILIARIES = word_set("yes_no_auxiliaries")
 """Words an English yes/no question opens with."""
 
 
@@ -164,7 +166,7 @@ def state_of_a_yes_no(
     word after it (past "já"/"already") is neither the catalog's table or column nor a
     function word, nor a participle right after it ("tarefa aberta"); no interrogative asks for
     anything else, nor is it a ranking ("a última tarefa aberta pro dono 7")."""
-    if intent.entity is None or intent.recency or intent.top:
+    if intent.subject.entity is None or intent.ordering.recency or intent.ordering.top:
         return
     if any(t in INTERROGATIVES for t in tokens) or (tokens and tokens[0] in ORDERS):
         return
@@ -183,8 +185,8 @@ def state_of_a_yes_no(
     }
     for end, meanings in naming.values():
         tables = {m.table for m in meanings if m.kind == "table"}
-        others = tables - {intent.entity[0]}
-        if not others or intent.entity[0] in tables:
+        others = tables - {intent.subject.entity[0]}
+        if not others or intent.subject.entity[0] in tables:
             continue
         after = end
         while after < len(tokens) and tokens[after] in ADVERBS:
@@ -194,9 +196,9 @@ def state_of_a_yes_no(
         verb = tokens[after]
         if verb.isdigit() or (after == end and verb.endswith(PARTICIPLES)):
             continue  # "tarefa aberta": the rows in a state, not a subject and its verb
-        intent.tables = [t for t in intent.tables if t not in others]
+        intent.subject.tables = [t for t in intent.subject.tables if t not in others]
         said = {(m.table, m.column) for m in meanings if m.kind == "column"}
-        intent.columns = [
-            (t, c) for t, c in intent.columns if t not in others and (t, c) not in said
+        intent.subject.columns = [
+            (t, c) for t, c in intent.subject.columns if t not in others and (t, c) not in said
         ]
-        intent.wants_status = True
+        intent.asked.wants_status = True

@@ -14,12 +14,12 @@ import re
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import Meaning, display_column, is_measure
+from orquestra.offline.phrasing import spelled
 
-AVERAGE = re.compile(r"\b(?:media|medio|average|avg|mean)\b")
+AVERAGE = re.compile(rf"\b{spelled('average_noun', 'average_adjective')}\b")
 COUNTED = re.compile(
-    r"\b(?:media|average|avg|mean)\s+(?:de|do numero de|da quantidade de|number of|count of"
-    r"|of)\s+(?P<averaged>[a-z]+)"
-    r"|\b(?:quant[oa]s|how many)\s+(?P<counted>[a-z]+)"
+    rf"\b{spelled('average_noun')}\s+{spelled('average_counted_links')}\s+(?P<averaged>[a-z]+)"
+    rf"|\b{spelled('how_many')}\s+(?P<counted>[a-z]+)"
 )
 """The rows counted: the word after "média de", "average number of", "quantos", "how many"."""
 
@@ -34,9 +34,14 @@ def average_per_row(
     """The count of the rows named, over the distinct rows of the one table grouped by that
     they refer to: one number, not a count per group."""
     found = COUNTED.search(text) if AVERAGE.search(text) else None
-    if found is None or intent.entity is not None or intent.apart or intent.share:
+    if (
+        found is None
+        or intent.subject.entity is not None
+        or intent.measures.apart
+        or intent.measures.share
+    ):
         return
-    if intent.metric is not None:
+    if intent.measures.metric is not None:
         return  # a metric's average is its own
     grouped = [g for g in intent.groups if g.table and not g.grain]
     if len(grouped) != 1 or len(intent.groups) != 1:
@@ -54,11 +59,11 @@ def average_per_row(
     counted = next((t for t in named if t != per and _refers_by_own_key(t, per, catalog)), None)
     if counted is None:
         return
-    intent.per_row, intent.groups, intent.measure = per, [], None
-    intent.aggregate, intent.top, intent.also = "avg", None, []
-    intent.tables = [
+    intent.subject.per_row, intent.groups, intent.measures.measure = per, [], None
+    intent.measures.aggregate, intent.ordering.top, intent.measures.also = "avg", None, []
+    intent.subject.tables = [
         counted,
-        *(t for t in intent.tables if t not in (counted, per) and t not in named),
+        *(t for t in intent.subject.tables if t not in (counted, per) and t not in named),
     ]
 
 

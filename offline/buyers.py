@@ -19,17 +19,12 @@ import re
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent, Others
-from orquestra.offline.lexicon import (
-    NEGATIONS,
-    SUMMED,
-    Meaning,
-    display_column,
-    is_numeric,
-    verb_roots,
-)
+from orquestra.offline.lang import alternation, mapping, word_set
+from orquestra.offline.lang.morphology import ACT_PLURALS, LENGTHS, PRESENT_ENDINGS, verb_roots
+from orquestra.offline.lexicon import NEGATIONS, SUMMED, Meaning, display_column, is_numeric
 from orquestra.offline.ranking import FAST, SLOW, better
 
-IRREGULAR_AGENTS = {"bought": "buy", "buys": "buy", "buying": "buy", "buy": "buy", "paid": "pay"}
+IRREGULAR_AGENTS = mapping("irregular_agents")
 """English verb forms whose root starts their agent noun ("buyer", "payer")."""
 
 
@@ -38,17 +33,19 @@ def rows_that_acted(
 ) -> str | None:
     """The rows named, read as those that did what the verb says in another table's rows
     (a word of the catalog's own, `known`, is no such verb); the word read so, if any."""
-    if intent.entity and intent.aggregate == "sum":
+    if intent.subject.entity and intent.measures.aggregate == "sum":
         _how_much_one_did(intent, tokens, catalog, known)
         return None
-    if intent.entity or intent.metric or intent.measure or intent.groups:
+    if intent.subject.entity or intent.measures.metric or intent.measures.measure or intent.groups:
         return None
     # "qual estado compra mais": a column of the rows that act, ranked, names them by it
-    by_column = {t: c for t, c in intent.columns if not is_numeric(catalog.table(t).column(c))}
-    named_rows = intent.tables or (list(by_column) if intent.top else [])
+    by_column = {
+        t: c for t, c in intent.subject.columns if not is_numeric(catalog.table(t).column(c))
+    }
+    named_rows = intent.subject.tables or (list(by_column) if intent.ordering.top else [])
     if not named_rows:
         return None
-    stated = bool(intent.filters)
+    stated = bool(intent.where.filters)
     for token in (t for t in tokens if stem(t) not in known):
         roots = _agent_roots(token, nouns=not stated)  # "compras canceladas": not the acts
         acts = _acts(roots, named_rows, catalog) if roots else None
@@ -57,25 +54,27 @@ def rows_that_acted(
         table, named = acts
         index = tokens.index(token)
         negated = any(t in NEGATIONS for t in tokens[max(0, index - 2) : index])
-        if (negated and not intent.top) or not (intent.top or intent.aggregate):
+        if (negated and not intent.ordering.top) or not (
+            intent.ordering.top or intent.measures.aggregate
+        ):
             # "clientes que (não) compraram em 2026": the rows with (or without) such acts
             # in the period said, not the rows made in it
-            period = intent.periods[0] if intent.periods else None
-            intent.periods, intent.period = intent.periods[1:], None
-            (intent.without if negated else intent.having).append(Others(table, period))
-            intent.tables = [named]
+            period = intent.time.periods[0] if intent.time.periods else None
+            intent.time.periods, intent.time.period = intent.time.periods[1:], None
+            (intent.where.without if negated else intent.where.having).append(Others(table, period))
+            intent.subject.tables = [named]
             return token
-        if intent.top:
+        if intent.ordering.top:
             metric = _amount(table, catalog)
             if metric is None:
                 return None
             shown = by_column.get(named)  # "qual segmento comprou mais": by that column
-            intent.metric, intent.tables = metric, [named]
+            intent.measures.metric, intent.subject.tables = metric, [named]
             intent.groups.append(Group(named, shown or display_column(catalog.table(named)).name))
-            intent.ascending = False
-        elif intent.aggregate == "count":
-            intent.tables = [table, named]
-            intent.distinct_table = named
+            intent.ordering.ascending = False
+        elif intent.measures.aggregate == "count":
+            intent.subject.tables = [table, named]
+            intent.subject.distinct_table = named
         else:
             return None
         return token
@@ -85,22 +84,16 @@ def rows_that_acted(
 def _how_much_one_did(intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]) -> None:
     """ "quanto o dono 12 comprou em maio": how much one row did in another table's rows is
     those acts' headline amount, of that row."""
-    if intent.metric or intent.measure or intent.groups:
+    if intent.measures.metric or intent.measures.measure or intent.groups:
         return
-    assert intent.entity is not None
+    assert intent.subject.entity is not None
     for token in (t for t in tokens if stem(t) not in known):
         roots = _agent_roots(token)
-        acts = _acts(roots, [intent.entity[0]], catalog) if roots else None
+        acts = _acts(roots, [intent.subject.entity[0]], catalog) if roots else None
         metric = _amount(acts[0], catalog) if acts else None
         if metric is not None:
-            intent.metric = metric
+            intent.measures.metric = metric
             return
-
-
-PRESENT = ("am", "em", "a", "e")
-"""Portuguese present endings ("compra", "compram"): the verb said of what rows do."""
-ACTS = ("as", "es")
-"""Plural endings of a noun of the act ("compras"): what its rows did."""
 
 
 def _agent_roots(token: str, nouns: bool = True) -> list[str]:
@@ -110,11 +103,12 @@ def _agent_roots(token: str, nouns: bool = True) -> list[str]:
     if token in IRREGULAR_AGENTS:
         return [IRREGULAR_AGENTS[token]]
     roots = verb_roots(token)
-    if not roots and len(token) > 5:
-        roots = [token[: -len(end)] for end in PRESENT if token.endswith(end)][:1]
-    if nouns and not roots and len(token) > 6 and token.endswith(ACTS):
-        # "top 5 clientes por compras": the acts named by their noun
-        roots = [token[: -len(next(end for end in ACTS if token.endswith(end)))]]
+    if not roots and len(token) > LENGTHS.root:  # a present form longer than a root
+        roots = [token[: -len(end)] for end in PRESENT_ENDINGS if token.endswith(end)][:1]
+    if nouns and not roots and token.endswith(ACT_PLURALS):
+        # "top 5 clientes por compras": the acts named by their noun, of a whole root
+        end = next(end for end in ACT_PLURALS if token.endswith(end))
+        roots = [token[: -len(end)]] if len(token) - len(end) >= LENGTHS.root else []
     return roots
 
 
@@ -146,7 +140,7 @@ def _amount(table: str, catalog: Catalog) -> GlossaryTerm | None:
     )
 
 
-HAVE = {"tem", "possuem", "possui", "com", "have", "has", "with"}
+HAVE = word_set("owning")
 """The languages' words for rows having others ("clientes com títulos vencidos")."""
 
 
@@ -160,15 +154,25 @@ def owners_listed(
     rows of the table named first that the rows asked about refer to, listed; not when the
     rows asked about are named first ("as tarefas atrasadas com dono e prazo": their own
     columns)."""
-    if not intent.listing or intent.entity or intent.groups or intent.top or not intent.tables:
+    if (
+        not intent.asked.listing
+        or intent.subject.entity
+        or intent.groups
+        or intent.ordering.top
+        or not intent.subject.tables
+    ):
         return
     if not HAVE & set(tokens):
         return
     if FAST.search(" ".join(tokens)) or SLOW.search(" ".join(tokens)):
         return  # "which team has the fastest turnaround": a ranking, not the owners
-    named = intent.tables[0]
-    filtered = [t for t, _c in intent.filters if t != named]
-    measured = intent.metric.metric.table if intent.metric and intent.metric.metric else None
+    named = intent.subject.tables[0]
+    filtered = [t for t, _c in intent.where.filters if t != named]
+    measured = (
+        intent.measures.metric.metric.table
+        if intent.measures.metric and intent.measures.metric.metric
+        else None
+    )
     acts = measured or next(iter(filtered), None)
     if acts is None or acts == named:
         return
@@ -182,27 +186,35 @@ def owners_listed(
     }
     if said[acts] < said[named]:
         return
-    intent.owners, intent.aggregate = named, None
-    intent.tables = [acts, *(t for t in intent.tables if t != acts)]
+    intent.subject.owners, intent.measures.aggregate = named, None
+    intent.subject.tables = [acts, *(t for t in intent.subject.tables if t != acts)]
 
 
-EITHER = re.compile(r"\b(ou|or)\b")
-WHICH_MORE = re.compile(r"\b(quem|qual|who|which)\b.*\b(mais|more|most|menos|less|fewer)\b")
+EITHER = re.compile(rf"\b({alternation('or_words')})\b")
+WHICH_MORE = re.compile(
+    rf"\b({alternation('who_or_which')})\b.*\b({alternation('more', 'less')})\b"
+)
+LESS = re.compile(rf"\b({alternation('less')})\b")
+"""Asked for the least ("quem pagou menos"): the compared values ranked ascending."""
 
 
 def either_ranked(intent: Intent, text: str, catalog: Catalog) -> None:
     """ "Unimed ou Bradesco, quem pagou mais em 2025?": two values of one column named with
     "ou"/"or" and compared are the groups, side by side, ranked by the rows' amount (the
     first glossary metric over their table that sums), else counted."""
-    if intent.groups or intent.entity or not (EITHER.search(text) and WHICH_MORE.search(text)):
+    if (
+        intent.groups
+        or intent.subject.entity
+        or not (EITHER.search(text) and WHICH_MORE.search(text))
+    ):
         return
-    compared = [(t, c) for (t, c), values in intent.filters.items() if len(values) >= 2]
+    compared = [(t, c) for (t, c), values in intent.where.filters.items() if len(values) >= 2]
     if len(compared) != 1:
         return
     table, column = compared[0]
-    if intent.metric is None and intent.measure is None:
-        intent.metric = _amount(table, catalog)
-        intent.aggregate = None if intent.metric else "count"
+    if intent.measures.metric is None and intent.measures.measure is None:
+        intent.measures.metric = _amount(table, catalog)
+        intent.measures.aggregate = None if intent.measures.metric else "count"
     intent.groups.append(Group(table, column))
-    intent.top = len(intent.filters[table, column])
-    intent.ascending = bool(re.search(r"\b(menos|less|fewer)\b", text))
+    intent.ordering.top = len(intent.where.filters[table, column])
+    intent.ordering.ascending = bool(LESS.search(text))

@@ -26,33 +26,37 @@ from orquestra.ddl_catalog.text import fold, phrase_key, stem, words
 from orquestra.offline.asking import AGGREGATES
 from orquestra.offline.intent import Group, Intent, Others
 from orquestra.offline.joins import in_values
-from orquestra.offline.lexicon import (
-    DATE_TYPES,
-    FUNCTION_WORDS,
+from orquestra.offline.lang import alternation, word_set
+from orquestra.offline.lang import words as said_as
+from orquestra.offline.lang.morphology import (
+    GENDER_ENDINGS,
     IRREGULAR,
-    NEGATIONS,
+    LENGTHS,
     PARTICIPLE_ENDINGS,
     PARTICIPLES,
     ROOT_LENGTH,
-    SUMMED,
     VERB_ENDINGS,
+    genderless,
+    verb_roots,
+)
+from orquestra.offline.lexicon import (
+    DATE_TYPES,
+    FUNCTION_WORDS,
+    NEGATIONS,
+    SUMMED,
     Lexicon,
     Meaning,
     amount_column,
     date_column,
-    genderless,
     lexicon_for,
     spelling,
     summed_column,
     tied,
-    verb_roots,
 )
 
-AFTER = ("depois", "apos", "after", "later")
-BEFORE = ("antes", "before", "earlier")
-LINKS = ("da", "de", "do", "das", "dos", "of", "the", "than", "a", "o", "que", "sua", "seu", "its")
-SHARED_PREFIX = 6
-"""Shortest common start that ties a verb to a column ("entregues" ~ "entrega")."""
+AFTER = said_as("later_than")
+BEFORE = said_as("earlier_than")
+LINKS = said_as("compared_date_links")
 
 
 def date_comparison(
@@ -77,16 +81,18 @@ def date_comparison(
             continue
         left, position = verb
         operator = ">" if token in AFTER else "<"
-        intent.comparisons.append((table, left, operator, other))
+        intent.where.comparisons.append((table, left, operator, other))
         # The verb and the compared column are the condition, not a state or a named date.
-        intent.columns = [c for c in intent.columns if c not in {(table, left), (table, other)}]
+        intent.subject.columns = [
+            c for c in intent.subject.columns if c not in {(table, left), (table, other)}
+        ]
         drop_values_at(intent, position, matches)
-        if table not in intent.tables:
-            intent.tables.insert(0, table)
+        if table not in intent.subject.tables:
+            intent.subject.tables.insert(0, table)
         for term in catalog.glossary:
             rule = term.metric
             if rule and rule.table == table and _compares(rule.filter or "", left, operator, other):
-                intent.date_column = rule.date_column
+                intent.time.date_column = rule.date_column
                 break
         return
 
@@ -114,7 +120,7 @@ def _date_column_after(
                 if column.type_sql.startswith(DATE_TYPES):
                     return meaning.table, meaning.column
     said = stem(tokens[position])
-    involved = [*intent.tables, *(t for t, _c in intent.filters)]
+    involved = [*intent.subject.tables, *(t for t, _c in intent.where.filters)]
     for table in dict.fromkeys(involved):
         for column in catalog.table(table).columns:
             if not column.type_sql.startswith(DATE_TYPES):
@@ -146,7 +152,7 @@ def _verb_column(
     return None
 
 
-PER = ("por", "per", "a", "each", "cada")
+PER = said_as("per_unit")
 """Words before a unit a rate is per ("por quilo", "per kilo", "a kilo")."""
 
 
@@ -159,7 +165,7 @@ def metric_per_unit(
     """ "o modal mais caro por quilo", "cost per kilo": "per" before a column's unit word
     names the glossary metric measured in something per that unit (its unit ends in "/kg"),
     on the column's rows; the column itself is not asked."""
-    if intent.metric is not None:
+    if intent.measures.metric is not None:
         return
     for start, _end, meanings in matches:
         if not start or tokens[start - 1] not in PER:
@@ -175,9 +181,9 @@ def metric_per_unit(
                 continue
             per = (rule.unit or "").rsplit("/", 1)[1].strip().lower()
             if any(t == rule.table and (unit or "").lower() == per for t, _c, unit in said):
-                intent.metric = term
+                intent.measures.metric = term
                 asked = {(t, c) for t, c, _u in said}
-                intent.columns = [c for c in intent.columns if c not in asked]
+                intent.subject.columns = [c for c in intent.subject.columns if c not in asked]
                 return
 
 
@@ -185,20 +191,31 @@ def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
     """ "quanto custa em média o frete": an amount averaged (or added up) with no metric
     named, that exactly one glossary metric sums, counts the rows that metric counts (its
     filter: cancelled rows cost nothing), unless the question says its own states."""
-    if intent.metric or intent.entity:
+    if intent.measures.metric or intent.subject.entity:
         return
-    if intent.implied:
+    if intent.measures.implied:
         # "total vencido", "quanto temos vencido": a total of the rows of a state that a
         # metric sums is that metric
-        sums = [t for t in intent.implied if t.metric and SUMMED.match(t.metric.expression)]
-        if intent.aggregate == "sum" and not intent.measure and len(intent.implied) == 1 and sums:
-            intent.metric, intent.implied, intent.aggregate = sums[0], [], None
+        sums = [
+            t for t in intent.measures.implied if t.metric and SUMMED.match(t.metric.expression)
+        ]
+        if (
+            intent.measures.aggregate == "sum"
+            and not intent.measures.measure
+            and len(intent.measures.implied) == 1
+            and sums
+        ):
+            intent.measures.metric, intent.measures.implied, intent.measures.aggregate = (
+                sums[0],
+                [],
+                None,
+            )
         return
     _the_rows_amount(intent, catalog)
-    if intent.measure is None:
+    if intent.measures.measure is None:
         return
-    table, column = intent.measure
-    said = {c for t, c in intent.filters if t == table}  # its own states, said otherwise
+    table, column = intent.measures.measure
+    said = {c for t, c in intent.where.filters if t == table}  # its own states, said otherwise
     summing = [
         term
         for term in catalog.glossary
@@ -209,25 +226,20 @@ def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
         and summed_column(term.metric.expression) == column
     ]
     if len(summing) == 1:
-        intent.implied.append(summing[0])
+        intent.measures.implied.append(summing[0])
 
 
 def _the_rows_amount(intent: Intent, catalog: Catalog) -> None:
     """ "total billed to plan X in April": a total asked of rows, no amount named, is of
     their money column (the one that says how much a row is)."""
-    if intent.measure or intent.aggregate != "sum" or intent.groups:
+    if intent.measures.measure or intent.measures.aggregate != "sum" or intent.groups:
         return
-    named = [*intent.tables, *(t for t, _c in intent.filters)]
+    named = [*intent.subject.tables, *(t for t, _c in intent.where.filters)]
     if not named:
         return
     amount = amount_column(catalog.table(named[0]))
     if amount is not None:
-        intent.measure = (named[0], amount)
-
-
-SHORT_ROOT = 4
-"""A verb's root compared whole with another form's root ("cheg" of "chegaram" and of
-"data de chegada"): both forms of one verb, so four letters suffice."""
+        intent.measures.measure = (named[0], amount)
 
 
 def same_verb(token: str, spelled: list[str]) -> bool:
@@ -237,16 +249,21 @@ def same_verb(token: str, spelled: list[str]) -> bool:
 
 
 def _short_roots(word: str) -> set[str]:
+    """A verb's roots compared whole with another form's ("cheg" of "chegaram" and of "data
+    de chegada"): both forms of one verb, so `LENGTHS.short_root` letters suffice. Unlike
+    `short_verb_roots`, of any verb or participle form, and of that length or more."""
     return {
         word[: -len(end)]
         for end in (*VERB_ENDINGS, *PARTICIPLE_ENDINGS)
-        if word.endswith(end) and len(word) - len(end) >= SHORT_ROOT
+        if word.endswith(end) and len(word) - len(end) >= LENGTHS.short_root
     }
 
 
 def _shares_start(token: str, spelled: list[str]) -> bool:
+    """`token` starts as a word of `spelled` does ("entregues" ~ "entrega")."""
+    size = LENGTHS.shared_prefix
     return any(
-        len(token) >= SHARED_PREFIX and fold_word[:SHARED_PREFIX] == token[:SHARED_PREFIX]
+        len(token) >= size and fold_word[:size] == token[:size]
         for fold_word in (w.lower() for w in spelled)
     )
 
@@ -258,24 +275,21 @@ def _compares(condition: str, left: str, operator: str, right: str) -> bool:
     return f"{left}{operator}{right}" in flat or f"{right}{mirrored}{left}" in flat
 
 
-GAP_WORDS = {
-    *("medio", "media", "medios", "medias", "average", "mean", "avg", "total", "totais"),
-    *("maximo", "maxima", "minimo", "minima", "maximum", "minimum"),
-}
+GAP_WORDS = set(said_as("aggregates_in_names"))
 """Aggregate words people put inside a metric's name ("custo médio de frete")."""
 
 
 def metric_with_gaps(intent: Intent, tokens: list[str], lexicon: Lexicon) -> None:
     """A metric named with an aggregate word inside its phrase ("custo médio de frete" is
     "custo de frete", averaged): the metric's filter and date column still apply."""
-    if intent.metric is not None or intent.entity is not None:
+    if intent.measures.metric is not None or intent.subject.entity is not None:
         return
     kept = [t for t in tokens if t not in GAP_WORDS]
     if len(kept) == len(tokens):
         return
     metrics = lexicon.metrics_in(kept)
     if metrics:
-        intent.metric = metrics[0]
+        intent.measures.metric = metrics[0]
 
 
 def values_after_their_column(
@@ -302,11 +316,11 @@ def drop_values_at(
     for start, end, meanings in matches:
         if start <= index < end:
             for meaning in meanings:
-                values = intent.filters.get((meaning.table, meaning.column), [])
+                values = intent.where.filters.get((meaning.table, meaning.column), [])
                 if meaning.kind == "value" and meaning.value in values:
                     values.remove(meaning.value)
                     if not values:
-                        del intent.filters[meaning.table, meaning.column]
+                        del intent.where.filters[meaning.table, meaning.column]
 
 
 """Endings of a state's word ("vendido", "sold"): what a metric's name may say its rows are."""
@@ -316,16 +330,16 @@ def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> 
     """ "os produtos mais vendidos em quantidade": "vendidos" is how a metric's name ("valor
     vendido") says which rows count, so its filter (and date) apply to the rows measured,
     though the measure is another (the quantity)."""
-    if intent.metric is not None or intent.entity is not None:
+    if intent.measures.metric is not None or intent.subject.entity is not None:
         return
     for term, states, synonyms in _metric_states(catalog):
         spots = [i for i, t in enumerate(tokens) if states and _same_word(t, states[0])]
         if len(states) < 2 and not spots:  # "cada tarefa faturada", "best-selling"
             spots = [i for i, t in enumerate(tokens) if _a_synonyms_state(synonyms, t)]
-            states = ["said"] if spots else []
+            states = [tokens[spots[0]]] if spots else []
         negated = any(t in NEGATIONS for i in spots for t in tokens[max(0, i - 2) : i])
-        if len(states) == 1 and spots and not negated and term not in intent.implied:
-            intent.implied.append(term)
+        if len(states) == 1 and spots and not negated and term not in intent.measures.implied:
+            intent.measures.implied.append(term)
 
 
 def metric_names_its_rows(intent: Intent, tokens: list[str], lexicon: Lexicon) -> None:
@@ -333,16 +347,18 @@ def metric_names_its_rows(intent: Intent, tokens: list[str], lexicon: Lexicon) -
     the metric measures (by a word of the metric's phrase as said, or its own), so the rows
     are meant, not only their total (`Intent.lists_metric_rows`). "mostre o custo" names
     no rows."""
-    if intent.metric is None or intent.metric.metric is None:
+    if intent.measures.metric is None or intent.measures.metric.metric is None:
         return
-    table = intent.metric.metric.table
+    table = intent.measures.metric.metric.table
     stems = [stem(t) for t in tokens]
 
     def names_rows(word: str) -> bool:
         return any(m.kind == "table" and m.table == table for m in lexicon.phrases.get((word,), []))
 
     said = False
-    for phrase in (phrase_key(p) for p in [intent.metric.term, *intent.metric.synonyms]):
+    for phrase in (
+        phrase_key(p) for p in [intent.measures.metric.term, *intent.measures.metric.synonyms]
+    ):
         size = len(phrase)
         for start in range(len(stems) - size + 1):
             if tuple(stems[start : start + size]) != phrase:
@@ -354,10 +370,10 @@ def metric_names_its_rows(intent: Intent, tokens: list[str], lexicon: Lexicon) -
             right_after = stems[start + size : start + size + 1]
             named = [*phrase, *stems[:start], *right_after]
             if any(names_rows(w) for w in named):
-                intent.metric_rows = True
+                intent.measures.metric_rows = True
                 return
     # its words said apart ("which bills are overdue"), the rows' among them
-    intent.metric_rows = not said and any(names_rows(w) for w in stems)
+    intent.measures.metric_rows = not said and any(names_rows(w) for w in stems)
 
 
 def the_fuller_state_said(
@@ -374,13 +390,13 @@ def the_fuller_state_said(
         i for s, e, found in matches if any(m.kind == "column" for m in found) for i in range(s, e)
     }
     stems = {stem(t) for i, t in enumerate(tokens) if i not in columns}
-    for (table, column), values in list(intent.filters.items()):
+    for (table, column), values in list(intent.where.filters.items()):
         if len(values) != 1:
             continue
         meta = catalog.table(table).column(column).meta
         fuller = next((v for v in meta.values if _fuller(v, values[0], meta, stems)), None)
         if fuller is not None:
-            intent.filters[table, column] = [fuller]
+            intent.where.filters[table, column] = [fuller]
 
 
 def _fuller(other: str, value: str, meta: ColumnMeta, stems: set[str]) -> bool:
@@ -404,9 +420,18 @@ def _alike(word: str, other: str) -> bool:
     return longer.endswith(shorter) and len(shorter) >= ROOT_LENGTH
 
 
-WITHOUT = ("sem", "without")
+WITHOUT = said_as("without_words")
 """Words before a table whose rows the rows asked have none of ("sem tarefa")."""
-LEFT_OUT = {"nenhum", "nenhuma", "qualquer", "any", "a", "an", "o", "um", "uma"}
+LEFT_OUT = set(said_as("determiners_after_without"))
+"""Words between "sem"/"without" and the rows ("sem nenhuma tarefa", "without any task")."""
+NO = word_set("no_quantifier")
+"""The word after `HAVING` that says none ("with no tasks")."""
+HAVING = word_set("having_present")
+"""Words before "no" that say the rows have none ("with no", "has no")."""
+HAD = word_set("having_past")
+"""The past of `HAVING` ("who had no tasks")."""
+VERB_NEGATIONS = word_set("verb_negations")
+"""Words negating the verb before the rows had ("que não têm tarefa", "who never had")."""
 
 
 def rows_without_others(
@@ -422,9 +447,9 @@ def rows_without_others(
     starts = {start: (end, found) for start, end, found in matches}
     for index, token in enumerate(tokens):
         before = tokens[index - 1] if index else ""
-        marker = token in WITHOUT or (token == "no" and before in ("with", "have", "has", "had"))
+        marker = token in WITHOUT or (token in NO and before in (HAVING | HAD))
         # "que não têm tarefa", "que nunca fizeram tarefa", "who never had a task"
-        marker = marker or (before in ("nao", "nunca", "never") and token not in LEFT_OUT)
+        marker = marker or (before in VERB_NEGATIONS and token not in LEFT_OUT)
         if not marker:
             continue
         after = index + 1
@@ -455,27 +480,32 @@ def rows_without_others(
         # "sem tarefas em 2026": the other rows' period, said right after them (not
         # "projetos sem tarefa concluídos em maio", the projects' own)
         rest = " ".join(tokens[end : end + 4])
-        period = next((p for p in intent.periods if rest.startswith(_bare(p.phrase))), None)
-        period = period or next((p for p in intent.periods if rest.startswith(p.phrase)), None)
+        period = next((p for p in intent.time.periods if rest.startswith(_bare(p.phrase))), None)
+        period = period or next((p for p in intent.time.periods if rest.startswith(p.phrase)), None)
         if period is not None:
-            intent.periods = [p for p in intent.periods if p is not period]
-            intent.period = intent.periods[0] if intent.periods else None
+            intent.time.periods = [p for p in intent.time.periods if p is not period]
+            intent.time.period = intent.time.periods[0] if intent.time.periods else None
         # the other rows' own states ("sem tarefa cancelada", "sem tarefa aprovada") are
         # theirs, said after "sem": what they must not be, not the asked rows' condition
         said = [condition] if condition else []
-        for (table, column), values in [*intent.filters.items(), *intent.excluded.items()]:
+        for (table, column), values in [
+            *intent.where.filters.items(),
+            *intent.where.excluded.items(),
+        ]:
             if table == other.name:
                 said.append(in_values(column, values))
-        said += [f"{c} IS NOT NULL" for t, c in intent.unset if t == other.name]
-        intent.filters = {k: v for k, v in intent.filters.items() if k[0] != other.name}
-        intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != other.name}
-        intent.unset = [(t, c) for t, c in intent.unset if t != other.name]
+        said += [f"{c} IS NOT NULL" for t, c in intent.where.unset if t == other.name]
+        intent.where.filters = {k: v for k, v in intent.where.filters.items() if k[0] != other.name}
+        intent.where.excluded = {
+            k: v for k, v in intent.where.excluded.items() if k[0] != other.name
+        }
+        intent.where.unset = [(t, c) for t, c in intent.where.unset if t != other.name]
         joined = " AND ".join(f"({c})" if " OR " in c else c for c in said) or None
-        intent.without.append(Others(other.name, period, joined))
-        intent.tables = [t for t in intent.tables if t != other.name] or [subject]
-        metric = intent.metric.metric if intent.metric is not None else None
+        intent.where.without.append(Others(other.name, period, joined))
+        intent.subject.tables = [t for t in intent.subject.tables if t != other.name] or [subject]
+        metric = intent.measures.metric.metric if intent.measures.metric is not None else None
         if metric is not None and metric.table == other.name:
-            intent.metric = None  # the metric named the other rows, not what is asked
+            intent.measures.metric = None  # the metric named the other rows, not what is asked
         used.update(range(index, end))
 
 
@@ -490,10 +520,11 @@ EVENT_START = 6
 "assinado em", "comunicação" and "comunicado em")."""
 
 
-STARTS_WITH = {"comecando", "comecam", "comeca", "iniciando", "iniciam", "inicia"}
-STARTS_WITH |= {"starting", "starts", "start", "beginning", "begins", "begin"}
+STARTS_WITH = set(said_as("starts_with"))
 """Words that say a value starts with something ("código começando com 6")."""
-STARTS_FILLER = {"com", "with", "por", "by", "em", "in", "a", "o", "the", "letra", "letter"}
+STARTS_LINKS = word_set("starts_with_links")
+"""The word right after the starting word when a value's start follows ("começando com 6")."""
+STARTS_FILLER = set(STARTS_LINKS | word_set("starts_with_fillers"))
 """Words between the starting word and the start itself ("começam com a letra M")."""
 TEXT_TYPES = ("text", "varchar", "character", "char")
 
@@ -510,7 +541,7 @@ def values_starting_with(
         if token not in STARTS_WITH:
             continue
         at = index + 1
-        if at >= len(tokens) or tokens[at] not in ("com", "with", "por", "by"):
+        if at >= len(tokens) or tokens[at] not in STARTS_LINKS:
             continue  # "semana começando na segunda": when a week starts, not a value
         # "começam com a letra M", "starting with the letter M"
         while at < len(tokens) and tokens[at] in STARTS_FILLER:
@@ -532,11 +563,15 @@ def values_starting_with(
         if not named:
             continue
         # the rows asked's own column first ("clientes com nome começando com …")
-        _end, meaning = max(named, key=lambda found: (found[1].table in intent.tables, found[0]))
-        intent.conditions.append((meaning.table, f"{meaning.column} ILIKE '{start}%'"))
-        if meaning.table not in intent.tables:
-            intent.tables.append(meaning.table)
-        intent.columns = [c for c in intent.columns if c != (meaning.table, meaning.column)]
+        _end, meaning = max(
+            named, key=lambda found: (found[1].table in intent.subject.tables, found[0])
+        )
+        intent.where.conditions.append((meaning.table, f"{meaning.column} ILIKE '{start}%'"))
+        if meaning.table not in intent.subject.tables:
+            intent.subject.tables.append(meaning.table)
+        intent.subject.columns = [
+            c for c in intent.subject.columns if c != (meaning.table, meaning.column)
+        ]
         return
 
 
@@ -550,10 +585,10 @@ def events_not_happened(
     rows in play records, said after "sem"/"without"/"no", has not happened (the date is
     empty); a table named there is rows of its own (`rows_without_others`)."""
     things = {s for s, _e, found in matches if any(m.kind == "table" for m in found)}
-    in_play = [*intent.tables, *(t for t, _c in intent.filters)]
+    in_play = [*intent.subject.tables, *(t for t, _c in intent.where.filters)]
     for index, token in enumerate(tokens[:-1]):
         before = tokens[index - 1] if index else ""
-        if not (token in WITHOUT or (token == "no" and before in ("with", "have", "has"))):
+        if not (token in WITHOUT or (token in NO and before in HAVING)):
             continue
         after = index + 1
         while after < len(tokens) and tokens[after] in LEFT_OUT:
@@ -566,11 +601,11 @@ def events_not_happened(
                 if column.not_null or not column.type_sql.startswith(DATE_TYPES):
                     continue
                 said = any(w.startswith(noun) for w in spelling(column))
-                if said and (table, column.name) not in intent.unset:
-                    intent.unset.append((table, column.name))
+                if said and (table, column.name) not in intent.where.unset:
+                    intent.where.unset.append((table, column.name))
 
 
-PREPOSITIONS = ("em", "no", "na", "nos", "nas", "in", "during", "para", "pra", "for", "de", "do")
+PREPOSITIONS = said_as("state_period_prepositions")
 """Words between a state's participle and the period it is placed in ("emitidas em maio")."""
 
 
@@ -585,16 +620,16 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
     entregues")."""
     if not PART_OF.search(" ".join(tokens)):
         return
-    for (table, column), values in list(intent.filters.items()):
-        if len(values) != 2 or not intent.periods:
+    for (table, column), values in list(intent.where.filters.items()):
+        if len(values) != 2 or not intent.time.periods:
             continue
         meta = catalog.table(table).column(column).meta
         dates = [
-            w[:SHARED_START]
+            w[: LENGTHS.shared_start]
             for c in catalog.table(table).columns
             if c.type_sql.startswith(DATE_TYPES)
             for w in spelling(c)
-            if len(w) >= SHARED_START
+            if len(w) >= LENGTHS.shared_start
         ]
         values = [v for v in values if _an_event_dated(v, meta, dates)] + [
             v for v in values if not _an_event_dated(v, meta, dates)
@@ -610,14 +645,14 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
                 after = tokens[index + 1 :]
                 bare = after[1:] if after[:1] and after[0] in PREPOSITIONS else after
                 placed = [" ".join(after), " ".join(bare)]
-                if any(t.startswith(p.phrase) for p in intent.periods for t in placed) and any(
+                if any(t.startswith(p.phrase) for p in intent.time.periods for t in placed) and any(
                     later > index + 1 for later in spots[other]
                 ):
-                    intent.filters[table, column] = [other]
+                    intent.where.filters[table, column] = [other]
                     return
 
 
-STILL = re.compile(r"\b(?:ainda|still|yet|pendentes?|pending|aguardando|aguardam|waiting)\b")
+STILL = re.compile(rf"\b{alternation('still_in_state')}\b")
 """Words that say rows are still in a state."""
 
 
@@ -631,13 +666,13 @@ def first_state_is_its_event(
     ("agendados para amanhã") keeps the state: those rows are still in it; so do today and
     rows said to be still in it. A later event's state ("concluídas ontem") keeps its state
     and places the rows by its own date."""
-    if not intent.periods or any(p.start > today for p in intent.periods):
+    if not intent.time.periods or any(p.start > today for p in intent.time.periods):
         return
     # today's, or rows said to be still in it ("ainda não realizados"), keep the first state
-    dropped = all(p.start < today for p in intent.periods) and not intent.current
+    dropped = all(p.start < today for p in intent.time.periods) and not intent.asked.current
     dropped = dropped and not STILL.search(" ".join(tokens))
     said = {genderless(stem(t)) for t in tokens}
-    for (table, column), values in list(intent.filters.items()):
+    for (table, column), values in list(intent.where.filters.items()):
         meta = catalog.table(table).column(column).meta
         dated = date_column(catalog.table(table))  # the date that places its rows in time
         if dated is None or _said_as_alternatives(values, meta, tokens):
@@ -650,15 +685,15 @@ def first_state_is_its_event(
             continue
         kept = [v for v in values if v not in events]
         if kept:
-            intent.filters[table, column] = kept
+            intent.where.filters[table, column] = kept
         else:
-            del intent.filters[table, column]
-        intent.date_column = intent.date_column or dated.name
+            del intent.where.filters[table, column]
+        intent.time.date_column = intent.time.date_column or dated.name
 
 
 def _events_dated(values: list[str], meta: ColumnMeta, dated: Column, said: set[str]) -> list[str]:
     """The states said whose word is the event `dated` records."""
-    starts = [w[:SHARED_START] for w in spelling(dated) if len(w) >= SHARED_START]
+    starts = [w[: LENGTHS.shared_start] for w in spelling(dated) if len(w) >= LENGTHS.shared_start]
     return [
         v
         for v in values
@@ -671,12 +706,12 @@ def _dated_by_its_event(
     intent: Intent, table: Table, values: list[str], meta: ColumnMeta, said: set[str]
 ) -> None:
     """The one nullable date of `table` whose event a state said names places the rows."""
-    if intent.date_column:
+    if intent.time.date_column:
         return
     dates = [c for c in table.columns if c.type_sql.startswith(DATE_TYPES) and not c.not_null]
     found = [c for c in dates if _events_dated(values, meta, c, said)]
     if len(found) == 1:
-        intent.date_column = found[0].name
+        intent.time.date_column = found[0].name
 
 
 def _said_as_alternatives(values: list[str], meta: ColumnMeta, tokens: list[str]) -> bool:
@@ -684,23 +719,23 @@ def _said_as_alternatives(values: list[str], meta: ColumnMeta, tokens: list[str]
     spots = sorted(
         i for v in values for i, t in enumerate(tokens) if stem(t) in _value_words(v, meta)
     )
-    return any(set(tokens[a + 1 : b]) & {"ou", "or"} for a, b in pairwise(spots))
+    return any(set(tokens[a + 1 : b]) & OR for a, b in pairwise(spots))
 
 
+OR = word_set("or_words")
+"""Words joining two states said as either ("abertas ou canceladas")."""
 PART_OF = re.compile(
-    r"^(?:d[ao]s|of the|of)\b|\b(?:share|percent\w*|percentual|porcentagem|proporcao"
-    r"|fraction|quantos deles|quantas delas|how many of them|ended up|acabaram|acabou)\b"
+    rf"^{alternation('part_of_openers')}\b"
+    rf"|\b(?:{alternation('part_of_prefixes')}\w*|{alternation('part_of_words')})\b"
 )
 """A part of some rows is asked: "das tarefas abertas em maio, quantas…", "what share of"."""
-SHARED_START = 5
-"""Letters a state's word and a date's word share when both name one event ("issue")."""
 
 
 def _an_event_dated(value: str, meta: ColumnMeta, dates: list[str]) -> bool:
     """The state is the event a date of its table records: a word of its name or synonyms
     starts as one of the date's words ("issued" ~ "issued at", "agendado" ~ "agendada")."""
     said = [w for p in [value, *meta.value_synonyms.get(value, ())] for w in words(p)]
-    return any(w[:SHARED_START] in dates for w in said if len(w) >= SHARED_START)
+    return any(w[: LENGTHS.shared_start] in dates for w in said if len(w) >= LENGTHS.shared_start)
 
 
 def _value_words(value: str, meta: ColumnMeta) -> set[str]:
@@ -747,7 +782,9 @@ def _same_word(token: str, word: str) -> bool:
     """The same word, in either number or gender ("vendida", "vendidos": "vendido")."""
     one, other = stem(token), stem(word)
     return one == other or (
-        len(one) > 4 and one[-1] in "ao" and genderless(one) == genderless(other)
+        len(one) > 4
+        and one.endswith(tuple(GENDER_ENDINGS))
+        and genderless(one) == genderless(other)
     )
 
 
@@ -770,11 +807,11 @@ def metric_words_are_not_states(
 ) -> None:
     """ "o valor total faturado": the words of the metric's own name are the metric, not a
     state of some table spelled the same ("faturado")."""
-    if intent.metric is None:
+    if intent.measures.metric is None:
         return
     stems = [stem(t) for t in tokens]
     for phrase, term in lexicon.metric_phrases:
-        if term is not intent.metric:
+        if term is not intent.measures.metric:
             continue
         for start in range(len(stems) - len(phrase) + 1):
             if tuple(stems[start : start + len(phrase)]) != phrase:
@@ -797,12 +834,17 @@ def state_said_as_a_metric(
     """ "how many tasks ended up late": a word that, with the rows' own name, is a metric's
     phrase ("late task") asks for that metric's definition (the glossary's dates), not a
     state column's value spelled the same."""
-    if intent.metric is not None or intent.entity is not None or not intent.tables:
+    if (
+        intent.measures.metric is not None
+        or intent.subject.entity is not None
+        or not intent.subject.tables
+    ):
         return
     names = {
         key[0]
         for key, meanings in lexicon.phrases.items()
-        if len(key) == 1 and any(m.kind == "table" and m.table in intent.tables for m in meanings)
+        if len(key) == 1
+        and any(m.kind == "table" and m.table in intent.subject.tables for m in meanings)
     }
     for start, token in enumerate(tokens):
         word = stem(token)
@@ -812,15 +854,17 @@ def state_said_as_a_metric(
             continue  # "total de tarefas": how many, not a metric named "<table> total"
         for term, phrases in lexicon.metric_words:
             rule = term.metric
-            if rule is None or rule.table not in intent.tables:
+            if rule is None or rule.table not in intent.subject.tables:
                 continue
             if any(len(p) == 2 and word in p and set(p) - {word} <= names for p in phrases):
-                intent.metric = term
+                intent.measures.metric = term
                 drop_values_at(intent, start, matches)
                 return
 
 
-COUNTED_AFTER = ("mais", "most", "menos", "fewest", "quantos", "quantas", "many")
+RANKED_BY_COUNT = said_as("ranked_by_count")
+"""Words before a plural that rank rows by how many ("the most no-shows")."""
+COUNTED_AFTER = (*RANKED_BY_COUNT, *said_as("count_askers"))
 """Words after which a plural names rows counted ("the most no-shows", "quantas faltas")."""
 
 
@@ -829,22 +873,22 @@ def rows_counted_not_a_rate(
 ) -> None:
     """ "which month had the most no-shows": a word that is both a rate's name and a state,
     counted, means the rows in that state, not the rate."""
-    metric = intent.metric.metric if intent.metric else None
+    metric = intent.measures.metric.metric if intent.measures.metric else None
     if metric is None or not metric.expression.strip().upper().startswith("AVG("):
         return
     for start, _end, meanings in matches:
         if not start or tokens[start - 1] not in COUNTED_AFTER:
             continue
-        if not any(m.kind == "metric" and m.term is intent.metric for m in meanings):
+        if not any(m.kind == "metric" and m.term is intent.measures.metric for m in meanings):
             continue
         state = next((m for m in meanings if m.kind == "value" and m.table == metric.table), None)
         if state is not None:
-            intent.metric = None
-            values = intent.filters.setdefault((state.table, state.column), [])
+            intent.measures.metric = None
+            values = intent.where.filters.setdefault((state.table, state.column), [])
             if state.value not in values:
                 values.append(state.value)
-            if tokens[start - 1] not in ("mais", "most", "menos", "fewest"):
-                intent.aggregate = "count"
+            if tokens[start - 1] not in RANKED_BY_COUNT:
+                intent.measures.aggregate = "count"
             return
 
 
@@ -858,7 +902,7 @@ def states_a_term_defines(
     of a glossary metric's name on the same rows, where the glossary defines that metric by
     other columns than the state's (a late row delivered has left the "late" state), means
     the glossary's definition, not the state. Of one row, the word still asks its state."""
-    if intent.entity is not None:
+    if intent.subject.entity is not None:
         return
     defined = states_defined_apart(catalog)
     for start, end, meanings in matches:
@@ -866,7 +910,7 @@ def states_a_term_defines(
         for meaning in meanings:
             if meaning.kind != "value":
                 continue
-            if meaning.value not in intent.filters.get((meaning.table, meaning.column), []):
+            if meaning.value not in intent.where.filters.get((meaning.table, meaning.column), []):
                 continue
             candidates = defined.get((meaning.table, meaning.column, meaning.value), [])
             term = next((t for t, phrases in candidates if any(said <= p for p in phrases)), None)
@@ -874,8 +918,8 @@ def states_a_term_defines(
                 continue
             drop_values_at(intent, start, matches)
             condition = (meaning.table, term.metric.filter or "")
-            if term is not intent.metric and condition not in intent.conditions:
-                intent.conditions.append(condition)
+            if term is not intent.measures.metric and condition not in intent.where.conditions:
+                intent.where.conditions.append(condition)
             break
 
 
@@ -950,31 +994,30 @@ def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catal
     if not codes:
         return read
     fits = [(t, c) for t, c in shaped if len(c.meta.example or "") == len(codes[0])]
-    involved = [*intent.tables, *(t for t, _c in intent.filters)]
-    if intent.metric and intent.metric.metric:
-        involved.append(intent.metric.metric.table)
+    involved = [*intent.subject.tables, *(t for t, _c in intent.where.filters)]
+    if intent.measures.metric and intent.measures.metric.metric:
+        involved.append(intent.measures.metric.metric.table)
     near = [(t, c) for t, c in fits if involved and tied(catalog, t.name, involved)]
     first = fold(codes[0])
     at = [fold(w) for w in said].index(first)
     negated = {fold(w) for w in said[max(0, at - 3) : at]} & CODE_NEGATIONS
     for table, column in (near or fits)[:1]:
         stated = in_values(column.name, codes, negated=bool(negated))
-        intent.conditions.append((table.name, stated))
+        intent.where.conditions.append((table.name, stated))
         read += [fold(c) for c in codes]
         # "pedidos de XY contra ZW", "XY vs ZW, count for each": a measure of each code
-        measured = intent.aggregate or intent.metric or intent.measure
+        measured = intent.measures.aggregate or intent.measures.metric or intent.measures.measure
         compared = COMPARED & {fold(w) for w in said}
         if len(codes) > 1 and not negated and measured and compared and not intent.groups:
             intent.groups.append(Group(table.name, column.name))
     return read
 
 
-CODE_PLACES = {"em", "no", "na", "nos", "nas", "de", "do", "da", "dos", "das", "pra", "para"}
-CODE_PLACES |= {"in", "from", "of", "to", "for", "at"}
+CODE_PLACES = set(said_as("code_prepositions"))
 """Prepositions a place or kind said by its code follows ("em XY", "from ZW")."""
-CODE_LIST = {"e", "ou", "and", "or", "x", "vs", ",", "versus", "contra", "against"} | CODE_PLACES
-COMPARED = {"vs", "versus", "contra", "against", "x", "compared", "comparado", "each", "cada"}
+CODE_LIST = {*said_as("code_list_links"), ","} | CODE_PLACES
+COMPARED = set(said_as("compared_against"))
 """Words that set codes against each other ("XY vs ZW"): each measured apart."""
 """Words between codes of one list ("XY e ZW", "XY, ZW ou KL")."""
-CODE_NEGATIONS = {*NEGATIONS, "fora", "exceto", "tirando", "outside", "except", "excluding"}
+CODE_NEGATIONS = {*NEGATIONS, *said_as("code_exclusions")}
 """Words before a code that leave it out ("fora de XY")."""

@@ -10,8 +10,10 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, Column
 from orquestra.ddl_catalog.text import fold, words
+from orquestra.offline import lang
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins
+from orquestra.offline.lang.morphology import LENGTHS, NEGATING_PREFIXES, REGULAR_PAST_ENDINGS
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     EVENT_VERBS,
@@ -21,6 +23,7 @@ from orquestra.offline.lexicon import (
     shares_root,
     spelling,
 )
+from orquestra.offline.periods import either
 
 
 def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
@@ -51,13 +54,13 @@ def _rows_in_a_state_of_theirs(intent: Intent, catalog: Catalog, base: str) -> s
     """The dated rows that refer to the base's and whose state the question names ("clientes
     com pedidos cancelados em maio"): the period is when those happened. None when the base's
     own date is asked, or no such table is dated."""
-    if intent.metric is not None or intent.date_column:
+    if intent.measures.metric is not None or intent.time.date_column:
         return None
     table = catalog.table(base)
     own = {c.name for c in table.columns if c.type_sql.startswith(DATE_TYPES)}
-    if any(t == base and c in own for t, c in intent.columns):
+    if any(t == base and c in own for t, c in intent.subject.columns):
         return None
-    for other, _column in intent.filters:
+    for other, _column in intent.where.filters:
         if other == base:
             continue
         refers = any(j.to == base for j in catalog.table(other).meta.joins)
@@ -73,20 +76,23 @@ SIMPLE_STATE = re.compile(r"^\s*(\w+)\s*=\s*'([^']+)'\s*$")
 def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
     """A state the question names that is exactly a glossary metric's condition ("status =
     'X'") is placed in time as that metric places it, on the table of the state."""
-    if intent.metric is not None:
+    if intent.measures.metric is not None:
         return None
     for term in catalog.glossary:
         rule = term.metric
         if rule is None or not rule.date_column:
             continue
         found = SIMPLE_STATE.match(rule.filter or "")
-        if found and intent.filters.get((rule.table, found.group(1))) == [found.group(2)]:
+        if found and intent.where.filters.get((rule.table, found.group(1))) == [found.group(2)]:
             return rule.table, rule.date_column
     return None
 
 
-UNDONE = re.compile(r"^un\w{3,}ed$")
-"""An English participle negated by "un-" ("unsigned", "unpaid" is "un" + "paid")."""
+UNDONE = re.compile(
+    rf"^(?:{'|'.join(map(re.escape, NEGATING_PREFIXES))})\w{{3,}}"
+    rf"(?:{'|'.join(map(re.escape, REGULAR_PAST_ENDINGS))})$"
+)
+"""A participle negated by a prefix ("unsigned"; "unpaid" is "un" + "paid")."""
 
 
 def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
@@ -95,24 +101,24 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     concluídas" → `data_conclusao`, "cadastramos" → `cadastrado_em`); else the first."""
     if _metric_date(intent):
         return _metric_date(intent)
-    implied = intent.implied[0].metric if len(intent.implied) == 1 else None
+    implied = intent.measures.implied[0].metric if len(intent.measures.implied) == 1 else None
     if implied is not None and implied.table == base and implied.date_column:
         return implied.date_column  # "total billed to plan X": placed as revenue is
-    if intent.date_column and intent.date_column in catalog.table(base).column_names:
-        return intent.date_column
+    if intent.time.date_column and intent.time.date_column in catalog.table(base).column_names:
+        return intent.time.date_column
     table = catalog.table(base)
     # a date said not to have happened ("never reviewed") places no row in time
     dated = [
         c
         for c in table.columns
-        if c.type_sql.startswith(DATE_TYPES) and (base, c.name) not in intent.unset
+        if c.type_sql.startswith(DATE_TYPES) and (base, c.name) not in intent.where.unset
     ]
-    named = [c for t, c in intent.columns if t == base and c in {d.name for d in dated}]
+    named = [c for t, c in intent.subject.columns if t == base and c in {d.name for d in dated}]
     if named:
         return named[0]
     states = [
         word
-        for (owner, _column), values in intent.filters.items()
+        for (owner, _column), values in intent.where.filters.items()
         if owner == base
         for value in values
         for word in words(value.replace("_", " "))
@@ -130,7 +136,7 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     ]
     # "quantas tarefas chegaram", "eu fiz": the event an everyday verb names, spelled as the
     # date is (not when a state of the rows is said: "fizeram falta" is the state's date)
-    stated = any(owner == base for owner, _column in intent.filters)
+    stated = any(owner == base for owner, _column in intent.where.filters)
     said_words = words(intent.question)
     events = (
         []
@@ -143,7 +149,16 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     )
     # "how many reports did she sign": an English verb's past form spells the date ("signed at"),
     # as a whole word
-    pasts = [] if stated else [f"{w}ed" for w in words(intent.question) if len(w) >= 4]
+    pasts = (
+        []
+        if stated
+        else [
+            f"{w}{ending}"
+            for w in words(intent.question)
+            if len(w) >= 4
+            for ending in REGULAR_PAST_ENDINGS
+        ]
+    )
     spelled = {column.name: spelling(column) for column in dated}
     verb_dated = [
         column
@@ -156,7 +171,7 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     verb_dated.sort(key=lambda column: column.not_null)
     if verb_dated:
         return verb_dated[0].name
-    if intent.recency:  # "a tarefa concluída mais recentemente": by when it was done
+    if intent.ordering.recency:  # "a tarefa concluída mais recentemente": by when it was done
         state_dated = [c for c in dated if any(_spelled_alike(w, c) for w in states)]
         state_dated.sort(key=lambda column: column.not_null)  # the one that records it happening
         if state_dated:
@@ -168,10 +183,10 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     return dated[0].name if dated else None
 
 
-PLANNED = ("agend", "marc", "book", "schedul", "plan", "previst", "expect", "program")
+PLANNED = lang.words("planning_roots")
 """Starts of the verbs of planning: what was planned may lie after today."""
-PAST_FORMS = {"left", "went", "came", "sent", "got", "took", "paid", "sold", "did", "had"}
-"""English pasts that do not end in "-ed"."""
+PAST_FORMS = lang.word_set("irregular_pasts")
+"""Pasts that do not end in a past ending ("left", "paid")."""
 
 
 def said_in_the_past(question: str) -> bool:
@@ -185,12 +200,12 @@ def said_in_the_past(question: str) -> bool:
             return True
         if len(word) >= 4 and word.endswith(FINITE_PAST):  # "saiu", "chegaram"
             return True
-        if len(word) >= 5 and word.endswith("ed"):  # "shipped", "arrived"
+        if len(word) >= 5 and word.endswith(REGULAR_PAST_ENDINGS):  # "shipped", "arrived"
             return True
     return False
 
 
-SAME_START = 6
+SAME_START = LENGTHS.shared_prefix
 """Letters a state's word and a date column's word share when they name one event
 ("entregue", "data_entrega"): irregular participles have no verb ending to strip."""
 
@@ -200,8 +215,8 @@ def _spelled_alike(word: str, column: Column) -> bool:
     return len(word) >= SAME_START and any(w[:SAME_START] == word[:SAME_START] for w in spelled)
 
 
-NEW = re.compile(r"\b(nov[oa]s?|new)\b")
-CREATION_ROOTS = ("cri", "cadastr", "creat", "regist", "insert", "signup", "joined")
+NEW = re.compile(rf"\b({either('new_words')})\b")
+CREATION_ROOTS = lang.words("creation_roots")
 """How a date column that records a row's creation is spelled, in either language."""
 
 
@@ -211,7 +226,7 @@ def _records_creation(column: Column) -> bool:
 
 
 def _metric_date(intent: Intent) -> str | None:
-    metric = intent.metric.metric if intent.metric else None
+    metric = intent.measures.metric.metric if intent.measures.metric else None
     return metric.date_column if metric else None
 
 
@@ -220,9 +235,14 @@ def undated_kinds_in_time(intent: Intent, catalog: Catalog) -> None:
     nor refer to a dated row (a kind, a catalogue entry), counted or listed in a period, are
     the rows that refer to them and have a date, when exactly one table does; otherwise the
     period would be silently dropped."""
-    if not intent.periods or intent.metric or intent.measure or intent.entity:
+    if (
+        not intent.time.periods
+        or intent.measures.metric
+        or intent.measures.measure
+        or intent.subject.entity
+    ):
         return
-    named = [*intent.tables, *(t for t, _c in intent.filters)]
+    named = [*intent.subject.tables, *(t for t, _c in intent.where.filters)]
     if not named:
         return
     first = catalog.table(named[0])
@@ -238,4 +258,7 @@ def undated_kinds_in_time(intent: Intent, catalog: Catalog) -> None:
         and date_column(table) is not None
     ]
     if len(referring) == 1:
-        intent.tables = [referring[0], *(t for t in intent.tables if t != referring[0])]
+        intent.subject.tables = [
+            referring[0],
+            *(t for t in intent.subject.tables if t != referring[0]),
+        ]

@@ -16,42 +16,43 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, Column, Table
 from orquestra.ddl_catalog.text import fold
+from orquestra.offline import lang
 from orquestra.offline.conditions import same_verb
 from orquestra.offline.intent import Clause, Intent
+from orquestra.offline.lang.morphology import LENGTHS, NEGATING_PREFIXES
 from orquestra.offline.lexicon import DATE_TYPES, NEGATIONS, shares_root, spelling
 from orquestra.offline.measures import share_condition
+from orquestra.offline.periods import either
 from orquestra.offline.shares import PERCENT
 
-DEADLINE_WORDS = ("prazo", "deadline", "due")
-DEADLINE = re.compile(rf"\b(?:{'|'.join(DEADLINE_WORDS)})\b")
-ON_TIME = re.compile(
-    r"\b(?:no prazo|dentro do prazo|dentro do seu prazo|em dia|a tempo|on time|in time"
-    r"|(?:within|by|before) (?:the|their|its) deadlines?|antes do prazo)\b"
-)
-LATE = re.compile(
-    r"\b(?:fora do prazo|com atraso|em atraso|atrasad[oa]s?|late|after the deadline"
-    r"|past the deadline|depois do prazo|apos o prazo|passaram do prazo|passou do prazo)\b"
-)
-LATE_SHORT = re.compile(r"\b(?:fora|not)\b")
+DEADLINE_WORDS = lang.words("deadline_words")
+DEADLINE = re.compile(rf"\b{either('deadline_words')}\b")
+ON_TIME = re.compile(rf"\b{either('on_time')}\b")
+LATE = re.compile(rf"\b{either('late')}\b")
+LATE_SHORT = re.compile(rf"\b{either('late_short')}\b")
 """Said after an on-time clause, the other side: "quantos no prazo e quantos fora"."""
-PASSED = re.compile(
-    r"\b(?:past|passed|beyond|overdue|expired|blew|blown|estourad[oa]s?|estourou|estouraram"
-    r"|vencid[oa]s?|passou|passaram"
-    r"|ultrapassad[oa]s?)\b"
-)
+PASSED = re.compile(rf"\b{either('deadline_passed')}\b")
 NEGATED = set(NEGATIONS)
-HAVING = ("have", "has", "had", "with", "still")
-"""English words before "no <noun>" that say the noun is missing ("have no signature")."""
-CONJUNCTION = re.compile(r"(?:,\s*|\s+)(?:e|and)\s+")
-SHARED_PREFIX = 6
+HAVING = lang.word_set("having_before_no")
+"""Words before "no <noun>" that say the noun is missing ("have no signature")."""
+NONE_OF = lang.word_set("no_quantifier")
+"""The word that says a noun is missing after `HAVING` ("no signature")."""
+RESULT_NAMES = lang.mapping("deadline_result_names")
+"""How the result names the rows done on time and late, counted apart ("no_prazo")."""
+CONJUNCTION = re.compile(rf"(?:,\s*|\s+){either('and_words')}\s+")
+SHARED_PREFIX = LENGTHS.shared_prefix
+"""Letters a verb and a date column's word share when they name one act ("entregues",
+"data_entrega")."""
 ROW_COUNT = re.compile(r"count\((\*|1)\)$|avg\(casewhen")
 """A metric's expression (flattened) that counts rows, or shares them out by a condition."""
 
 
+_SINCE = rf"(?:\b{either('aged_since')}\s+)?"
+_DAYS = either("day_noun", "days_noun")
 AGED = re.compile(
-    r"(?:\b(?:h[aá]|a|faz|com|by|for)\s+)?\b(?:mais de|acima de|pelo menos|more than|over"
-    r"|at least|upwards of)\s+(\d{1,4})\s+(?:dias?|days?)\b|\b(\d{1,4})\s*\+\s*(?:dias|days)\b"
-    r"|(?:\b(?:h[aá]|a|faz|com|by|for)\s+)?\b(\d{1,4})\s+(?:dias?|days?)\s+(?:ou mais|or more)\b",
+    rf"{_SINCE}\b{either('more_than')}\s+(\d{{1,4}})\s+{_DAYS}\b"
+    rf"|\b(\d{{1,4}})\s*\+\s*{either('days_noun')}\b"
+    rf"|{_SINCE}\b(\d{{1,4}})\s+{_DAYS}\s+{either('or_more')}\b",
     re.IGNORECASE,
 )
 """How long past its deadline a row is said to be: "vencidos há mais de 60 dias", "over 30
@@ -77,14 +78,14 @@ def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> No
     if found is None:
         return
     table, deadline = found
-    intent.days_late = days
-    intent.conditions.append((table.name, f"{deadline.name} < {{today}} - {days}"))
+    intent.where.days_late = days
+    intent.where.conditions.append((table.name, f"{deadline.name} < {{today}} - {days}"))
     # rows that far past their deadline are still open: the late metric's open rows
-    rule = intent.metric.metric if intent.metric else None
+    rule = intent.measures.metric.metric if intent.measures.metric else None
     still_open = _open_alternative(rule.filter) if rule and rule.table == table.name else None
     if still_open is not None:
         _only_the_open_rows(intent, table.name, still_open)
-    intent.columns = [c for c in intent.columns if c != (table.name, deadline.name)]
+    intent.subject.columns = [c for c in intent.subject.columns if c != (table.name, deadline.name)]
 
 
 def _open_alternative(condition: str | None) -> str | None:
@@ -99,8 +100,8 @@ def late_now(intent: Intent) -> None:
     """ "quais tarefas estão atrasadas agora": of a metric whose rows are those done late or
     still open past their deadline, the rows late now are the open ones (its alternative
     that says the end is still empty), not those that ended late long ago."""
-    rule = intent.metric.metric if intent.metric else None
-    if not intent.current or rule is None or not rule.filter or intent.periods:
+    rule = intent.measures.metric.metric if intent.measures.metric else None
+    if not intent.asked.current or rule is None or not rule.filter or intent.time.periods:
         return
     still_open = _open_alternative(rule.filter)
     if still_open is None:
@@ -112,10 +113,10 @@ def _only_the_open_rows(intent: Intent, table: str, still_open: str) -> None:
     """The late metric's rows narrowed to its open alternative: that condition, on the
     metric's table, in place of the metric (and of a late word's comparison of the dates,
     which is the other, ended, alternative: "running late")."""
-    intent.conditions.append((table, still_open))
-    intent.metric = None
-    intent.comparisons = [c for c in intent.comparisons if c[0] != table]
-    intent.tables = [table, *(t for t in intent.tables if t != table)]
+    intent.where.conditions.append((table, still_open))
+    intent.measures.metric = None
+    intent.where.comparisons = [c for c in intent.where.comparisons if c[0] != table]
+    intent.subject.tables = [table, *(t for t in intent.subject.tables if t != table)]
 
 
 def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Catalog) -> None:
@@ -129,7 +130,7 @@ def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Cat
     on_time, late = ON_TIME.search(text), LATE.search(text)
     if on_time and not late:
         late = LATE_SHORT.search(text, on_time.end())
-    if not (on_time or late) or table.name not in intent.tables:
+    if not (on_time or late) or table.name not in intent.subject.tables:
         return
     done = _done_column(tokens, table, deadline)
     both = bool(on_time and late and CONJUNCTION.search(_between(text, on_time, late)))
@@ -145,15 +146,20 @@ def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Cat
     sides = {"<=": on_time, ">": late}
     said = sorted((m.start(), op) for op, m in sides.items() if m is not None)
     if both:
-        labels = {"<=": "no_prazo", ">": "fora_do_prazo"}
-        intent.apart = [
+        labels = {"<=": RESULT_NAMES["on_time"], ">": RESULT_NAMES["late"]}
+        intent.measures.apart = [
             Clause(comparisons=[(table.name, done.name, op, deadline.name)], label=labels[op])
             for _start, op in said
         ]
     else:
-        intent.comparisons.append((table.name, done.name, said[0][1], deadline.name))
-    intent.columns = [c for c in intent.columns if c not in {(table.name, deadline.name)}]
-    intent.tables = [table.name, *(t for t in intent.tables if t != table.name)]  # counted
+        intent.where.comparisons.append((table.name, done.name, said[0][1], deadline.name))
+    intent.subject.columns = [
+        c for c in intent.subject.columns if c not in {(table.name, deadline.name)}
+    ]
+    intent.subject.tables = [
+        table.name,
+        *(t for t in intent.subject.tables if t != table.name),
+    ]  # counted
     _without_the_verbs_state(intent, table, done)
     _in_the_definitions_terms(intent, table.name, done.name, deadline.name, catalog, both)
     if on_time and not late and _share_of_it(text, on_time.start()):
@@ -182,28 +188,36 @@ def _the_rate_of_it(
         if compared and done in (None, compared.group(1)):
             rates.append(term)
     if len(rates) == 1:
-        intent.metric, intent.aggregate, intent.share = rates[0], None, False
+        intent.measures.metric, intent.measures.aggregate, intent.measures.share = (
+            rates[0],
+            None,
+            False,
+        )
 
 
 def _without_the_verbs_state(intent: Intent, table: Table, done: Column) -> None:
     """ "entregues dentro do prazo": the verb says what is compared with the deadline (its
     date), not a state the rows are still in."""
     starts = {w[:SHARED_PREFIX] for w in _spelled(done) if len(w) >= SHARED_PREFIX}
-    for (owner, column), values in list(intent.filters.items()):
+    for (owner, column), values in list(intent.where.filters.items()):
         if owner != table.name:
             continue
         kept = [v for v in values if fold(v)[:SHARED_PREFIX] not in starts]
         if kept:
-            intent.filters[owner, column] = kept
+            intent.where.filters[owner, column] = kept
         else:
-            del intent.filters[owner, column]
+            del intent.where.filters[owner, column]
 
 
 def _deadline(intent: Intent, catalog: Catalog) -> tuple[Table, Column] | None:
     """The first table in play with a deadline, and that column."""
-    metric = [intent.metric.metric.table] if intent.metric and intent.metric.metric else []
-    named = [t for t, _c in intent.columns]
-    for name in dict.fromkeys([*metric, *intent.tables, *named]):
+    metric = (
+        [intent.measures.metric.metric.table]
+        if intent.measures.metric and intent.measures.metric.metric
+        else []
+    )
+    named = [t for t, _c in intent.subject.columns]
+    for name in dict.fromkeys([*metric, *intent.subject.tables, *named]):
         table = catalog.table(name)
         for column in _dates(table):
             if set(DEADLINE_WORDS) & set(_spelled(column)):
@@ -218,23 +232,28 @@ def _past_and_open(
     saying it has passed, and the date of what was due said to be empty. In the words of
     the glossary definition that holds both (its other conditions too: "not cancelled"),
     else the two conditions."""
-    named = (table.name, deadline.name) in intent.columns or DEADLINE.search(text)
+    named = (table.name, deadline.name) in intent.subject.columns or DEADLINE.search(text)
     if not named or not PASSED.search(text):
         return False
-    done = next((c for t, c in intent.unset if t == table.name and c != deadline.name), None)
+    done = next((c for t, c in intent.where.unset if t == table.name and c != deadline.name), None)
     if done is None:  # "ainda sem assinatura": a noun of what was due, negated
         negated = [t for i, t in enumerate(tokens) if set(tokens[max(0, i - 2) : i]) & NEGATED]
-        negated += [t[2:] for t in tokens if t.startswith("un") and len(t) > 6]  # "unsigned"
+        negated += [  # "unsigned"
+            t[len(prefix) :]
+            for t in tokens
+            for prefix in NEGATING_PREFIXES
+            if t.startswith(prefix) and len(t) > 6
+        ]
         negated += [  # "still have no signature" (in Portuguese "no" is "in the")
             t
             for i, t in enumerate(tokens)
-            if i > 1 and tokens[i - 1] == "no" and tokens[i - 2] in HAVING
+            if i > 1 and tokens[i - 1] in NONE_OF and tokens[i - 2] in HAVING
         ]
         column = _done_column(negated, table, deadline)
         if column is None:
             return False
         done = column.name
-        intent.unset.append((table.name, done))
+        intent.where.unset.append((table.name, done))
     wanted = {f"{done}isnull", f"{deadline.name}<{{today}}"}
     chosen = f"{deadline.name} < {{today}}"
     for term in catalog.glossary:
@@ -244,11 +263,11 @@ def _past_and_open(
         held = [alt for alt in _alternatives(rule.filter) if wanted <= set(_conjuncts(alt))]
         if held:
             chosen = held[0]
-            intent.unset.remove((table.name, done))
-            intent.date_column = intent.date_column or rule.date_column
+            intent.where.unset.remove((table.name, done))
+            intent.time.date_column = intent.time.date_column or rule.date_column
             break
-    intent.conditions.append((table.name, chosen))
-    intent.columns = [c for c in intent.columns if c != (table.name, deadline.name)]
+    intent.where.conditions.append((table.name, chosen))
+    intent.subject.columns = [c for c in intent.subject.columns if c != (table.name, deadline.name)]
     _no_row_count_metric(intent)
     return True
 
@@ -266,7 +285,7 @@ def _in_the_definitions_terms(
         rule = term.metric
         said = re.sub(r"::\w+", "", f"{rule.expression} {rule.filter}") if rule else ""
         if rule and rule.table == table and rule.date_column and pattern.search(said):
-            intent.date_column = rule.date_column
+            intent.time.date_column = rule.date_column
             break
     _no_row_count_metric(intent, both)
 
@@ -274,11 +293,15 @@ def _in_the_definitions_terms(
 def _no_row_count_metric(intent: Intent, counted: bool = False) -> None:
     """A count of the rows the question's own conditions say (`counted`: each clause's),
     not a metric that counts or shares out rows (a metric of an amount stays)."""
-    rule = intent.metric.metric if intent.metric else None
+    rule = intent.measures.metric.metric if intent.measures.metric else None
     if rule is None or not ROW_COUNT.match(_flat(rule.expression)):
         return
-    if counted or intent.aggregate == "count" or (intent.aggregate is None and intent.asks_data):
-        intent.metric, intent.aggregate = None, "count"
+    if (
+        counted
+        or intent.measures.aggregate == "count"
+        or (intent.measures.aggregate is None and intent.asked.asks_data)
+    ):
+        intent.measures.metric, intent.measures.aggregate = None, "count"
 
 
 def _done_column(tokens: list[str], table: Table, deadline: Column) -> Column | None:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
 from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.offline import lang
 from orquestra.offline.conditions import drop_values_at
 from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
@@ -22,29 +23,15 @@ from orquestra.offline.lexicon import (
     noun_roots,
     shares_root,
 )
+from orquestra.offline.periods import either
 
-TIME_UNITS: tuple[str, ...] = (
-    "dia",
-    "dias",
-    "hora",
-    "horas",
-    "minuto",
-    "minutos",
-    "day",
-    "days",
-    "hour",
-)
-TIME_UNITS += ("hours", "minute", "minutes")
+TIME_UNITS: tuple[str, ...] = lang.words("duration_units")
 AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
-TIME_ASKED = re.compile(
-    r"\b(quanto tempo|quant[oa]s (dias|horas|minutos)|how long|how many (days|hours|minutes)"
-    r"|tempo medio|average time|mean time|average (number of )?(days|hours)"
-    r"|media de (dias|horas))\b"
-)
+TIME_ASKED = re.compile(rf"\b{either('time_taken_asked')}\b")
 """The languages' ways of asking for a time taken (in folded text)."""
-TIME_LEFT = re.compile(r"\b(faltam?|restam?|left|remaining)\b")
+TIME_LEFT = re.compile(rf"\b{either('time_left')}\b")
 """A time still to run ("quantos dias faltam para vencer"): not a time taken."""
-TIME_WORDS = {*TIME_UNITS, "tempo", "time", "medio", "media", "average", "mean", "long"}
+TIME_WORDS = {*TIME_UNITS, *lang.words("time_taken_words")}
 """Words every time taken shares, so they choose none."""
 
 
@@ -69,9 +56,9 @@ def duration_asked(
     words it shares most, else the first one of the rows it names ("quanto tempo as tarefas
     levam"); a metric already read that is not a time gives way, and so do states read from
     the time's own words ("liberação" is the time's, not a state "liberado")."""
-    if intent.entity is not None or not TIME_ASKED.search(text) or TIME_LEFT.search(text):
+    if intent.subject.entity is not None or not TIME_ASKED.search(text) or TIME_LEFT.search(text):
         return
-    if intent.metric is not None and is_time_taken(intent.metric):
+    if intent.measures.metric is not None and is_time_taken(intent.measures.metric):
         _no_other_aggregate(intent)  # "average number of days late": not a count
         return
     times = [term for term in catalog.glossary if is_time_taken(term)]
@@ -79,13 +66,13 @@ def duration_asked(
     scored = [
         (shared, term)
         for shared, term in scored
-        if shared or (term.metric is not None and term.metric.table in intent.tables)
+        if shared or (term.metric is not None and term.metric.table in intent.subject.tables)
     ]
     if not scored:
         return
     best = max(len(shared) for shared, _term in scored)
     shared, term = next((s, t) for s, t in scored if len(s) == best)  # the first of equals
-    intent.metric, intent.measure = term, None
+    intent.measures.metric, intent.measures.measure = term, None
     _no_other_aggregate(intent)
     for index in shared:
         drop_values_at(intent, index, matches)
@@ -93,8 +80,8 @@ def duration_asked(
 
 def _no_other_aggregate(intent: Intent) -> None:
     """The time taken is itself the average asked: no count, sum or average of it."""
-    if intent.aggregate in ("avg", "count", "sum", "total"):
-        intent.aggregate = None
+    if intent.measures.aggregate in ("avg", "count", "sum", "total"):
+        intent.measures.aggregate = None
 
 
 class Spelling(NamedTuple):

@@ -11,14 +11,19 @@ from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.dating import NEW
 from orquestra.offline.intent import Intent
-from orquestra.offline.languages import language_of
-from orquestra.offline.lexicon import (
-    FUNCTION_WORDS,
+from orquestra.offline.lang import word_set
+from orquestra.offline.lang import words as words_of
+from orquestra.offline.lang.morphology import (
+    ADVERB_ENDINGS,
     PARTICIPLE_ENDINGS,
+    PERSON_ENDINGS,
+    PLURAL_ENDINGS,
+    PROGRESSIVE_ENDINGS,
     VERB_ENDINGS,
-    Lexicon,
-    Meaning,
+    adjectives_after_noun,
 )
+from orquestra.offline.languages import language_of
+from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon, Meaning
 from orquestra.offline.understanding import QUESTION_WORDS
 
 
@@ -36,7 +41,13 @@ def codes_spelled_as_words(catalog: Catalog) -> frozenset[str]:
     )
 
 
-SAID_APART = re.compile(r"\b(side by side|lado a lado)\b", re.IGNORECASE)
+def _said(concept: str) -> str:
+    """A concept's words as a regular-expression alternation, as spelled (escaped, spaces
+    single, in the data's order)."""
+    return "(?:" + "|".join(re.escape(w) for w in words_of(concept)) + ")"
+
+
+SAID_APART = re.compile(rf"\b{_said('side_by_side')}\b", re.IGNORECASE)
 """How people ask for figures shown together: a comparison's manner, nothing to filter by."""
 
 
@@ -63,12 +74,18 @@ def without_pronoun_codes(question: str, catalog: Catalog) -> str:
     return question
 
 
-VERB_LIKE = (*VERB_ENDINGS, *PARTICIPLE_ENDINGS, "ndo", "ing", "ly", "mente", "mos", "em")
+VERB_LIKE = (
+    *VERB_ENDINGS,
+    *PARTICIPLE_ENDINGS,
+    *PROGRESSIVE_ENDINGS,
+    *ADVERB_ENDINGS,
+    *PERSON_ENDINGS,
+)
 """Endings of verb forms and adverbs: a word ending so beside the rows is how they were
 done or more of the sentence ("pedidos recebidos", "orders placed", "clientes pagarem"),
 not a kind of row."""
-LINKING = ("why", "onto", "into", "upon", "across", "within", "via", "whose", "whom", "than")
-"""English words that may stand right before a noun and never describe it."""
+LINKING = word_set("not_describing_before_noun")
+"""Words that may stand right before a noun and never describe it ("why orders")."""
 
 
 def conditions_not_understood(
@@ -80,15 +97,16 @@ def conditions_not_understood(
 ) -> list[str]:
     """Unknown words said of the rows as a kind of them ("pedidos urgentes", "fragile
     orders"): in Portuguese an adjective right after the rows' plural noun, agreeing with
-    it (a plural too); in English one right before the noun. Dropped, they would answer
-    for all the rows: they are said instead. Other unknown words are filler ("obrigado",
-    "exatamente"), and the rest of the question is answered."""
+    it (a plural too); in English one right before the noun (`adjectives_after_noun`).
+    Dropped, they would answer for all the rows: they are said instead. Other unknown words
+    are filler ("obrigado", "exatamente"), and the rest of the question is answered."""
     systems = {w for system in catalog.systems for w in words(system.name)}
     found = []
     for start, end, meanings in matches:
         if not any(m.kind == "table" for m in meanings):
             continue
-        beside = end if lang == "pt" else start - 1
+        after = adjectives_after_noun(lang)
+        beside = end if after else start - 1
         if not 0 <= beside < len(tokens):
             continue
         word = tokens[beside]
@@ -96,8 +114,8 @@ def conditions_not_understood(
             continue
         if NEW.fullmatch(word):  # "clientes novos": placed by their registration date
             continue
-        agrees = tokens[end - 1].endswith("s") and word.endswith("s")
-        if lang != "pt" or agrees:
+        agrees = tokens[end - 1].endswith(PLURAL_ENDINGS) and word.endswith(PLURAL_ENDINGS)
+        if not after or agrees:
             found.append(word)
     return list(dict.fromkeys(found))
 
@@ -106,14 +124,16 @@ def kinds_unknown(intent: Intent, said: str, catalog: Catalog, lexicon: Lexicon)
     """The unknown words of the question said as a kind of the rows ("tarefas urgentes"),
     read in the words as typed (a linking verb left in: "why is task 7" has no "why
     task")."""
-    if not intent.unknown:
+    if not intent.unread.unknown:
         return []
     plain = words(said)
     lang = language_of(said, catalog)
-    return conditions_not_understood(plain, lexicon.match(plain), lang, intent.unknown, catalog)
+    return conditions_not_understood(
+        plain, lexicon.match(plain), lang, intent.unread.unknown, catalog
+    )
 
 
-EXAMPLES = re.compile(r"\(([^()]*)\)|\b(?:etc|e outros|e outras|and so on|and others)\b")
+EXAMPLES = re.compile(rf"\(([^()]*)\)|\b{_said('and_so_on')}\b")
 """Values given as examples: in parentheses, or closed by "etc"/"and so on"."""
 
 
@@ -124,4 +144,4 @@ def examples_of_groups(intent: Intent) -> None:
         return
     for group in intent.groups:
         if group.grain is None:
-            intent.filters.pop((group.table, group.column), None)
+            intent.where.filters.pop((group.table, group.column), None)

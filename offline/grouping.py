@@ -9,43 +9,27 @@ from itertools import pairwise
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Group, Intent
+from orquestra.offline.lang import mapping, word_set, words
+from orquestra.offline.lang.morphology import PARTICIPLES
 from orquestra.offline.lexicon import (
     FUNCTION_WORDS,
-    PARTICIPLES,
     Meaning,
     display_column,
     is_measure,
     is_numeric,
 )
 
-GROUP_MARKERS = ("por", "by", "per", "cada", "each")
-STEPS = ("a", "by", "over", "after", "apos")
-GRAINS = {
-    "mes": "month",
-    "month": "month",
-    "mensal": "month",
-    "monthly": "month",
-    "ano": "year",
-    "year": "year",
-    "anual": "year",
-    "yearly": "year",
-    "dia": "day",
-    "day": "day",
-    "diario": "day",
-    "daily": "day",
-    "semana": "week",
-    "week": "week",
-    "weekly": "week",
-    "trimestre": "quarter",
-    "quarter": "quarter",
-    # plurals: "meses com mais pedidos", "the months with the most"
-    **dict.fromkeys(("meses", "months"), "month"),
-    **dict.fromkeys(("anos", "years"), "year"),
-    **dict.fromkeys(("dias", "days"), "day"),
-    **dict.fromkeys(("semanas", "weeks"), "week"),
-    **dict.fromkeys(("trimestres", "quarters"), "quarter"),
-}
-WEEKDAY = ("dia da semana", "dias da semana", "day of the week", "days of the week", "weekday")
+GROUP_MARKERS = words("group_markers")
+STEPS = words("grain_steps")
+ALONE_GRAINS = tuple(mapping("grain_adjectives"))
+"""Grains said by an adjective, which group alone ("faturamento mensal", "monthly")."""
+GRAINS = {**mapping("grains"), **mapping("grain_adjectives")}
+"""A time grain's words, singular and plural ("meses com mais pedidos"), -> the grain."""
+WEEKDAY = words("weekday")
+WEEKDAY_WORDS = {w for phrase in WEEKDAY if " " not in phrase for w in (phrase, phrase + "s")}
+"""The day of the week said in one word ("by weekday", "weekdays")."""
+WEEKDAY_ENDS = {phrase.split()[-1] for phrase in WEEKDAY if " " in phrase}
+"""The last word of the day of the week said in words ("dia da semana": "semana")."""
 
 
 def weekday_spots(tokens: list[str]) -> set[int]:
@@ -56,9 +40,6 @@ def weekday_spots(tokens: list[str]) -> set[int]:
         for phrase in WEEKDAY
         if " ".join(tokens[index : index + len(phrase.split())]) in (phrase, phrase + "s")
     }
-
-
-ALONE_GRAINS = ("mensal", "monthly", "anual", "yearly", "diario", "daily", "weekly")
 
 
 def groups(
@@ -72,10 +53,10 @@ def groups(
     for index, token in enumerate(tokens):
         after_marker = index > 0 and tokens[index - 1] in GROUP_MARKERS
         if index in weekdays:  # "por dia da semana", "by weekday"
-            if after_marker or token in ("weekday", "weekdays"):
+            if after_marker or token in WEEKDAY_WORDS:
                 intent.groups.append(Group("", "", "weekday"))
             continue
-        if weekdays and index - 2 in weekdays and token in ("semana", "week"):
+        if weekdays and index - 2 in weekdays and token in WEEKDAY_ENDS:
             continue
         # "mês a mês", "month by month", "year over year": the grain said twice
         repeated = index > 1 and tokens[index - 1] in STEPS and tokens[index - 2] == token
@@ -91,14 +72,14 @@ def groups(
             if ranked is not None:  # "ranking dos donos por tarefas": each owner's tasks
                 group, counted = ranked
                 intent.groups.append(group)
-                if counted not in intent.tables:  # the rows counted come first
-                    intent.tables.insert(0, counted)
+                if counted not in intent.subject.tables:  # the rows counted come first
+                    intent.subject.tables.insert(0, counted)
                 continue
             group = _owned_group(meanings, named, matches, tokens, catalog)
             referred = _referred_group(group, catalog) if group else None
             if group and referred:  # "each technician scan": the scans' technician, by name
-                if group.table not in intent.tables:
-                    intent.tables.insert(0, group.table)
+                if group.table not in intent.subject.tables:
+                    intent.subject.tables.insert(0, group.table)
                 group = referred
             group = group or _group_of(meanings, catalog)
             if group and meanings[0].kind != "metric" and group not in intent.groups:
@@ -127,7 +108,7 @@ def _ranked_by_their_rows(
     return Group(subject, display_column(catalog.table(subject)).name), rows.name
 
 
-BREAKDOWN = {"breakdown", "distribuicao", "distribution", "split", "divisao", "composicao"}
+BREAKDOWN = word_set("breakdown")
 """Words that ask for a column's values side by side ("distribuição dos status")."""
 
 
@@ -173,7 +154,7 @@ def _named_after(index: int, tokens: list[str], starts: dict[int, list[Meaning]]
     return None
 
 
-KINDS = {"type", "kind", "sort", "tipo", "tipos", "types", "kinds"}
+KINDS = word_set("kinds")
 
 
 def _kind_of(position: int, tokens: list[str], starts: dict[int, list[Meaning]]) -> bool:
@@ -191,6 +172,12 @@ def _passed_over(token: str) -> bool:
     return token in KINDS or (len(token) > 4 and token.endswith(PARTICIPLES))
 
 
+COLUMN_OF_TABLE = word_set("column_of_table_links")
+"""Words between a column and the table that has it ("nome da transportadora")."""
+TABLE_FIRST = word_set("table_first_markers")
+"""Markers after which the table comes before its column ("per product category")."""
+
+
 def _owned_group(
     meanings: list[Meaning],
     start: int,
@@ -201,7 +188,7 @@ def _owned_group(
     """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
     preceded) by the table that has it is that table's column."""
     end = next(e for s, e, _m in matches if s == start)
-    while end < len(tokens) and tokens[end] in ("da", "do", "de", "das", "dos", "of", "the"):
+    while end < len(tokens) and tokens[end] in COLUMN_OF_TABLE:
         end += 1
     after: list[Meaning] = next((m for s, _e, m in matches if s == end), [])
     for table in (m.table for m in after if m.kind == "table"):
@@ -209,8 +196,8 @@ def _owned_group(
             if meaning.kind == "column" and meaning.column in catalog.table(table).column_names:
                 return Group(table, meaning.column)
     # "per product category": in English, the table named first, then its column
-    english = start > 0 and tokens[start - 1] in ("by", "per", "each")
-    for table in (m.table for m in meanings if m.kind == "table" and english):
+    table_first = start > 0 and tokens[start - 1] in TABLE_FIRST
+    for table in (m.table for m in meanings if m.kind == "table" and table_first):
         for meaning in after:
             if meaning.kind == "column" and meaning.table == table:
                 return Group(table, meaning.column)
@@ -264,20 +251,20 @@ def ranked_by_count(intent: Intent, catalog: Catalog) -> None:
     """ "top 3 tipos de tarefa por volume", "the 5 busiest kinds this year": a ranking of
     rows nothing measures, whose rows other rows in play refer to, counts those rows per
     ranked row (its name shown), not the ranked rows' own columns."""
-    if not intent.top or intent.groups or intent.entity or intent.recency:
+    if not intent.ordering.top or intent.groups or intent.subject.entity or intent.ordering.recency:
         return
-    if intent.metric or intent.measure or not intent.tables:
+    if intent.measures.metric or intent.measures.measure or not intent.subject.tables:
         return
-    named = intent.tables[0]
-    in_play = [t for t, _c in intent.filters if t != named] + intent.tables[1:]
+    named = intent.subject.tables[0]
+    in_play = [t for t, _c in intent.where.filters if t != named] + intent.subject.tables[1:]
     refer = [
         t for t in dict.fromkeys(in_play) if any(j.to == named for j in catalog.table(t).meta.joins)
     ]
     if len(refer) != 1:
         return
     intent.groups.append(Group(named, display_column(catalog.table(named)).name))
-    intent.aggregate = "count"
-    intent.tables = [refer[0], *(t for t in intent.tables if t != refer[0])]
+    intent.measures.aggregate = "count"
+    intent.subject.tables = [refer[0], *(t for t in intent.subject.tables if t != refer[0])]
 
 
 def ranked_group(
@@ -289,19 +276,23 @@ def ranked_group(
     """ "top 5 clientes por valor": rank the first table named by the measure; so too
     "projetos por custo", "owners by spend" (a table, then "por"/"by" and a metric): each
     row of the table with its figure, the whole list."""
-    if intent.groups or intent.entity or intent.recency:
+    if intent.groups or intent.subject.entity or intent.ordering.recency:
         return  # "a última tarefa": a row in date order, not a ranking
-    if not (intent.metric or intent.measure):
+    if not (intent.measures.metric or intent.measures.measure):
         return
     # ("quantos donos por custo" asks a count, not each owner's cost)
-    by_metric = intent.aggregate != "count" and _ranked_by_metric(tokens, matches)
-    if not (intent.top or by_metric):
+    by_metric = intent.measures.aggregate != "count" and _ranked_by_metric(tokens, matches)
+    if not (intent.ordering.top or by_metric):
         return
     for _start, _end, meanings in matches:
         table = next((m.table for m in meanings if m.kind == "table"), None)
         if table:
             intent.groups.append(Group(table, display_column(catalog.table(table)).name))
             return
+
+
+RANKED_BY = word_set("ranked_by")
+"""The marker between a table and the measure it is ranked by ("projetos por custo")."""
 
 
 def _ranked_by_metric(tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]) -> bool:
@@ -311,7 +302,7 @@ def _ranked_by_metric(tokens: list[str], matches: list[tuple[int, int, list[Mean
     for _start, end, meanings in matches:
         if not any(m.kind == "table" for m in meanings):
             continue
-        if end < len(tokens) and tokens[end] in ("por", "by"):
+        if end < len(tokens) and tokens[end] in RANKED_BY:
             after = starts.get(end + 1, [])
             return any(m.kind == "metric" for m in after)
         return False  # only the first table named
@@ -339,7 +330,7 @@ def groups_of_other_rows(
             said = [m for m in meanings if m.kind == "column"]
             if (group.table, group.column) not in {(m.table, m.column) for m in said}:
                 continue
-            if group.table in intent.tables or not _refers_to(catalog, group.table, base):
+            if group.table in intent.subject.tables or not _refers_to(catalog, group.table, base):
                 continue
             reached = {base, *(j.to for j in catalog.table(base).meta.joins)}
             instead = [m for m in said if m.table in reached and m.column]
@@ -348,16 +339,16 @@ def groups_of_other_rows(
                 intent.groups[position] = Group(instead[0].table, instead[0].column)
             else:
                 del intent.groups[position]
-                intent.elsewhere.append((tokens[index + 1], group.table, group.column))
+                intent.unread.elsewhere.append((tokens[index + 1], group.table, group.column))
 
 
 def _rows_asked(intent: Intent) -> str | None:
     """The table whose rows the question counts or measures."""
-    if intent.metric and intent.metric.metric:
-        return intent.metric.metric.table
-    if intent.measure:
-        return intent.measure[0]
-    return intent.tables[0] if intent.tables else None
+    if intent.measures.metric and intent.measures.metric.metric:
+        return intent.measures.metric.metric.table
+    if intent.measures.measure:
+        return intent.measures.measure[0]
+    return intent.subject.tables[0] if intent.subject.tables else None
 
 
 def _refers_to(catalog: Catalog, table: str, other: str) -> bool:
@@ -365,36 +356,12 @@ def _refers_to(catalog: Catalog, table: str, other: str) -> bool:
     return any(j.to == other for j in catalog.table(table).meta.joins)
 
 
-COMPARED = ("e", "and", "vs", "versus", "x", "contra", "against")
-AGAINST = ("vs", "versus", "x", "contra", "against")
-PLACES: tuple[str, ...] = (
-    "no",
-    "na",
-    "nos",
-    "nas",
-    "pelo",
-    "pela",
-    "pelos",
-    "pelas",
-    "em",
-    "in",
-    "on",
-    "by",
-)
-PLACES += ("via", "do", "da", "dos", "das", "de", "for", "of", "from", "com", "with")
+AGAINST = words("versus")
+COMPARED = (*words("and_words"), *AGAINST)
+PLACES = words("value_prepositions")
 """The words before each value of a list that says the values are apart ("no X e no Y",
 "pelo X e pelo Y", "for X and for Y")."""
-TOGETHER: tuple[str, ...] = (
-    "juntos",
-    "juntas",
-    "somados",
-    "somadas",
-    "somado",
-    "somada",
-    "somando",
-    "conjunto",
-)
-TOGETHER += ("together", "combined", "both", "todo", "total", "altogether")
+TOGETHER = words("together")
 """Words that ask one measure of the values together ("EDI e portal juntos", "ao todo",
 "no total", "in total", "qual o total do X e do Y")."""
 
@@ -412,15 +379,22 @@ def values_compared(
     per_row = [
         g for g in intent.groups if g.table and g.column in catalog.table(g.table).primary_key
     ]
-    if intent.groups != per_row or intent.entity or intent.also or intent.apart:
+    if (
+        intent.groups != per_row
+        or intent.subject.entity
+        or intent.measures.also
+        or intent.measures.apart
+    ):
         return
     if set(tokens) & set(TOGETHER):
         return
-    if not (intent.aggregate or intent.metric or intent.measure):
+    if not (intent.measures.aggregate or intent.measures.metric or intent.measures.measure):
         return
-    if intent.aggregate in ("sum", "total") and not (intent.measure or intent.metric):
+    if intent.measures.aggregate in ("sum", "total") and not (
+        intent.measures.measure or intent.measures.metric
+    ):
         return  # "soma do X e do Y": one amount, read elsewhere
-    for (table, column), values in intent.filters.items():
+    for (table, column), values in intent.where.filters.items():
         if len(values) < 2:
             continue
         spans = sorted(

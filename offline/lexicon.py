@@ -24,76 +24,62 @@ from orquestra.ddl_catalog.model import (
     per_catalog,
 )
 from orquestra.ddl_catalog.text import fold, is_code_name, phrase_key, stem, words
+from orquestra.offline.lang import LANGUAGES, mapping, morphology, word_set
+from orquestra.offline.lang import words as words_of
+
+# The word forms, from each language's `morphology.yaml` (readings import them from here)
+FINITE_PAST = morphology.FINITE_PAST
+IRREGULAR = morphology.IRREGULAR
+NOUN_ENDINGS = morphology.NOUN_ENDINGS
+PARTICIPLE_ENDINGS = morphology.PARTICIPLE_ENDINGS
+PARTICIPLES = morphology.PARTICIPLES
+PAST_ENDINGS = morphology.PAST_ENDINGS
+PLURAL_STEMS = morphology.PLURAL_STEMS
+PRETERITE_PLURALS = morphology.PRETERITE_PLURALS
+ROOT_LENGTH = morphology.ROOT_LENGTH
+SHORT_ROOT = morphology.SHORT_ROOT
+VERB_ENDINGS = morphology.VERB_ENDINGS
+_plural_stem = morphology._plural_stem
+genderless = morphology.genderless
+is_participle = morphology.is_participle
+noun_roots = morphology.noun_roots
+other_gender = morphology.other_gender
+past_of_many = morphology.past_of_many
+shares_root = morphology.shares_root
+short_verb_roots = morphology.short_verb_roots
+verb_roots = morphology.verb_roots
 
 DATE_TYPES = ("date", "timestamp", "timestamptz", "timestamp with time zone")
 NUMERIC_TYPES = ("numeric", "integer", "bigint", "smallint", "real", "double", "float")
-FUNCTION_WORDS = {
-    *("a", "o", "e", "as", "os", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas"),
-    *("ao", "um", "uma", "ou", "se", "por", "com", "sem", "que"),
-    *("an", "the", "of", "in", "on", "at", "to", "or", "and", "by", "for", "is", "it", "as"),
-}
+FUNCTION_WORDS: set[str] = set(words_of("function_words"))
 """Words of the languages themselves, never taken for an enumerated value spelled the same."""
-NEGATIONS: tuple[str, ...] = (
-    "nao",
-    "nunca",
-    "sem",
-    "not",
-    "never",
-    "without",
-    "nem",
-    "haven",
-    "hasn",
-    "didn",
-)
-NEGATIONS += ("doesn", "don", "isn", "aren", "wasn", "weren")  # "haven't": the word before "t"
-NEGATIONS += ("ninguem", "nobody")  # "que ninguém comunicou": not communicated
-NEGATIONS += ("tirando", "exceto", "excluindo", "except", "excluding")  # "tirando as canceladas"
-NEGATIONS += ("desconsiderando", "ignorando", "ignoring")  # "desconsiderando as canceladas"
-NEGATIONS += ("desconsidera", "desconsidere", "ignora", "ignore", "exclua", "exclui", "exclude")
-NEGATIONS += ("non",)  # "non-cancelled tasks", "non cancelled"
+NEGATIONS: tuple[str, ...] = words_of("negation")
 """Words that say something did not happen or is left out. (Not "no": in Portuguese it is
 "in the", as in "no mês passado".)"""
-EVENT_VERBS = {"feito": "realizado", "feita": "realizada", "feitos": "realizados"}
-EVENT_VERBS |= dict.fromkeys(("fiz", "fez", "fizemos", "fizeram"), "realizou")
-EVENT_VERBS |= {"done": "performed"}
-EVENT_VERBS |= dict.fromkeys(("leave", "leaves", "leaving"), "departure")  # not "left": remaining
-EVENT_VERBS |= dict.fromkeys(("sai", "saiu", "saem", "sair", "sairam", "saira"), "saida")
-EVENT_VERBS |= dict.fromkeys(("chega", "chegou", "chegam", "chegar", "chegaram"), "chegada")
-EVENT_VERBS |= dict.fromkeys(("arrive", "arrived", "arrives", "arriving"), "arrival")
-EVENT_VERBS |= dict.fromkeys(("supposed", "expected", "meant"), "expected")  # what is promised
-EVENT_VERBS |= dict.fromkeys(("vence", "vencem", "vencer", "vencera", "vencerao"), "vencimento")
-EVENT_VERBS |= dict.fromkeys(("due", "falling", "falls"), "due")  # "falling due next week"
-EVENT_VERBS |= dict.fromkeys(("pagou", "pagaram", "pagamos", "paguei", "paid"), "pagamento")
+EVENT_VERBS: dict[str, str] = dict(mapping("event_verbs"))
 """Everyday verbs for the event a date records in its own words: "que dia foi feito" asks
 when it was performed ("realizado em"), "when did it leave" / "quando sai" its departure,
 "quando chegou" its arrival, "vencem"/"falling due" its due date."""
-
-
-VERB_ENDINGS = (
-    *("amos", "aram", "emos", "eram", "imos", "iram", "ando", "endo", "indo"),
-    *("ou", "eu", "iu", "ei", "ar", "er", "ir", "ing", "ed"),  # "ei": "assinei", "cancelei"
+DISPLAY_NAMES: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        w
+        for concept in (
+            "name_columns",
+            "legal_name_columns",
+            "description_columns",
+            "title_columns",
+        )
+        for w in words_of(concept)
+    )
 )
-"""Endings of the verb forms people ask with ("concluímos", "cadastraram", "closed"),
-stripped to find the root a value or a column shares ("concluido", "data_conclusao")."""
-IRREGULAR = {"sell": "sale", "sold": "sale", "selling": "sale", "spent": "spend", "paid": "pay"}
-"""English verb forms whose root is not the start of their noun ("sold" → "sales")."""
-PARTICIPLE_ENDINGS = ("ado", "ada", "ido", "ida", "ed")
-PARTICIPLES = (*PARTICIPLE_ENDINGS, "ados", "adas", "idos", "idas")
-"""Endings of a state's word or a done act ("vendido", "revisadas", "sold")."""
-FINITE_PAST = ("aram", "eram", "iram", "ou", "eu", "iu")
-"""Endings of a verb said in the past of its subject ("faltaram", "a gente vendeu")."""
-PAST_ENDINGS = (*FINITE_PAST, "ando", "endo", *PARTICIPLES)
-"""Endings of a verb form that says something happened or is happening ("faltaram",
-"faltou", "faltando", "vencido"); not the infinitive nor "-ing" ("a vencer", "working":
-what is still to happen)."""
-ROOT_LENGTH = 5
-"""Shortest root compared: shorter ones ("emit", "pag") meet unrelated words."""
-DISPLAY_NAMES = ("nome", "name", "razao_social", "descricao", "description", "titulo", "title")
+"""Column names that name a row for people, the likeliest first (a name, a company's legal
+name, a description, a title)."""
 
 
-WAITING = {
-    "aguardando": ("esperando", "esperando a", "esperando o", "esperando pela", "esperando pelo"),
-    "awaiting": ("waiting for", "waiting for a", "waiting for the", "waiting on"),
+WAITING: dict[str, tuple[str, ...]] = {
+    opener: language.words("waiting_state_rephrasings")
+    for language in LANGUAGES.values()
+    for opener in language.words("waiting_state_openers")
 }
 """The languages' other ways to say a state of waiting for something ("aguardando
 assinatura": "esperando a assinatura", "waiting for a signature")."""
@@ -114,8 +100,8 @@ def summed_column(expression: str) -> str | None:
     return found.group(1) if found else None
 
 
-PRETERITE_PLURALS = {"eu": "eram", "ou": "aram", "iu": "iram"}
-"""Portuguese past endings of one and of many ("apareceu" → "apareceram")."""
+INFINITIVE_MARKERS = word_set("infinitive_markers")
+"""Words before an infinitive ("a vencer", "to expire"): what is still to happen."""
 
 
 def _said_of_many(phrase: str) -> list[str]:
@@ -124,14 +110,7 @@ def _said_of_many(phrase: str) -> list[str]:
     said = words(phrase)
     if len(said) < 2:
         return []
-    plural = [
-        next(
-            (w[: -len(one)] + many for one, many in PRETERITE_PLURALS.items() if w.endswith(one)), w
-        )
-        if len(w) > 4
-        else w
-        for w in said
-    ]
+    plural = [past_of_many(w) if len(w) > 4 else w for w in said]
     return [" ".join(plural)] if plural != said else []
 
 
@@ -140,11 +119,6 @@ def _waiting_said_otherwise(phrase: str) -> list[str]:
     if first not in WAITING or not rest:
         return []
     return [f"{other} {rest}" for other in WAITING[first]]
-
-
-def genderless(word: str) -> str:
-    """ "travada", "travado" → "travad": a participle compared in either gender."""
-    return word[:-1] if word.endswith(("a", "o")) else word
 
 
 def _is_table(meaning: Meaning, table: str) -> bool:
@@ -319,11 +293,12 @@ class Lexicon:
         for key, meanings in self.phrases.items():
             # the state's own name only: a synonym's gender says which rows it is said of
             values = [m for m in meanings if m.kind == "value" and phrase_key(m.value) == key]
-            if len(key) != 1 or not values or not key[0].endswith(("a", "o")) or len(key[0]) < 5:
+            said = other_gender(key[0]) if len(key) == 1 and values else None
+            if said is None or len(key[0]) < 5:
                 continue
-            if key[0].endswith(("ado", "ada", "ido", "ida", "to", "ta")):
+            if is_participle(key[0]):
                 continue  # a participle's gender says which rows it is said of ("abertas")
-            other = (key[0][:-1] + ("o" if key[0].endswith("a") else "a"),)
+            other = (said,)
             if other not in self.phrases:
                 others.setdefault(other, []).extend(values)
         for key, meanings in others.items():
@@ -398,7 +373,7 @@ class Lexicon:
                 forms += noun_roots(said)  # "cancellations", "agendamentos": the act's state
                 verbs = [m for r in forms for m in self.value_roots.get(r, [])]
                 # "faltaram", "faltando": a verb whose short root is a value's verb's ("faltou")
-                still = position and tokens[position - 1] in ("a", "para", "pra", "to")
+                still = position and tokens[position - 1] in INFINITIVE_MARKERS
                 verbs = verbs or [
                     m
                     for r in ([] if still else short_verb_roots(said))
@@ -421,20 +396,6 @@ def _inside(
         and not any(m.term is term for m in meanings)
         for first, end, meanings in matches
     )
-
-
-PLURAL_STEMS = (("y", "ie"), ("al", "ai"), ("el", "ei"), ("ol", "oi"), ("m", "n"), ("r", "re"))
-# ("particular" → "particulares", stemmed "particulare"; "valor" → "valores")
-
-
-def _plural_stem(word: str) -> str:
-    """How the stemmer leaves the plural of `word` ("category" → "categorie", "modal" →
-    "modai", "item" → "iten", "particular" → "particulare"); the word itself when its
-    plural just adds an "s"."""
-    for singular, plural in PLURAL_STEMS:
-        if len(word) > 3 and word.endswith(singular):
-            return word[: -len(singular)] + plural
-    return word
 
 
 def key_column(table: Table, catalog: Catalog | None = None) -> Column | None:
@@ -515,59 +476,10 @@ def amount_column(table: Table) -> str | None:
     return money[0] if money else (measures[0].name if len(measures) == 1 else None)
 
 
-def verb_roots(token: str) -> list[str]:
-    """The roots a question's word may share with a value or a column: the word without a
-    verb or participle ending ("cadastramos" → "cadastr", "revisadas" → "revis",
-    "approved" → "approv"), when long enough to mean something."""
-    found = [
-        word[: -len(end)]
-        for word in dict.fromkeys((token, stem(token)))
-        for end in (*VERB_ENDINGS, *PARTICIPLE_ENDINGS)
-        if word.endswith(end)
-    ]
-    return [root for root in dict.fromkeys(found) if len(root) >= ROOT_LENGTH]
-
-
-SHORT_ROOT = 4
-"""A root of four letters: compared only whole, with another verb form's ("falt" of
-"faltaram" and of "faltou"), never as the start of a word, and only of forms that say
-something happened (`PAST_ENDINGS`)."""
-
-
-def short_verb_roots(token: str) -> list[str]:
-    """The four-letter roots of a verb form that says something happened ("faltaram" →
-    "falt", "vencido" → "venc"); none of other words, nor of "a vencer" or "emitir"."""
-    found = [token[: -len(end)] for end in PAST_ENDINGS if token.endswith(end)]
-    return [root for root in dict.fromkeys(found) if len(root) == SHORT_ROOT]
-
-
-NOUN_ENDINGS = ("ations", "ation", "amentos", "amento", "imentos", "imento", "acoes", "acao")
-"""Endings of the nouns of an act ("cancellation", "agendamento", "realização"), whose root
-is its verb's ("cancelled", "agendado", "realizado")."""
-
-
-def noun_roots(token: str) -> list[str]:
-    """The verb root of a noun naming an act: "cancellations" → "cancell".
-
-    >>> noun_roots("agendamentos"), noun_roots("cancellation"), noun_roots("pedidos")
-    (['agend'], ['cancell'], [])
-    """
-    return [
-        token[: -len(end)]
-        for end in NOUN_ENDINGS
-        if token.endswith(end) and len(token) - len(end) >= ROOT_LENGTH
-    ][:1]
-
-
 def spelling(column: Column) -> list[str]:
     """The words a column is spelled with: its name's and its synonyms' ("data_entrega",
     "delivered at" → data, entrega, delivered, at)."""
     return words(" ".join([column.name.replace("_", " "), *column.meta.synonyms.all()]))
-
-
-def shares_root(token: str, spelled: list[str]) -> bool:
-    """`token` is a form of the verb one of the words in `spelled` is made of."""
-    return any(word.startswith(root) for root in verb_roots(token) for word in spelled)
 
 
 def tied(catalog: Catalog, table: str, others: list[str]) -> bool:

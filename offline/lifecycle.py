@@ -15,26 +15,28 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.dating import said_in_the_past
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import DATE_TYPES, shares_root
+from orquestra.offline.lang import alternation
+from orquestra.offline.lang.morphology import LENGTHS, shares_root
+from orquestra.offline.lexicon import DATE_TYPES
 
-YET = re.compile(r"\b(?:ainda|yet|still|esperando|aguardando|waiting|awaiting|pendentes?)\b")
-SHARED = 5
-"""Letters of a state's word compared with the word a meaning negates ("entreg")."""
+YET = re.compile(rf"\b{alternation('awaiting')}\b")
+SHARED = LENGTHS.root
+"""Letters of a state's word compared with the word a meaning negates ("entreg"): a root."""
 
 
 def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
     """Each excluded single state, said with "ainda"/"yet", becomes the states before it."""
     if not YET.search(text):
         return
-    rule = intent.metric.metric if intent.metric else None
-    for (table, column), values in list(intent.excluded.items()):
+    rule = intent.measures.metric.metric if intent.measures.metric else None
+    for (table, column), values in list(intent.where.excluded.items()):
         meanings = catalog.table(table).column(column).meta.values
         listed = list(meanings)
-        stated = (table, column) in intent.filters or (
+        stated = (table, column) in intent.where.filters or (
             rule is not None and rule.table == table and _fixes(rule.filter or "", column)
         )
         if rule is not None and rule.table == table and leaves_out(rule.filter, column, values):
-            del intent.excluded[table, column]  # "ainda a receber, tudo que não foi pago"
+            del intent.where.excluded[table, column]  # "ainda a receber, tudo que não foi pago"
             continue  # its metric's own filter already leaves these states out
         if len(values) != 1 or values[0] not in listed or stated:
             continue  # the question, or its metric, already says which state
@@ -42,8 +44,8 @@ def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
         before = listed[:at] + [v for v in listed[at + 1 :] if _not_yet(meanings[v], values[0])]
         if not listed[:at]:
             continue
-        del intent.excluded[table, column]
-        states = intent.filters.setdefault((table, column), [])
+        del intent.where.excluded[table, column]
+        states = intent.where.filters.setdefault((table, column), [])
         states.extend(v for v in before if v not in states)
 
 
@@ -68,7 +70,7 @@ def leaves_out(condition: str | None, column: str, values: list[str]) -> bool:
     return said is not None and [said.group(1)] == values
 
 
-NOT = re.compile(r"\b(?:nao|not|never|nunca|sem|without)\s+(\w+)(?:\s+(\w+))?")
+NOT = re.compile(rf"\b{alternation('plain_negation')}\s+(\w+)(?:\s+(\w+))?")
 
 
 def _not_yet(meaning: str, state: str) -> bool:
@@ -85,19 +87,19 @@ def _not_yet(meaning: str, state: str) -> bool:
     return any(w.startswith(root) for w in said)
 
 
-DID = re.compile(r"\b(fez|fizeram|fizemos|fazem|did|performed)\b")
+DID = re.compile(rf"\b({alternation('did')})\b")
 """The languages' verb for doing a thing, asked of the rows done ("as tarefas que ele fez")."""
-DONE = re.compile(r"^[^;.]*\b(feit[oa]s?|done|performed|carried out)\b")
+DONE = re.compile(rf"^[^;.]*\b({alternation('done')})\b")
 """A state whose meaning says the row was done ("Tarefa feita; ...")."""
 
 
 def done_state(intent: Intent, text: str, catalog: Catalog) -> None:
     """ "qual técnico fez menos tarefas": the rows in the state whose meaning says they were
     done, when exactly one state of the rows named says so and none is asked already."""
-    if not DID.search(text) or intent.metric or intent.measure:
+    if not DID.search(text) or intent.measures.metric or intent.measures.measure:
         return
-    for table in intent.tables:
-        if any(t == table for t, _c in [*intent.filters, *intent.excluded]):
+    for table in intent.subject.tables:
+        if any(t == table for t, _c in [*intent.where.filters, *intent.where.excluded]):
             continue
         done = [
             (column.name, value)
@@ -107,11 +109,11 @@ def done_state(intent: Intent, text: str, catalog: Catalog) -> None:
         ]
         if len(done) == 1:
             column, value = done[0]
-            intent.filters[table, column] = [value]
+            intent.where.filters[table, column] = [value]
             return
 
 
-PRESENT = re.compile(r"\b(?:esta|estao|ta|tao|fica|ficam|is|are|stands?)\b")
+PRESENT = re.compile(rf"\b{alternation('linking_present')}\b")
 """Linking verbs in the present: the rows are in the state now."""
 
 
@@ -123,22 +125,22 @@ def state_today(intent: Intent, text: str, today: date, catalog: Catalog) -> Non
     # a balance the glossary measures as it stands ("saldo em aberto hoje") is now, said
     # with a verb or not
     balance = (
-        intent.metric is not None
-        and intent.metric.metric is not None
-        and intent.metric.metric.snapshot
+        intent.measures.metric is not None
+        and intent.measures.metric.metric is not None
+        and intent.measures.metric.metric.snapshot
     )
     # ("venceram hoje": said in the past, what fell due today)
     balance = balance or (_a_balances_state(intent, catalog) and not said_in_the_past(text))
-    stated = (intent.filters or intent.conditions) and PRESENT.search(text)
+    stated = (intent.where.filters or intent.where.conditions) and PRESENT.search(text)
     if not (stated or balance):
         return
     # (a balance stays now even where its state's word shares a date's: "o cliente com mais
     # dinheiro vencido hoje" is who owes most now, not what fell due today)
-    if len(intent.periods) != 1 or (_dated_state(intent, catalog) and not balance):
+    if len(intent.time.periods) != 1 or (_dated_state(intent, catalog) and not balance):
         return
-    period = intent.periods[0]
+    period = intent.time.periods[0]
     if period.start == today and (period.end - period.start).days == 1:
-        intent.periods, intent.period, intent.current = [], None, True
+        intent.time.periods, intent.time.period, intent.asked.current = [], None, True
 
 
 def _a_balances_state(intent: Intent, catalog: Catalog) -> bool:
@@ -146,7 +148,7 @@ def _a_balances_state(intent: Intent, catalog: Catalog) -> bool:
     ("dinheiro vencido": the overdue balance's state), whether or not its name was said."""
     return any(
         rule.snapshot and rule.table == table and any(_keeps(rule.filter, v) for v in values)
-        for (table, _column), values in intent.filters.items()
+        for (table, _column), values in intent.where.filters.items()
         for rule in (term.metric for term in catalog.glossary)
         if rule is not None and rule.filter
     )
@@ -164,7 +166,7 @@ def _dated_state(intent: Intent, catalog: Catalog) -> bool:
     """A state said by a word a date column of its table shares ("agendados" and the
     scheduled date): the day is that date's."""
     said = words(intent.question)
-    for table, _column in intent.filters:
+    for table, _column in intent.where.filters:
         for column in catalog.table(table).columns:
             if column.type_sql.startswith(DATE_TYPES):
                 named = [column.name.replace("_", " "), *column.meta.synonyms.all()]

@@ -7,32 +7,40 @@ canceladas")."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import COUNT_WORDS
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values, qualify
+from orquestra.offline.lang import mapping, word_set
 from orquestra.offline.lexicon import amount_column, is_measure, spelling, summed_column
 from orquestra.offline.lifecycle import leaves_out
 
-AGGREGATE_NAMES: dict[str | None, str] = {"avg": "media", "max": "maximo", "min": "minimo"}
+NAMES = mapping("result_names")
+"""How the result names a measured column by its aggregate ("media_valor", "quantidade")."""
+AGGREGATE_NAMES: dict[str | None, str] = {kind: NAMES[kind] for kind in ("avg", "max", "min")}
 """How a metric's column is named when aggregated another way than the metric does."""
-PREFIXES: dict[str | None, str | None] = {"avg": "media", "sum": "total"}
+PREFIXES: dict[str | None, str | None] = {kind: NAMES[kind] for kind in ("avg", "sum")}
 """How a measure's column is named by its aggregate (other aggregates name themselves)."""
+COUNTED = NAMES["count"]
+"""The name of a count's column."""
+TOTAL_WORDS = word_set("total_words")
+"""The word "total", which a column's name may have without naming its amount."""
+QUANTITY_ASKERS = word_set("quantity_askers")
+"""Words asking how many, some of two words ("how many")."""
 
 
 def metric_expression(intent: Intent) -> str:
     """The metric's expression; a total asked as an average, a maximum or a minimum ("custo
     médio de frete") aggregates the same column that way, per row."""
-    rule = intent.metric.metric if intent.metric else None
+    rule = intent.measures.metric.metric if intent.measures.metric else None
     assert rule is not None, "a metric's expression is read only when one is asked"
     expression = rule.expression
     summed = summed_column(expression)
     by_period = any(g.grain for g in intent.groups)
-    if summed and intent.aggregate in ("avg", "max", "min") and not by_period:
-        return f"{intent.aggregate.upper()}({summed})"
+    if summed and intent.measures.aggregate in ("avg", "max", "min") and not by_period:
+        return f"{intent.measures.aggregate.upper()}({summed})"
     return expression
 
 
@@ -63,7 +71,7 @@ def extra_measure(
     head word: "o valor" of the rows counted), or a count; the states only its clause says
     ("… e quanto ficou em tarefa bloqueada") join its FILTER."""
     found = _clause_measure(other, intent, catalog, base, alias, today)
-    own = {(t, c): values for (t, c), values in other.own.items() if t == base}
+    own = {(t, c): values for (t, c), values in other.measures.own.items() if t == base}
     if found is None or not own:
         return found
     expression, name = found
@@ -79,24 +87,28 @@ def extra_measure(
 def _clause_measure(
     other: Intent, intent: Intent, catalog: Catalog, base: str, alias: str, today: str
 ) -> tuple[str, str] | None:
-    metric = other.metric.metric if other.metric else None
+    metric = other.measures.metric.metric if other.measures.metric else None
     if metric is not None and any(
         t == metric.table and leaves_out(metric.filter, c, values)
-        for (t, c), values in other.own.items()
+        for (t, c), values in other.measures.own.items()
     ):
         # "… e qual o valor total dos pedidos cancelados": the clause's own state is one its
         # metric's filter leaves out; the clause asks the amount of those rows, unfiltered
-        other = replace(other, metric=None, measure=None, aggregate="sum")
+        other = other.but(metric=None, measure=None, aggregate="sum")
         metric = None
-    condition = share_condition(metric) if metric and other.aggregate == "count" else None
-    other_term = other.metric.term if other.metric else ""
+    condition = share_condition(metric) if metric and other.measures.aggregate == "count" else None
+    other_term = other.measures.metric.term if other.measures.metric else ""
     if metric is not None and metric.table == base and condition:
         # "and how many of them were no-shows": the rows of the share's condition, counted
         counted, name = qualify(condition, alias), "_".join(words(other_term))
-        return f"count(*) FILTER (WHERE {counted})", f"quantidade_{name}"
+        return f"count(*) FILTER (WHERE {counted})", f"{COUNTED}_{name}"
     if metric is not None and metric.table == base:
         expression = qualify(metric_expression(other), alias)
-        own = intent.metric.metric.filter if intent.metric and intent.metric.metric else None
+        own = (
+            intent.measures.metric.metric.filter
+            if intent.measures.metric and intent.measures.metric.metric
+            else None
+        )
         if metric.filter and metric.filter != own:
             if not one_aggregate(metric.expression):
                 return None  # a ratio of aggregates cannot take one FILTER
@@ -104,33 +116,35 @@ def _clause_measure(
             expression += f" FILTER (WHERE {condition})"
         name = "_".join(words(other_term))
         if metric_expression(other) != metric.expression:  # "a média do valor vendido"
-            name = f"{AGGREGATE_NAMES[other.aggregate]}_{name}"
+            name = f"{AGGREGATE_NAMES[other.measures.aggregate]}_{name}"
         return expression, name
-    if other.measure is not None:
-        table, column = other.measure
+    if other.measures.measure is not None:
+        table, column = other.measures.measure
         if table != base:
             head = column.split("_")[0]
             same = [c.name for c in catalog.table(base).columns if c.name.split("_")[0] == head]
             column = next((c for c in same if is_measure(catalog.table(base), c)), "")
             if not column:
                 return None
-        prefix = {"avg": "media", "sum": "total"}.get(other.aggregate or "sum", other.aggregate)
-        return f"{other.aggregate or 'sum'}({alias}.{column})", f"{prefix}_{column}"
-    if other.aggregate in ("sum", "total", "avg", "max", "min"):
+        prefix = PREFIXES.get(other.measures.aggregate or "sum", other.measures.aggregate)
+        return f"{other.measures.aggregate or 'sum'}({alias}.{column})", f"{prefix}_{column}"
+    if other.measures.aggregate in ("sum", "total", "avg", "max", "min"):
         # "and what was the total value": the base's amount its words name
         base_table, said = catalog.table(base), set(words(other.question))
         for amount_said in base_table.columns:
             spelled = spelling(amount_said)
-            if is_measure(base_table, amount_said.name) and said & set(spelled) - {"total"}:
-                aggregate = "sum" if other.aggregate == "total" else other.aggregate
-                prefix = {"avg": "media", "sum": "total"}.get(aggregate, aggregate)
+            if is_measure(base_table, amount_said.name) and said & set(spelled) - TOTAL_WORDS:
+                aggregate = (
+                    "sum" if other.measures.aggregate == "total" else other.measures.aggregate
+                )
+                prefix = PREFIXES.get(aggregate, aggregate)
                 return f"{aggregate}({alias}.{amount_said.name})", f"{prefix}_{amount_said.name}"
         amount = amount_column(base_table)
-        if amount is not None and other.aggregate in ("sum", "total"):
+        if amount is not None and other.measures.aggregate in ("sum", "total"):
             # "… and what did they add up to", "how much money is that": the rows' amount
-            return f"sum({alias}.{amount})", f"total_{amount}"
-    if other.aggregate in ("count", "total"):
-        return "count(*)", "quantidade"
+            return f"sum({alias}.{amount})", f"{NAMES['sum']}_{amount}"
+    if other.measures.aggregate in ("count", "total"):
+        return "count(*)", COUNTED
     return None
 
 
@@ -156,27 +170,30 @@ def distinct_count(table: str, catalog: Catalog, joins: Joins) -> str:
 def measure_sql(
     intent: Intent, catalog: Catalog, alias: str, joins: Joins | None = None
 ) -> tuple[str | None, str]:
-    if intent.distinct_table and intent.aggregate == "count" and joins is not None:
-        return distinct_count(intent.distinct_table, catalog, joins), "quantidade"
-    if intent.per_row and joins is not None:  # "média de tarefas por projeto"
-        over = distinct_count(intent.per_row, catalog, joins)
-        return f"count(*)::numeric / NULLIF({over}, 0)", f"media_por_{intent.per_row}"
-    metric = intent.metric.metric if intent.metric else None
+    if intent.subject.distinct_table and intent.measures.aggregate == "count" and joins is not None:
+        return distinct_count(intent.subject.distinct_table, catalog, joins), COUNTED
+    if intent.subject.per_row and joins is not None:  # "média de tarefas por projeto"
+        over = distinct_count(intent.subject.per_row, catalog, joins)
+        return (
+            f"count(*)::numeric / NULLIF({over}, 0)",
+            f"{NAMES['avg']}_{NAMES['per']}_{intent.subject.per_row}",
+        )
+    metric = intent.measures.metric.metric if intent.measures.metric else None
     counts_rows = metric is not None and not metric.expression.upper().startswith("COUNT")
-    if intent.aggregate == "count" and counts_rows and not counted_in_unit(intent):
-        return "count(*)", "quantidade"  # "how many overdue bills": count, with its filter
-    if intent.metric and intent.metric.metric:
-        name = "_".join(words(intent.metric.term))
+    if intent.measures.aggregate == "count" and counts_rows and not counted_in_unit(intent):
+        return "count(*)", COUNTED  # "how many overdue bills": count, with its filter
+    if intent.measures.metric and intent.measures.metric.metric:
+        name = "_".join(words(intent.measures.metric.term))
         expression = metric_expression(intent)
-        if expression != intent.metric.metric.expression:  # "custo médio de frete"
-            name = f"{AGGREGATE_NAMES[intent.aggregate]}_{name}"
+        if expression != intent.measures.metric.metric.expression:  # "custo médio de frete"
+            name = f"{AGGREGATE_NAMES[intent.measures.aggregate]}_{name}"
         return qualify(expression, alias), name
-    if intent.measure:
-        column = intent.measure[1]
-        prefix = PREFIXES.get(intent.aggregate, intent.aggregate)
-        return f"{intent.aggregate}({alias}.{column})", f"{prefix}_{column}"
-    if intent.aggregate == "count" or intent.groups:
-        return "count(*)", "quantidade"
+    if intent.measures.measure:
+        column = intent.measures.measure[1]
+        prefix = PREFIXES.get(intent.measures.aggregate, intent.measures.aggregate)
+        return f"{intent.measures.aggregate}({alias}.{column})", f"{prefix}_{column}"
+    if intent.measures.aggregate == "count" or intent.groups:
+        return "count(*)", COUNTED
     return None, ""
 
 
@@ -201,16 +218,20 @@ def share_condition(rule: MetricDefinition | None) -> str | None:
 def counted_in_unit(intent: Intent) -> bool:
     """ "quantas horas extras": the count is the metric's own unit (hours), so the answer is
     the metric, not a count of its rows."""
-    unit = intent.metric.metric.unit if intent.metric and intent.metric.metric else None
+    unit = (
+        intent.measures.metric.metric.unit
+        if intent.measures.metric and intent.measures.metric.metric
+        else None
+    )
     if not unit:
         return False
-    said = words(intent.measured_in or intent.question)
+    said = words(intent.measures.measured_in or intent.question)
     return any(
         stem(word) == stem(fold(unit)) and said[index - 1] in COUNT_WORDS
         for index, word in enumerate(said)
         if index
     ) or any(
-        stem(word) == stem(fold(unit)) and said[index - 2 : index] == ["how", "many"]
+        stem(word) == stem(fold(unit)) and " ".join(said[index - 2 : index]) in QUANTITY_ASKERS
         for index, word in enumerate(said)
         if index > 1
     )
@@ -224,7 +245,7 @@ def per_clause(
     if not one_aggregate(measure):
         return [f"{measure} AS {name}"]  # a ratio of aggregates cannot take one FILTER
     selects = []
-    for clause in intent.apart:
+    for clause in intent.measures.apart:
         conditions = []
         for (table, column), values in clause.filters.items():
             conditions.append(in_values(f"{joins.alias(table)}.{column}", values))
@@ -233,7 +254,7 @@ def per_clause(
             conditions.append(compared(owner, joins.alias(table), left, operator, right))
         said = "_".join(fold(v) for values in clause.filters.values() for v in values)
         where = f" FILTER (WHERE {' AND '.join(conditions)})" if conditions else ""
-        selects.append(f"{measure}{where} AS {name}_{clause.label or said or 'todos'}")
+        selects.append(f"{measure}{where} AS {name}_{clause.label or said or NAMES['all']}")
     return selects
 
 

@@ -12,15 +12,24 @@ from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, join_path
+from orquestra.offline.lang import word_set
+from orquestra.offline.lang import words as words_of
 from orquestra.offline.lexicon import Lexicon, display_column
 
 CAPITAL = r"[A-ZÀ-Ý][\w'&.\-]*"
-NAME = re.compile(rf"{CAPITAL}(?:\s+(?:(?:de|da|do|dos|das|e|&)\s+)?{CAPITAL})+")
-NAMING = ("nome", "name", "razao_social", "nome_fantasia")
+PARTICLES = "|".join([*(re.escape(w) for w in words_of("name_particles")), "&"])
+NAME = re.compile(rf"{CAPITAL}(?:\s+(?:(?:{PARTICLES})\s+)?{CAPITAL})+")
+NAMING = tuple(
+    dict.fromkeys(
+        w
+        for concept in ("name_columns", "legal_name_columns", "trade_name_columns")
+        for w in words_of(concept)
+    )
+)
 """Display columns that hold a name people type as it is (not a description)."""
 
 
-TITLES = {"dr", "dra", "sr", "sra", "srta", "mr", "mrs", "ms", "miss", "prof", "profa", "doctor"}
+TITLES = set(word_set("titles_of_address"))
 """Forms of address written before a person's name, never part of it."""
 
 
@@ -44,14 +53,14 @@ def find_name(question: str, lexicon: Lexicon, known: set[str]) -> str | None:
 def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
     """The condition that the named row is the one its name says: on the table named right
     before the name, else the nearest table with names."""
-    if not intent.named:
+    if not intent.subject.named:
         return None
     candidates = [
         t.name
         for t in catalog.tables.values()
         if display_column(t).name in NAMING and t.primary_key != (t.tenant_column,)
     ]
-    said = [t for t in intent.tables if t in candidates]
+    said = [t for t in intent.subject.tables if t in candidates]
     if said:
         table = said[0]
     else:
@@ -65,7 +74,7 @@ def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
         table = min(reachable)[1]
     name = display_column(catalog.table(table)).name
     column = f"{joins.alias(table)}.{name}"
-    quoted = intent.named.replace("'", "''")
+    quoted = intent.subject.named.replace("'", "''")
     # people drop a name's last words ("Loja Cristal" of "Loja Cristal Ltda"): the name said
     # whole, else (no row has it whole) the first words of the row's name
     pattern = re.sub(r"([\\%_])", r"\\\1", quoted)

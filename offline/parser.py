@@ -65,25 +65,31 @@ from orquestra.offline.grouping import (
     ranked_group,
     values_compared,
 )
-from orquestra.offline.intent import Intent
+from orquestra.offline.intent import Asked, Intent
+from orquestra.offline.lang import LANGUAGES, alternation, mapping, word_set
+from orquestra.offline.lang import words as said_as
+from orquestra.offline.lang.morphology import (
+    FINITE_PAST,
+    IRREGULAR,
+    MORPHOLOGIES,
+    PARTICIPLE_ENDINGS,
+    PARTICIPLES,
+    genderless,
+    shares_root,
+)
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     EVENT_VERBS,
-    FINITE_PAST,
     FUNCTION_WORDS,
-    IRREGULAR,
     NEGATIONS,
-    PARTICIPLE_ENDINGS,
     Lexicon,
     Meaning,
     amount_column,
     date_column,
     display_column,
-    genderless,
     is_measure,
     is_numeric,
     key_column,
-    shares_root,
     spelling,
     summed_column,
     tied,
@@ -118,74 +124,52 @@ from orquestra.offline.verbs import metric_by_verb, states_that_are_the_rows_ver
 
 # Words of the languages for "in what state is it"; a deployment's own words for its events
 # ("tracking") are its series table's synonyms, read from the catalog (graph/offline/sql.py).
-STATUS_WORDS = (
-    "status",
-    "situacao",
-    "onde",
-    "where",
-    "andamento",
-    "posicao",
-    "localizacao",
-    *("cade", "anda", "chegou", "chegaram", "arrived", "going", "em que pe"),
-)
-LISTING = re.compile(rf"^(quais|which|{LIST_OPENER})\b")
-CURRENT = re.compile(
-    r"\b(agora|neste momento|no momento|atualmente|right now|currently|em aberto|"
-    r"pendentes?)\b"
-)
-DATA_ASK = re.compile(
-    r"\b(quant[oa]s?|how many|how much|liste|list|mostre|show me|top|total|eu tenho|do i have"
-    r"|tenho|qual (o|a) (meu|minha)|what is my|what was my|meu|minha|my|mine|what was)\b"
-)
-COPULA = re.compile(
-    r"\b(está|estão|estao|estava|estavam|estiver|estiverem|são|sao|foi|foram|era|eram|ficou"
-    r"|ficaram|tá|tão|tava|tavam|is|are|was|were|been|being)\b",
-    re.IGNORECASE,
-)
+STATUS_WORDS = said_as("status_words")
+LISTING = re.compile(rf"^({alternation('listing_openers')}|{LIST_OPENER})\b")
+CURRENT = re.compile(rf"\b{alternation('asks_current')}\b")
+DATA_ASK = re.compile(rf"\b{alternation('data_askers')}\b")
+COPULA = re.compile(rf"\b{alternation('copulas')}\b", re.IGNORECASE)
 """Verbs that only link a noun to its state: "tarefas estão atrasadas" names the same thing as
 "tarefas atrasadas", so phrases are matched without them. (Unaccented "esta" stays: it is
 also "this", as in "esta semana".)"""
-LEFT_OUT_SAID = re.compile(r"\b(?:leaving|leave|left) out\b|\bnot including\b", re.IGNORECASE)
+LEFT_OUT_SAID = re.compile(rf"\b{alternation('left_out_phrases')}\b", re.IGNORECASE)
 """Phrases that leave rows out ("leaving out cancelled loads"): read as "excluding" (the
 verb alone is an event: "loads leaving in June")."""
-LEFT_OUT = ("fora", "excluded", "excluidos", "excluidas", "excluido", "excluida")
+LEFT_OUT_READ_AS = said_as("left_out_read_as")[0]
+LEFT_OUT = said_as("left_out_after")
 """Words after a state that leave its rows out: "(tarefas canceladas fora)"."""
 
-STAGE_WORDS = ("etapa", "fase", "estagio", "stage", "phase")
+STAGE_WORDS = said_as("stage_words")
 """The languages' words for a stage: of one row, its state."""
-NUMBER_MARKERS: tuple[str, ...] = (
-    "n",
-    "no",
-    "numero",
-    "number",
-    "num",
-    "nr",
-    "de",
-    "do",
-    "da",
-    "#",
-)
-WAITING_FOR = ("esperando", "aguardando", "waiting", "awaiting", "pendente", "pendentes")
+NUMBER_MARKERS: tuple[str, ...] = (*said_as("number_markers"), "#")
+"""Words between a table's name and its row's number ("tarefa nº 12", "médico de código 12",
+"carrier code 3"); "#" a number hidden (a day's)."""
+WAITING_FOR = said_as("waiting_for")
 """Words before a state's verb that say it has not happened yet ("esperando aprovar")."""
-WAITING_LINKS = {"de", "para", "pra", "por", "to", "be", "for", "on", "a", "o"}
+WAITING_LINKS = word_set("waiting_links")
 """Words between a waiting word and the state ("pendentes de aprovação", "waiting to be")."""
-NUMBER_MARKERS += ("codigo", "cod", "code")  # "médico de código 12", "carrier code 3"
 YEAR = re.compile(r"(19|20)\d{2}")
+YEAR_OF = [[w] for w in said_as("of_without_article")]
+"""The preposition alone between a table and a year ("as tarefas de 2025")."""
+OF = [[w] for w in said_as("of_singular")]
+"""The preposition alone after a state said of a table ("faltas de aluno")."""
 KNOWN = {*NUMBER_WORDS, *GRAINS, *STATUS_WORDS, *NEGATIONS, *NUMBER_MARKERS, *GROUP_MARKERS}
 KNOWN |= set(LEFT_OUT)
 KNOWN |= SPEED_WORDS
-LEAVE = ("leave", "leaving", "deixando", "deixe", "deixar", "deixa")
+LEAVE = said_as("leave_verbs")
 """Verbs that leave rows out only with "out"/"fora" after them ("leave … out")."""
-GERUNDS = ("ando", "endo", "indo")
+LEAVE_OUT = word_set("leave_out_particles")
+GERUNDS = said_as("gerund_endings")
 """A verb said as going on ("alunos faltando"): what the rows before it are doing."""
-ARTICLES = ("o", "a", "os", "as", "um", "uma", "the", "an")
-KNOWN |= COUNT_NAMES | {"volume"}  # "top 3 tipos por volume": ranked by how many
-KNOWN |= {"one", "momento", "moment", "algum", "alguma", "alguns", "algumas", "any", "cada", "each"}
-KNOWN |= {"single", "unico", "unica", "individual"}  # "the biggest single order": one row
+ARTICLES = said_as("articles")
+KNOWN |= COUNT_NAMES | word_set("volume")  # "top 3 tipos por volume": ranked by how many
+KNOWN |= word_set("moment") | word_set("some_or_any") | word_set("each")
+KNOWN |= word_set("single_row")  # "the biggest single order": one row
 # "o motivo que mais aparece", "the reason that occurs most": how often, counted
 KNOWN |= OFTEN
-KNOWN |= {"nada", "nothing", "anything", "nenhum", "nenhuma"}  # "não compraram nada"
+KNOWN |= word_set("nothing_words")  # "não compraram nada"
 """The parser's own words: never unknown to the catalog, never a row's name."""
+HISTORY = re.compile(rf"\b{alternation('history_words')}\b")
 
 
 def parse(
@@ -193,7 +177,7 @@ def parse(
 ) -> Intent:
     """The question's intent; `clauses=False` reads one clause of it (no further split)."""
     days_late, question = days_past_deadline(question)  # "vencidos há mais de 60 dias"
-    question = LEFT_OUT_SAID.sub("excluding", question)
+    question = LEFT_OUT_SAID.sub(LEFT_OUT_READ_AS, question)
     question = month_years_spelled(question)  # "mai/26": "mai de 2026"
     question = spelled_out(question, lexicon)  # "vlr", "fat.", "qtd de pedidos"
     question = _un_said_apart(question, lexicon)  # "unpaid": "not paid"
@@ -203,19 +187,19 @@ def parse(
     named = find_name(question, lexicon, {*KNOWN, *QUESTION_WORDS})
     said = question.replace(named, " ") if named else question
     tokens = words(COPULA.sub(" ", said.replace("_", " ")))
-    intent = Intent(
-        question,
+    asked = Asked(
         asks_data=bool(DATA_ASK.search(text)),
         listing=bool(LISTING.match(text)),
         current=bool(CURRENT.search(text)),
     )
+    intent = Intent(question, asked=asked)
     intent.terms = lexicon.terms_in(tokens)
     used: set[int] = set()
     _entity(intent, _days_hidden(tokens), lexicon, catalog, used)  # "de 01/04 a 15/04": days
-    intent.is_concept = asks_what_it_means(text) and intent.entity is None
+    intent.asked.is_concept = asks_what_it_means(text) and intent.subject.entity is None
     masked = " ".join("#" if i in used else t for i, t in enumerate(tokens))
-    intent.periods = find_periods(masked, today)
-    intent.period = intent.periods[0] if intent.periods else None
+    intent.time.periods = find_periods(masked, today)
+    intent.time.period = intent.time.periods[0] if intent.time.periods else None
     matches = [m for m in lexicon.match(tokens) if m[0] not in used]
     # A ranking word inside a value's name ("discordância maior") ranks nothing.
     named_values = {
@@ -226,18 +210,12 @@ def parse(
     }
     top_asked(intent, " ".join("#" if i in named_values else t for i, t in enumerate(tokens)))
     recency(intent, masked)
-    intent.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
+    intent.asked.wants_status = any(re.search(rf"\b{w}\b", text) for w in STATUS_WORDS)
     # "em que etapa está a tarefa 7?": of one row, a stage is its state (of many, "por
     # etapa" would be a grouping this reading does not make)
-    stage = intent.entity is not None and any(w in STAGE_WORDS for w in tokens)
-    intent.wants_status = intent.wants_status or stage
-    intent.history = bool(
-        re.search(
-            r"\b(historico|history|linha do tempo|timeline|todos os eventos"
-            r"|all events)\b",
-            text,
-        )
-    )
+    stage = intent.subject.entity is not None and any(w in STAGE_WORDS for w in tokens)
+    intent.asked.wants_status = intent.asked.wants_status or stage
+    intent.asked.history = bool(HISTORY.search(text))
     numeric_phrases = {
         " ".join(tokens[start:end])
         for start, end, meanings in matches
@@ -269,7 +247,7 @@ def parse(
     _states_of_rows_named(intent, tokens, matches, catalog)
     metrics = lexicon.metrics_in(tokens, matches)
     if metrics:
-        intent.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
+        intent.measures.metric = metrics[0]  # the longest phrase wins ("cost per hour worked")
     metric_with_gaps(intent, tokens, lexicon)
     rows_counted_not_a_rate(intent, tokens, matches)
     state_said_as_a_metric(intent, tokens, matches, lexicon)
@@ -340,15 +318,15 @@ def parse(
     coded = coded_values(intent, question, lexicon, catalog)  # "em SP": a code of a column
     used |= {i for i, t in enumerate(tokens) if t in coded}
     known = KNOWN
-    intent.named = named
-    intent.unknown = [
+    intent.subject.named = named
+    intent.unread.unknown = [
         w
         for w in unknown_words(intent, tokens, matches, used, known)
         if stem(w) not in lexicon.vocabulary
     ]
-    intent.unknown += [w for w in short_unread if w not in intent.unknown]
-    intent.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
-    intent.unmapped = intent.unmapped or kinds_unknown(intent, said, catalog, lexicon)
+    intent.unread.unknown += [w for w in short_unread if w not in intent.unread.unknown]
+    intent.unread.unmapped = unmapped(intent, tokens, GROUP_MARKERS)
+    intent.unread.unmapped = intent.unread.unmapped or kinds_unknown(intent, said, catalog, lexicon)
     return intent
 
 
@@ -373,11 +351,11 @@ def _values_of_rows_named(
 def _each_event_of_a_history(intent: Intent, catalog: Catalog) -> None:
     """ "o histórico da tarefa 7, com data e status de cada evento": of one row's history,
     "each event" is each line listed, not a grouping of its events."""
-    if intent.history and intent.entity and not intent.aggregate:
+    if intent.asked.history and intent.subject.entity and not intent.measures.aggregate:
         intent.groups = [
             g
             for g in intent.groups
-            if g.table in ("", intent.entity[0])
+            if g.table in ("", intent.subject.entity[0])
             or g.column != display_column(catalog.table(g.table)).name  # "agrupado por uf"
         ]
 
@@ -398,10 +376,15 @@ def _days_hidden(tokens: list[str]) -> list[str]:
 def _periods_compared_counted(intent: Intent) -> None:
     """ "tarefas concluídas no 1º tri de 2026 vs 1º tri de 2025": rows compared across
     periods, nothing else measured, are counted in each (a list of both says nothing)."""
-    if len(intent.periods) < 2 or intent.listing or intent.entity:
+    if len(intent.time.periods) < 2 or intent.asked.listing or intent.subject.entity:
         return
-    if not (intent.metric or intent.measure or intent.aggregate or intent.groups):
-        intent.aggregate = "count"
+    if not (
+        intent.measures.metric
+        or intent.measures.measure
+        or intent.measures.aggregate
+        or intent.groups
+    ):
+        intent.measures.aggregate = "count"
 
 
 def _short_states(
@@ -411,7 +394,7 @@ def _short_states(
     glossary term puts beside its table's name, of the rows in play: that table's state, or
     the state of the same name of other rows ("projetos anulados": the projects' own
     cancelled). The words said of rows with no such state are returned, not understood."""
-    rows = [*([intent.entity[0]] if intent.entity else []), *intent.tables]
+    rows = [*([intent.subject.entity[0]] if intent.subject.entity else []), *intent.subject.tables]
     unread = []
     for token in tokens:
         meaning = lexicon.short_states.get(genderless(stem(token)))
@@ -422,10 +405,10 @@ def _short_states(
             unread.append(token)
             continue
         table, column, value = found
-        if intent.entity and intent.entity[0] == table:
-            intent.wants_status = True  # of one row, the state is asked
+        if intent.subject.entity and intent.subject.entity[0] == table:
+            intent.asked.wants_status = True  # of one row, the state is asked
             continue
-        values = intent.filters.setdefault((table, column), [])
+        values = intent.where.filters.setdefault((table, column), [])
         if value not in values:
             values.append(value)
     return unread
@@ -460,7 +443,7 @@ def _states_in_names(
         for token in tokens[start:end]:
             for meaning in lexicon.phrases.get((stem(token),), []):
                 if meaning.kind == "value" and meaning.table in named:
-                    values = intent.filters.setdefault((meaning.table, meaning.column), [])
+                    values = intent.where.filters.setdefault((meaning.table, meaning.column), [])
                     if meaning.value not in values:
                         values.append(meaning.value)
 
@@ -480,7 +463,7 @@ def _states_of_rows_named(
         states = {m.table for m in meanings if m.kind == "value"}
         if not states or any(m.kind == "table" for m in meanings):
             continue
-        after = end + 1 if tokens[end : end + 1] in (["de"], ["of"], ["do"], ["da"]) else None
+        after = end + 1 if tokens[end : end + 1] in OF else None
         named = spans[after][1] if after in spans else []
         # "quantos alunos faltaram": a verb said of the table before it is what they did
         acted = end - start == 1 and tokens[start].endswith((*FINITE_PAST, *GERUNDS))
@@ -492,24 +475,29 @@ def _states_of_rows_named(
             continue  # "cancelamentos de tarefas": the tasks' own state
         for state in states:
             refers = {j.to for j in catalog.table(state).meta.joins}
-            if tables & refers and state not in intent.tables:
-                intent.tables = [state if t in tables else t for t in intent.tables]
-                intent.tables = list(dict.fromkeys(intent.tables))
+            if tables & refers and state not in intent.subject.tables:
+                intent.subject.tables = [state if t in tables else t for t in intent.subject.tables]
+                intent.subject.tables = list(dict.fromkeys(intent.subject.tables))
                 return
 
 
 def _entity_attribute(intent: Intent, matches: list[tuple[int, int, list[Meaning]]]) -> None:
     """ "qual o prazo da tarefa 12": one row's own column, not the metric spelled the same
     (a metric summarises many rows; a single row has attributes)."""
-    if not intent.entity or intent.metric is None or intent.aggregate or intent.groups:
+    if (
+        not intent.subject.entity
+        or intent.measures.metric is None
+        or intent.measures.aggregate
+        or intent.groups
+    ):
         return
     for _start, _end, meanings in matches:
-        if not any(m.kind == "metric" and m.term is intent.metric for m in meanings):
+        if not any(m.kind == "metric" and m.term is intent.measures.metric for m in meanings):
             continue
-        own = [m for m in meanings if m.kind == "column" and m.table == intent.entity[0]]
+        own = [m for m in meanings if m.kind == "column" and m.table == intent.subject.entity[0]]
         if own:
-            intent.metric = None
-            intent.columns.extend((m.table, m.column) for m in own)
+            intent.measures.metric = None
+            intent.subject.columns.extend((m.table, m.column) for m in own)
             return
 
 
@@ -523,9 +511,9 @@ def _negations(
     excluded; a negated verb whose root names a nullable timestamp of a table in play
     ("tarefas nunca revisadas", "tasks not approved") means that timestamp is empty, which
     says it better than the state spelled the same."""
-    involved = [*intent.tables, *(t for t, _ in intent.filters)]
-    if intent.entity:
-        involved.append(intent.entity[0])
+    involved = [*intent.subject.tables, *(t for t, _ in intent.where.filters)]
+    if intent.subject.entity:
+        involved.append(intent.subject.entity[0])
     things = {
         (i, m.table)
         for s, e, found in matches
@@ -555,16 +543,12 @@ def _negations(
         left_out = left_out and not (after[1:] and after[1] in FUNCTION_WORDS)
         # "leave the cancelled orders out", "deixando as canceladas de fora"
         leave = any(t in LEAVE for t in tokens[max(0, start - 3) : start])
-        left_out = left_out or (
-            leave and bool(set(tokens[end : end + 3]) & {"out", "aside", "fora"})
-        )
+        left_out = left_out or (leave and bool(set(tokens[end : end + 3]) & LEAVE_OUT))
         # "tarefa esperando aprovar", "waiting to be approved": not yet in that state
         # (right before it, or with "de"/"to be" between: never an adjective of another)
         gap = tokens[max(0, start - 3) : start]
         # (a participle right after it is another state of the rows: "faturas pendentes vencidas")
-        participle = tokens[start].endswith(PARTICIPLE_ENDINGS) or tokens[start].endswith(
-            ("ados", "adas", "idos", "idas")
-        )
+        participle = tokens[start].endswith(PARTICIPLES)
         waiting = bool(gap) and gap[-1] in WAITING_FOR and not participle
         waiting = waiting or any(
             t in WAITING_FOR and gap[i + 1 :] and set(gap[i + 1 :]) <= WAITING_LINKS
@@ -573,12 +557,12 @@ def _negations(
         if not (any(t in NEGATIONS for t in before) or left_out or waiting):
             continue
         for meaning in meanings:
-            values = intent.filters.get((meaning.table, meaning.column), [])
+            values = intent.where.filters.get((meaning.table, meaning.column), [])
             if meaning.kind == "value" and meaning.value in values:
                 values.remove(meaning.value)
                 if not values:
-                    del intent.filters[meaning.table, meaning.column]
-                excluded = intent.excluded.setdefault((meaning.table, meaning.column), [])
+                    del intent.where.filters[meaning.table, meaning.column]
+                excluded = intent.where.excluded.setdefault((meaning.table, meaning.column), [])
                 excluded.append(meaning.value)
     for index, token in enumerate(tokens):
         if not any(t in NEGATIONS for t in tokens[max(0, index - 2) : index]):
@@ -598,35 +582,63 @@ def _negations(
                     and token.endswith(PARTICIPLE_ENDINGS)
                     and token not in state_words(catalog)[table]
                 )
-                if said and (table, column.name) not in intent.unset:
-                    intent.unset.append((table, column.name))
-                    intent.excluded = {k: v for k, v in intent.excluded.items() if k[0] != table}
+                if said and (table, column.name) not in intent.where.unset:
+                    intent.where.unset.append((table, column.name))
+                    intent.where.excluded = {
+                        k: v for k, v in intent.where.excluded.items() if k[0] != table
+                    }
 
 
-PRESENT_HAVE = {"temos", "tem", "tenho", "ha", "existem", "existe", "estao", "esta", "ficam"}
-PRESENT_HAVE |= {"have", "has", "are", "is"}
+PRESENT_HAVE = word_set("present_have")
 """Present verbs of holding or being: "quanto temos vencido hoje" is how much is overdue now."""
+TODAY = word_set("today")
+PERFECT = word_set("perfect_auxiliaries")
+"""Auxiliaries of a perfect ("have done"): with a participle after them, events told."""
+
+
+def _participle_endings_of(concept: str) -> tuple[str, ...]:
+    """The participle endings of the languages that say `concept` (a language's participles
+    are read only after its own words)."""
+    return tuple(
+        dict.fromkeys(
+            ending
+            for code, forms in MORPHOLOGIES.items()
+            if LANGUAGES[code].words(concept)
+            for ending in forms.participle_endings
+        )
+    )
+
+
+PERFECT_PARTICIPLES = _participle_endings_of("perfect_auxiliaries")
 
 
 def _now_not_today(intent: Intent, tokens: list[str]) -> None:
     """ "quanto temos vencido hoje", "what do we have outstanding today": "today" with a
     present verb of a state (or a metric) is now, the state's rows whatever their date, not
     the rows dated today ("quantas foram canceladas hoje" is)."""
-    if len(intent.periods) != 1 or intent.periods[0].phrase not in ("hoje", "today"):
+    if len(intent.time.periods) != 1 or intent.time.periods[0].phrase not in TODAY:
         return
     having = [i for i, t in enumerate(tokens) if t in PRESENT_HAVE]
     # ("how many exams have we done today": an English perfect tells of events, today's)
     perfect = [
         i
         for i in having
-        if tokens[i] in ("have", "has")
-        and any(t.endswith("ed") or t in EVENT_VERBS for t in tokens[i + 1 :])
+        if tokens[i] in PERFECT
+        and any(t.endswith(PERFECT_PARTICIPLES) or t in EVENT_VERBS for t in tokens[i + 1 :])
     ]
-    if (intent.filters or intent.metric) and having and not perfect:
-        intent.periods, intent.period = [], None
+    if (intent.where.filters or intent.measures.metric) and having and not perfect:
+        intent.time.periods, intent.time.period = [], None
 
 
-UN = re.compile(r"\bun([a-z]{2,}ed|paid|done|seen|sent|sold)\b(?:\s+([a-z]+))?", re.IGNORECASE)
+NEGATING_PREFIXES = mapping("negating_prefixes")
+"""A prefix that says its participle did not happen, and the negation it is read as."""
+UN_ENDINGS = "|".join(map(re.escape, _participle_endings_of("negating_prefixes")))
+UN = re.compile(
+    rf"\b({alternation('negating_prefixes')})"
+    rf"([a-z]{{2,}}(?:{UN_ENDINGS})"
+    rf"|{alternation('irregular_participles_after_un')})\b(?:\s+([a-z]+))?",
+    re.IGNORECASE,
+)
 """English "un-" before a participle ("unsigned", "unpaid"); never "unidade", "unit"."""
 
 
@@ -635,13 +647,15 @@ def _un_said_apart(question: str, lexicon: Lexicon) -> str:
     catalog knows (a state, a date's verb) says it did not happen, read as "not paid"."""
 
     def apart(found: re.Match[str]) -> str:
-        rest, noun = found.group(1).lower(), found.group(2)
+        rest, noun = found.group(2).lower(), found.group(3)
         known = stem(rest) in lexicon.vocabulary or (rest,) in lexicon.phrases
         if not (known or rest in IRREGULAR):
             return found.group(0)
-        if noun and noun.lower() not in FUNCTION_WORDS:  # "unsigned reports": "reports not
-            return f"{noun} not {found.group(1)}"  # signed", never a metric's "signed reports"
-        return f"not {found.group(1)}" + (f" {noun}" if noun else "")
+        negation = NEGATING_PREFIXES[found.group(1).lower()]
+        # "unsigned reports": "reports not signed", never a metric's "signed reports"
+        if noun and noun.lower() not in FUNCTION_WORDS:
+            return f"{noun} {negation} {found.group(2)}"
+        return f"{negation} {found.group(2)}" + (f" {noun}" if noun else "")
 
     return UN.sub(apart, question)
 
@@ -672,15 +686,15 @@ def _entity(
         end = position
         while end > 0 and tokens[end - 1] in NUMBER_MARKERS:
             end -= 1
-        if tokens[end:position] in (["de"], ["of"]) and YEAR.fullmatch(token):
+        if tokens[end:position] in YEAR_OF and YEAR.fullmatch(token):
             continue  # "as tarefas de 2025": the year, not task number 2025
         for table in lexicon.tables_ending_at(tokens, end):
             described = catalog.table(table)
             column = key_column(described, catalog)
             if column is not None:
-                intent.entity = (table, column.name, int(token))
+                intent.subject.entity = (table, column.name, int(token))
             elif described.primary_key == (described.tenant_column,):
-                intent.tenant_value = int(token)  # "store 2": the tenant itself
+                intent.subject.tenant_value = int(token)  # "store 2": the tenant itself
             else:
                 continue
             used.update(range(end - 1, position + 1))
@@ -691,29 +705,31 @@ def _note(intent: Intent, meanings: list[Meaning]) -> None:
     """Record what a phrase means; a metric wins, then a table, a value, a column."""
     kinds = {m.kind: [x for x in meanings if x.kind == m.kind] for m in meanings}
     if "metric" in kinds:
-        intent.metric = intent.metric or kinds["metric"][0].term
+        intent.measures.metric = intent.measures.metric or kinds["metric"][0].term
     elif "table" in kinds:
         named = {m.table for m in kinds["table"]}
         for meaning in kinds["table"]:
-            if meaning.table not in intent.tables:
-                intent.tables.append(meaning.table)
+            if meaning.table not in intent.subject.tables:
+                intent.subject.tables.append(meaning.table)
         # A column of another table spelled like this one ("cliente" on an order) is asked
         # for; the table's own column spelled like it is just the table named.
-        intent.columns.extend(
+        intent.subject.columns.extend(
             (m.table, m.column) for m in kinds.get("column", []) if m.table not in named
         )
         for meaning in kinds.get("value", []):  # "critical findings": the rows in that state
             if meaning.table in named:
-                values = intent.filters.setdefault((meaning.table, meaning.column), [])
+                values = intent.where.filters.setdefault((meaning.table, meaning.column), [])
                 if meaning.value not in values:
                     values.append(meaning.value)
     elif "value" in kinds:
-        chosen = next((m for m in kinds["value"] if m.table in intent.tables), kinds["value"][0])
-        values = intent.filters.setdefault((chosen.table, chosen.column), [])
+        chosen = next(
+            (m for m in kinds["value"] if m.table in intent.subject.tables), kinds["value"][0]
+        )
+        values = intent.where.filters.setdefault((chosen.table, chosen.column), [])
         if chosen.value not in values:
             values.append(chosen.value)
     else:
-        intent.columns.extend((m.table, m.column) for m in kinds["column"])
+        intent.subject.columns.extend((m.table, m.column) for m in kinds["column"])
 
 
 def _concepts(intent: Intent, lexicon: Lexicon) -> None:
@@ -729,13 +745,13 @@ def _comparisons_the_metric_makes(intent: Intent) -> None:
     """ "what percentage of tasks were done on time": a comparison the metric itself makes
     (a rate of rows where one date is before another) is what it measures, not a condition
     on its rows (which would make every rate 100%); one its filter makes is already kept."""
-    rule = intent.metric.metric if intent.metric else None
+    rule = intent.measures.metric.metric if intent.measures.metric else None
     if rule is None:
         return
     said = re.sub(r"::\w+|\s+", "", f"{rule.expression} {rule.filter or ''}".lower())
-    intent.comparisons = [
+    intent.where.comparisons = [
         (table, left, operator, right)
-        for table, left, operator, right in intent.comparisons
+        for table, left, operator, right in intent.where.comparisons
         if f"{left}{operator}{right}" not in said
     ]
 
@@ -744,39 +760,41 @@ def _states_the_rate_tests(intent: Intent) -> None:
     """ "a taxa de cancelamento das tarefas que cancelaram em 2025": a state a rate's own
     expression tests (the share of rows in it) is what the rate measures; as a condition too,
     every rate would be 100%."""
-    rule = intent.metric.metric if intent.metric else None
+    rule = intent.measures.metric.metric if intent.measures.metric else None
     if rule is None or not re.search(r"\b(case|filter)\b", rule.expression, re.IGNORECASE):
         return
-    for (table, column), values in list(intent.filters.items()):
+    for (table, column), values in list(intent.where.filters.items()):
         if table != rule.table:
             continue
         kept = [v for v in values if f"'{v}'" not in rule.expression]
         if kept:
-            intent.filters[table, column] = kept
+            intent.where.filters[table, column] = kept
         else:
-            del intent.filters[table, column]
+            del intent.where.filters[table, column]
 
 
 def _units_of_a_sum(intent: Intent) -> None:
     """ "how many overtime hours": "how many" of the very amount a metric adds up (its
     column named) is that sum, not a count of its rows."""
-    rule = intent.metric.metric if intent.metric else None
-    if rule is None or intent.aggregate != "count":
+    rule = intent.measures.metric.metric if intent.measures.metric else None
+    if rule is None or intent.measures.aggregate != "count":
         return
     summed = summed_column(rule.expression)
-    if summed and (rule.table, summed) in intent.columns:
-        intent.aggregate = None
+    if summed and (rule.table, summed) in intent.subject.columns:
+        intent.measures.aggregate = None
 
 
 def _measure(
     intent: Intent, matches: list[tuple[int, int, list[Meaning]]], catalog: Catalog
 ) -> None:
-    if intent.metric is not None:
+    if intent.measures.metric is not None:
         return
-    numeric = [(t, c) for t, c in intent.columns if is_measure(catalog.table(t), c)]
-    involved = {*intent.tables, *(t for t, _ in intent.filters)}
+    numeric = [(t, c) for t, c in intent.subject.columns if is_measure(catalog.table(t), c)]
+    involved = {*intent.subject.tables, *(t for t, _ in intent.where.filters)}
     if numeric and all(_a_count_of_others(m, intent, catalog) for m in numeric):
-        intent.aggregate = "count"  # "quantidade de tarefas": how many, not another's units
+        intent.measures.aggregate = (
+            "count"  # "quantidade de tarefas": how many, not another's units
+        )
         return
     preferred = [m for m in numeric if m[0] in involved]
     if numeric and not preferred:
@@ -784,7 +802,7 @@ def _measure(
         head = numeric[0][1].split("_")[0]
         preferred = [
             (t, c.name)
-            for t in intent.tables
+            for t in intent.subject.tables
             for c in catalog.table(t).columns
             if c.name.split("_")[0] == head and is_measure(catalog.table(t), c.name)
         ]
@@ -799,22 +817,22 @@ def _measure(
         # "how many kilos did we ship": the kilos of the rows the verb is about
         shipped = tables_by_verb(words(intent.question), catalog)
         preferred = [m for m in numeric if m[0] in shipped]
-    if len(numeric) > 1 and not preferred and intent.periods:
+    if len(numeric) > 1 and not preferred and intent.time.periods:
         # "quantos kg em maio": a period places only the rows that have a date
         preferred = [m for m in numeric if date_column(catalog.table(m[0])) is not None]
     # (a recency's "top" is how many rows in date order, not a ranking by an amount)
-    ranked = bool(intent.top) and not intent.recency
-    wants_number = intent.aggregate in ("sum", "avg", "max", "min", "total") or ranked
+    ranked = bool(intent.ordering.top) and not intent.ordering.recency
+    wants_number = intent.measures.aggregate in ("sum", "avg", "max", "min", "total") or ranked
     # "as unidades pedidas por categoria": an amount named and grouped is summed per group
-    wants_number = wants_number or bool(intent.groups and not intent.aggregate)
-    if intent.aggregate in ("sum", "avg", "max", "min") and not numeric:
+    wants_number = wants_number or bool(intent.groups and not intent.measures.aggregate)
+    if intent.measures.aggregate in ("sum", "avg", "max", "min") and not numeric:
         numeric = _amount_of_rows_named(intent, matches, catalog)
     if wants_number and numeric:
-        intent.measure = (preferred or numeric)[0]
-        if intent.aggregate in (None, "count", "total"):
-            intent.aggregate = "sum"
-    elif intent.aggregate == "total":
-        intent.aggregate = "count"
+        intent.measures.measure = (preferred or numeric)[0]
+        if intent.measures.aggregate in (None, "count", "total"):
+            intent.measures.aggregate = "sum"
+    elif intent.measures.aggregate == "total":
+        intent.measures.aggregate = "count"
 
 
 def _a_count_of_others(measure: tuple[str, str], intent: Intent, catalog: Catalog) -> bool:
@@ -822,9 +840,13 @@ def _a_count_of_others(measure: tuple[str, str], intent: Intent, catalog: Catalo
     named nor tied to one named (its rows are not the named ones' parts), asks how many of
     the named rows there are."""
     table, column = measure
-    if not intent.tables or table in intent.tables or not COUNT_NAMES & set(column.split("_")):
+    if (
+        not intent.subject.tables
+        or table in intent.subject.tables
+        or not COUNT_NAMES & set(column.split("_"))
+    ):
         return False
-    return not tied(catalog, table, intent.tables)
+    return not tied(catalog, table, intent.subject.tables)
 
 
 def _amount_of_rows_named(
@@ -844,7 +866,7 @@ def _amount_of_rows_named(
         ]
         if own:
             return own[:1]
-    for table in intent.tables[:1]:
+    for table in intent.subject.tables[:1]:
         amount = amount_column(catalog.table(table))
         if amount is not None:
             return [(table, amount)]

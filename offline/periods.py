@@ -13,87 +13,57 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cache
 
 from orquestra.ddl_catalog.text import fold
+from orquestra.offline.lang import LANGUAGES, mapping, word_set, words
 
-MONTHS = {
-    "janeiro": 1,
-    "fevereiro": 2,
-    "marco": 3,
-    "abril": 4,
-    "maio": 5,
-    "junho": 6,
-    "julho": 7,
-    "agosto": 8,
-    "setembro": 9,
-    "outubro": 10,
-    "novembro": 11,
-    "dezembro": 12,
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-    "jan": 1,
-    "fev": 2,
-    "feb": 2,
-    "mar": 3,
-    "abr": 4,
-    "apr": 4,
-    "jun": 6,
-    "jul": 7,
-    "ago": 8,
-    "aug": 8,
-    "set": 9,
-    "sep": 9,
-    "out": 10,
-    "oct": 10,
-    "nov": 11,
-    "dez": 12,
-    "dec": 12,
-}
+
+@cache
+def either(*concepts: str) -> str:
+    """The concepts' words as a regular-expression alternation, escaped, in the order the
+    languages and their files give them (unlike `alternation`, which puts the longest first
+    and lets a space match a run of spaces): the words as the readings always tried them.
+
+    >>> either("today", "yesterday")
+    '(?:hoje|today|ontem|yesterday)'
+    """
+    said = dict.fromkeys(w for concept in concepts for w in words(concept))
+    return "(?:" + "|".join(re.escape(w) for w in said) + ")"
+
+
+def _months() -> dict[str, int]:
+    """Every language's month names and short names -> the month's number."""
+    months: dict[str, int] = {}
+    for language in LANGUAGES.values():
+        for number, name in enumerate(language.words("month_names"), 1):
+            months.setdefault(name, number)
+    for short, name in mapping("month_abbreviations").items():
+        months.setdefault(short, months[name])
+    return months
+
+
+MONTHS = _months()
 UNITS = {
-    "dia": 1,
-    "dias": 1,
-    "day": 1,
-    "days": 1,
-    "semana": 7,
-    "semanas": 7,
-    "week": 7,
-    "weeks": 7,
-    "mes": 30,
-    "meses": 30,
-    "month": 30,
-    "months": 30,
-    "ano": 365,
-    "anos": 365,
-    "year": 365,
-    "years": 365,
+    **dict.fromkeys((*words("day_noun"), *words("days_noun")), 1),
+    **dict.fromkeys((*words("week_noun"), *words("weeks_noun")), 7),
+    **dict.fromkeys((*words("month_noun"), *words("months_noun")), 30),
+    **dict.fromkeys((*words("year_noun"), *words("years_noun")), 365),
 }
+"""Units of time a count of them is said in ("últimos 3 meses"), in days."""
 
 
 ORDINALS = {
-    **dict.fromkeys(("primeiro", "primeira", "1o", "1a", "1", "first", "1st"), 1),
-    **dict.fromkeys(("segundo", "segunda", "2o", "2a", "2", "second", "2nd"), 2),
-    **dict.fromkeys(("terceiro", "terceira", "3o", "3a", "3", "third", "3rd"), 3),
-    **dict.fromkeys(("quarto", "quarta", "4o", "4a", "4", "fourth", "4th"), 4),
+    **{str(number): number for number in range(1, 5)},
+    **{said: int(number) for said, number in mapping("ordinal_numbers").items()},
 }
-ENGLISH_MONTHS = {
-    *("january", "february", "march", "april", "may", "june", "july", "august", "september"),
-    *("october", "november", "december", "jan", "feb", "apr", "jun", "jul", "aug", "sep"),
-    *("oct", "nov", "dec"),
+MONTHS_BEFORE_DAY = word_set("month_names_before_day")
+"""Month names said before a day's number ("June 15")."""
+SPANS = {
+    **dict.fromkeys((*words("quarter_noun"), *words("quarter_short_names")), 3),
+    **dict.fromkeys((*words("semester_noun"), *words("semester_short_names")), 6),
 }
-"""English month names and abbreviations ("mar" is also a Portuguese word: left out)."""
-SPANS = {"trimestre": 3, "tri": 3, "quarter": 3, "semestre": 6, "semester": 6, "half": 6}
-SPANS |= {"trim": 3, "sem": 6}  # "1º trim", "2º sem/25"
-"""Named parts of a year, in months."""
+"""Named parts of a year, in months ("1º trim", "2º sem/25" too)."""
 
 
 @dataclass(frozen=True)
@@ -116,112 +86,62 @@ def _relative(text: str, today: date) -> Period | None:
     semester = date(today.year, 1 if today.month <= 6 else 7, 1)
     monday = today - timedelta(days=today.weekday())
     tomorrow = today + timedelta(days=1)
+    this_masculine, this_feminine = either("this_before_masculine"), either("this_before_feminine")
     patterns = [
         # Longer phrases first: "ano retrasado" before "ano", "year to date" before "year".
+        (rf"\b{either('month_before_last')}\b", month_start(today, -2), month_start(today, -1)),
         (
-            r"\b(mes retrasado|month before last|two months ago|ha dois meses)\b",
-            month_start(today, -2),
-            month_start(today, -1),
-        ),
-        (
-            r"\b(ano retrasado|year before last|two years ago|ha dois anos)\b",
+            rf"\b{either('year_before_last')}\b",
             date(today.year - 2, 1, 1),
             date(today.year - 1, 1, 1),
         ),
+        (rf"\b{either('year_to_date')}\b", date(today.year, 1, 1), tomorrow),
+        (rf"\b{either('month_to_date')}\b", this_month, tomorrow),
+        (rf"\b{either('last_week')}\b", monday - timedelta(days=7), monday),
+        (rf"\b{either('last_semester')}\b", month_start(semester, -6), semester),
         (
-            r"\b(year to date|ytd|acumulado do ano|acumulado no ano|no acumulado do ano"
-            r"|desde o inicio do ano"
-            r"|ate agora (este|neste|esse) ano|so far this year|this year so far"
-            r"|ano ate (hoje|agora|a data))\b",
-            date(today.year, 1, 1),
-            tomorrow,
-        ),
-        (
-            r"\b(month to date|mtd|acumulado do mes|acumulado no mes|desde o inicio do mes"
-            r"|so far this month"
-            r"|mes ate (hoje|agora|a data))\b",
-            this_month,
-            tomorrow,
-        ),
-        (
-            r"\b(semana passada|ultima semana|last week|previous week|semana anterior)\b",
-            monday - timedelta(days=7),
-            monday,
-        ),
-        (
-            r"\b(semestre passado|ultimo semestre|last half|previous half|semestre anterior"
-            r"|last semester|previous semester)\b",
-            month_start(semester, -6),
-            semester,
-        ),
-        (
-            r"\b(este|esse|neste|nesse|deste|desse|this) (semestre|semester|half)\b",
+            rf"\b{this_masculine} {either('semester_noun')}\b",
             semester,
             month_start(semester, 6),
         ),
+        (rf"\b{this_masculine} {either('month_noun')}\b", this_month, month_start(today, 1)),
+        (rf"\b{either('last_month')}\b", month_start(today, -1), this_month),
         (
-            r"\b(este|esse|neste|nesse|deste|desse|this) (mes|month)\b",
-            this_month,
-            month_start(today, 1),
-        ),
-        (
-            r"\b(mes passado|ultimo mes|last month|previous month|mes anterior)\b",
-            month_start(today, -1),
-            this_month,
-        ),
-        (
-            r"\b(este|esse|neste|nesse|deste|desse|this) (ano|year)\b",
+            rf"\b{this_masculine} {either('year_noun')}\b",
             date(today.year, 1, 1),
             date(today.year + 1, 1, 1),
         ),
+        (rf"\b{either('last_year')}\b", date(today.year - 1, 1, 1), date(today.year, 1, 1)),
+        (rf"\b{this_masculine} {either('quarter_noun')}\b", quarter, month_start(quarter, 3)),
+        (rf"\b{either('last_quarter')}\b", month_start(quarter, -3), quarter),
         (
-            r"\b(ano passado|ultimo ano|last year|previous year|ano anterior)\b",
-            date(today.year - 1, 1, 1),
-            date(today.year, 1, 1),
-        ),
-        (
-            r"\b(este|esse|neste|nesse|deste|desse|this) (trimestre|quarter)\b",
-            quarter,
-            month_start(quarter, 3),
-        ),
-        (
-            r"\b(ultimo trimestre|trimestre passado|last quarter|previous quarter)\b",
-            month_start(quarter, -3),
-            quarter,
-        ),
-        (
-            r"\b(past week|past seven days|semana que passou|ultimos sete dias)\b",
+            rf"\b{either('past_seven_days')}\b",
             today - timedelta(days=7),
             today + timedelta(days=1),
         ),
-        (r"\b(hoje|today)\b", today, today + timedelta(days=1)),
-        (r"\b(ontem|yesterday)\b", today - timedelta(days=1), today),
-        (r"\b(amanha|tomorrow)\b", today + timedelta(days=1), today + timedelta(days=2)),
+        (rf"\b{either('today')}\b", today, today + timedelta(days=1)),
+        (rf"\b{either('yesterday')}\b", today - timedelta(days=1), today),
+        (rf"\b{either('tomorrow')}\b", today + timedelta(days=1), today + timedelta(days=2)),
         (
-            r"\b(?:(?:esta|essa|desta|dessa|nesta|nessa|this) (?:semana|week)"
-            r" (?:ate agora|ate hoje|so far)"
-            r"|so far this week|week to date|wtd)\b",
+            rf"\b(?:{this_feminine} {either('week_noun')} {either('so_far')}"
+            rf"|{either('week_to_date')})\b",
             monday,
             tomorrow,
         ),
         (
             # the whole week, as "este mês" is the whole month: what falls due in it counts
-            r"\b(esta|essa|nesta|nessa|desta|dessa|this) (semana|week)\b",
+            rf"\b{this_feminine} {either('week_noun')}\b",
             monday,
             monday + timedelta(days=7),
         ),
         (
-            r"\b(semana que vem|proxima semana|next week|the coming week|the week ahead)\b",
+            rf"\b{either('next_week')}\b",
             monday + timedelta(days=7),
             monday + timedelta(days=14),
         ),
+        (rf"\b{either('next_month')}\b", month_start(today, 1), month_start(today, 2)),
         (
-            r"\b(mes que vem|proximo mes|next month|the coming month)\b",
-            month_start(today, 1),
-            month_start(today, 2),
-        ),
-        (
-            r"\b(ano que vem|proximo ano|next year|the coming year)\b",
+            rf"\b{either('next_year')}\b",
             date(today.year + 1, 1, 1),
             date(today.year + 2, 1, 1),
         ),
@@ -231,9 +151,10 @@ def _relative(text: str, today: date) -> Period | None:
         if found:
             return Period(start, end, found.group(0))
     counts = "|".join(NUMBER_WORDS)
+    first, months_of = either("first_few"), either("months_of_year_link")
     found = re.search(  # "nos quatro primeiros meses do ano", "the first 4 months of 2025"
-        rf"\b(?:(\d+|{counts}) (?:primeiros|first)|(?:primeiros|first) (\d+|{counts}))"
-        rf" (?:meses|months)(?: (?:do ano|of the year|de|of|in)(?: (\d{{4}}))?)?",
+        rf"\b(?:(\d+|{counts}) {first}|{first} (\d+|{counts}))"
+        rf" {either('months_noun')}(?: {months_of}(?: (\d{{4}}))?)?",
         text,
     )
     if found:
@@ -241,15 +162,16 @@ def _relative(text: str, today: date) -> Period | None:
         months = int(count) if count.isdigit() else NUMBER_WORDS[count]
         start = date(int(found.group(3)) if found.group(3) else today.year, 1, 1)
         return Period(start, month_start(start, months), found.group(0))
-    found = re.search(rf"\b(ultimos|ultimas|last|past|nos ultimos) (\d+|{counts}) (\w+)", text)
+    last = either("last_few")
+    found = re.search(rf"\b({either('last_few', 'in_the_last_few')}) (\d+|{counts}) (\w+)", text)
     # "os 3 últimos meses", "the 2 last weeks": the count first
-    found = found or re.search(rf"\b()(\d+|{counts}) (?:ultimos|ultimas|last|past) (\w+)", text)
+    found = found or re.search(rf"\b()(\d+|{counts}) {last} (\w+)", text)
     if found and found.group(3) in UNITS:
         count = found.group(2)
         days = (int(count) if count.isdigit() else NUMBER_WORDS[count]) * UNITS[found.group(3)]
         return Period(today - timedelta(days=days), today + timedelta(days=1), found.group(0))
     # "nos próximos 7 dias", "in the next two weeks": from today on, as "últimos" ends today
-    found = re.search(rf"\b(proximos|proximas|next|coming) (\d+|{counts}) (\w+)", text)
+    found = re.search(rf"\b({either('next_few')}) (\d+|{counts}) (\w+)", text)
     if found and found.group(3) in UNITS:
         count = found.group(2)
         days = (int(count) if count.isdigit() else NUMBER_WORDS[count]) * UNITS[found.group(3)]
@@ -257,18 +179,15 @@ def _relative(text: str, today: date) -> Period | None:
     return None
 
 
-NUMBER_WORDS = {
-    **{"dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7},
-    **{"oito": 8, "nove": 9, "dez": 10, "doze": 12, "quinze": 15, "trinta": 30},
-    **{"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8},
-    **{"nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "thirty": 30},
-}
+NUMBER_WORDS = {said: int(number) for said, number in mapping("spelled_counts").items()}
 """Counts people spell out ("as últimas duas semanas", "the last three months")."""
-LAST_YEAR = r"(?:do ano passado|de ano passado|do ano anterior|of last year|last year)"
+LAST_YEAR = either("of_last_year", "of_last_year_after_part")
 
 
 SHORT_PART = re.compile(
-    r"\b(?:([1-4])\s?(?:t|tri|q)|q([1-4])|([12])\s?(?:s|sem)|h([12]))"
+    rf"\b(?:([1-4])\s?{either('quarter_letters_after_digit')}"
+    rf"|{either('quarter_letter_before_digit')}([1-4])"
+    rf"|([12])\s?{either('half_letters_after_digit')}|{either('half_letter_before_digit')}([12]))"
     r"(?:\s*[/-]?\s*(20\d{2}|\d{2}))?\b"
 )
 """How reports write parts of a year: "1T26", "1Q 2026", "Q1/26", "2S25", "H1 2026" (a
@@ -298,8 +217,8 @@ def _part_of_year(text: str, today: date) -> Period | None:
     ordinals = "|".join(sorted(ORDINALS, key=len, reverse=True))
     spans = "|".join(SPANS)
     found = re.search(
-        rf"\b(?:({ordinals})\s+({spans})|(q)([1-4]))\b"
-        rf"(?:\s+(?:de|do ano de|of)?\s*(\d{{4}})|\s+({LAST_YEAR}))?",
+        rf"\b(?:({ordinals})\s+({spans})|({either('quarter_letter_before_digit')})([1-4]))\b"
+        rf"(?:\s+{either('part_year_link')}?\s*(\d{{4}})|\s+({LAST_YEAR}))?",
         text,
     )
     if found is None:
@@ -322,14 +241,14 @@ def _month_range(text: str, today: date) -> Period | None:
     included; without a year, the latest such range that has begun. (A bare "maio e
     junho" needs its "de"/"from": "e" alone joins other things too.)"""
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
-    first_year = r"(?:\s+(?:de|of)?\s*(?P<first_year>\d{4}))?"
-    last_year = r"\b(?:\s+(?:de|of)?\s*(?P<year>\d{4}))?"
+    first_year = rf"(?:\s+{either('date_of')}?\s*(?P<first_year>\d{{4}}))?"
+    last_year = rf"\b(?:\s+{either('date_of')}?\s*(?P<year>\d{{4}}))?"
     found = re.search(
-        rf"\b(?:de|from|entre|between)\s+(?P<first>{names}){first_year}"
-        rf"\s+(?:a|ate|to|until|through|e|and)\s+(?P<last>{names}){last_year}",
+        rf"\b{either('range_from')}\s+(?P<first>{names}){first_year}"
+        rf"\s+{either('range_to')}\s+(?P<last>{names}){last_year}",
         text,
     ) or re.search(
-        rf"\b(?P<first>{names}){first_year}(?:\s+(?:ate|to|until|through|thru)\s+|\s*-\s*|\s+)"
+        rf"\b(?P<first>{names}){first_year}(?:\s+{either('month_range_to')}\s+|\s*-\s*|\s+)"
         rf"(?P<last>{names}){last_year}",
         text,
     )
@@ -351,10 +270,11 @@ def _month_range(text: str, today: date) -> Period | None:
 
 
 SINCE = re.compile(
-    r"\b(?:desde|since|de|from)\s+(?:o dia\s+|the\s+)?(?:(\d{1,2})[/\s](\d{1,2})(?:[/\s](\d{2,4}))?"
-    r"|(?P<month>[a-z]+))(?:\s+(?:ate|to|until|through)\s+(?:hoje|today|agora|now)|\s+pra ca"
-    r"|\s+para ca)?"
+    rf"\b{either('since_from')}\s+(?:{either('since_the_day')}\s+)?"
+    r"(?:(\d{1,2})[/\s](\d{1,2})(?:[/\s](\d{2,4}))?|(?P<month>[a-z]+))"
+    rf"(?:\s+{either('until')}\s+{either('now_or_today')}|\s+{either('to_here')})?"
 )
+UNTIL_NOW = re.compile(rf"{either('now_or_today', 'to_here')}$")
 
 
 def _since(text: str, today: date) -> Period | None:
@@ -363,8 +283,8 @@ def _since(text: str, today: date) -> Period | None:
     stays the month."""
     for found in SINCE.finditer(text):
         phrase = found.group(0)
-        until_now = re.search(r"(hoje|today|agora|now|pra ca|para ca)$", phrase)
-        if not (until_now or phrase.startswith(("desde", "since"))):
+        until_now = UNTIL_NOW.search(phrase)
+        if not (until_now or phrase.startswith(words("since"))):
             continue
         if found.group("month"):
             month = MONTHS.get(found.group("month"))
@@ -386,8 +306,8 @@ def _since(text: str, today: date) -> Period | None:
 
 DAY = r"(?:(\d{4})[-\s](\d{1,2})[-\s](\d{1,2})|(\d{1,2})[/\s](\d{1,2})(?:[/\s](\d{2,4}))?)\b"
 DAY_RANGE = re.compile(
-    rf"\b(?:between|entre|from|de|do dia|desde)\s+{DAY}\s+(?:and|e|to|a|ate|until|through)"
-    rf"\s+(?:o dia\s+)?{DAY}"
+    rf"\b{either('day_range_from')}\s+{DAY}\s+{either('range_to')}"
+    rf"\s+(?:{either('the_day')}\s+)?{DAY}"
 )
 """Two days, both included: "between 2026-04-01 and 2026-04-30", "de 01/04 a 15/04/2026"."""
 
@@ -415,20 +335,25 @@ def _day_range(text: str, today: date) -> Period | None:
     return Period(first, last + timedelta(days=1), found.group(0))
 
 
-SHORT_MONTHS = {"mai": "maio"}
+SHORT_MONTHS = mapping("month_abbreviations_before_year")
 """Short month names only read before a year ("mai/26"): alone they are other words."""
 
 
-MONTH_NAMES = "|".join(sorted([*MONTHS, *SHORT_MONTHS, "março"], key=len, reverse=True))
+MONTH_NAMES = "|".join(
+    sorted([*MONTHS, *SHORT_MONTHS, *words("month_names_as_typed")], key=len, reverse=True)
+)
 MONTH_YEAR = re.compile(rf"\b({MONTH_NAMES})\s*[/-]\s*(\d{{4}}|\d{{2}})\b", re.IGNORECASE)
 PART_YEAR = re.compile(
-    r"\b(trimestre|semestre|trim|tri|sem)\s*[/-]\s*(\d{4}|\d{2})\b", re.IGNORECASE
+    rf"\b({either('year_parts_before_slash')})\s*[/-]\s*(\d{{4}}|\d{{2}})\b", re.IGNORECASE
 )
 """A part of a year written with its year after a slash ("1º tri/26", "2º sem/2025")."""
 SINCE_DAY = re.compile(
-    rf"\b(?:since|desde)\s+(?:(?:o dia\s+)?(\d{{1,2}})\s+de\s+({MONTH_NAMES})"
-    rf"|({MONTH_NAMES})\s+(\d{{1,2}}))\b"
+    rf"\b{either('since')}\s+(?:(?:{either('the_day')}\s+)?(\d{{1,2}})\s+"
+    rf"{either('date_parts_link')}\s+({MONTH_NAMES})|({MONTH_NAMES})\s+(\d{{1,2}}))\b"
 )
+YEAR_OF = words("date_of")[0]
+"""How a month is joined to its year where one is spelled out ("mai/26" -> "maio de 2026"):
+the first language's word, which the period readers read."""
 
 
 def month_years_spelled(question: str) -> str:
@@ -438,11 +363,12 @@ def month_years_spelled(question: str) -> str:
 
     def spelled(found: re.Match[str]) -> str:
         year, month = int(found.group(2)), found.group(1)
-        return f"{SHORT_MONTHS.get(month.lower(), month)} de {year + (2000 if year < 100 else 0)}"
+        month = SHORT_MONTHS.get(month.lower(), month)
+        return f"{month} {YEAR_OF} {year + (2000 if year < 100 else 0)}"
 
     def part(found: re.Match[str]) -> str:
         year = int(found.group(2))
-        return f"{found.group(1)} de {year + (2000 if year < 100 else 0)}"
+        return f"{found.group(1)} {YEAR_OF} {year + (2000 if year < 100 else 0)}"
 
     return PART_YEAR.sub(part, MONTH_YEAR.sub(spelled, question))
 
@@ -479,13 +405,15 @@ def find_periods(question: str, today: date, most: int = 3) -> list[Period]:
     # "pra reunião de amanhã: quantos … no 1º tri": tomorrow beside another period is when
     # the asker needs it, not a period asked
     if len(found) > 1:
-        found = [p for p in found if p.phrase not in ("amanha", "tomorrow")] or found
+        found = [p for p in found if p.phrase not in TOMORROW] or found
     return _within_a_year(found)
 
 
+TOMORROW = word_set("tomorrow")
 NAMED_PART = re.compile(
-    rf"\b({'|'.join(MONTHS)}|trimestre|tri|semestre|quarter|half|q[1-4]|h[12])\b"
-    r"(?!.*\b(passad[oa]|ultim[oa]s?|last|past|anterior|previous|retrasad[oa]|next|proxim[oa])\b)"
+    rf"\b({'|'.join(MONTHS)}|{either('year_parts_placed_in_a_year')}"
+    rf"|{either('quarter_letter_before_digit')}[1-4]|{either('half_letter_before_digit')}[12])\b"
+    rf"(?!.*\b({either('relative_to_today')})\b)"
 )
 """A part of a year named without saying which year ("maio", "Q1"); not one said relative
 to today ("mês passado", "últimos 3 meses"), which stays where today puts it."""
@@ -520,9 +448,12 @@ def _in_year(day: date, shift: int) -> date:
 
 
 SAME_SPAN = re.compile(
-    r"\b(?:o |a |the )?(?:mesm[oa]|same)\s+\w+\s+(?:de|do ano de|of|in)?\s*(20\d{2})\b"
+    rf"\b(?:{either('singular_articles')} )?{either('same')}\s+\w+\s+"
+    rf"{either('same_part_year_link')}?\s*(20\d{{2}})\b"
 )
-NUMERIC_MONTH = re.compile(r"\b(?:em|in|de|of|for)\s+(0?[1-9]|1[0-2])[/\s](20\d{2})\b")
+NUMERIC_MONTH = re.compile(
+    rf"\b{either('numeric_month_link')}\s+(0?[1-9]|1[0-2])[/\s](20\d{{2}})\b"
+)
 """(The parser reads its words: "05/2026" comes as "05 2026", so a preposition leads it.)"""
 
 
@@ -553,9 +484,11 @@ ONE_DAY = (
     # the parser's words: "15/06/2026" comes as "15 06 2026"; without a year, after "dia"
     re.compile(r"(?<!\d\s)\b(?P<y>20\d{2}) (?P<m>\d{1,2}) (?P<d>\d{1,2})\b(?!\s\d)"),
     re.compile(r"(?<!\d\s)\b(?P<d>\d{1,2}) (?P<m>\d{1,2}) (?P<y>20\d{2})\b(?!\s\d)"),
-    re.compile(r"\b(?:dia|day) (?P<d>\d{1,2}) (?P<m>\d{1,2})\b(?!\s\d)"),
+    re.compile(rf"\b{either('day_noun')} (?P<d>\d{{1,2}}) (?P<m>\d{{1,2}})\b(?!\s\d)"),
 )
 """One day written with its digits: "2026-06-15", "15/06/2026", "dia 15/06"."""
+FROM_ON = re.compile(rf"\b{either('from_on')}\s+(?:{either('from_on_article')} )?$")
+"""What says a day written just after it is a start ("desde o dia 16/06"), not the day."""
 
 
 def _one_day(text: str, today: date) -> Period | None:
@@ -566,10 +499,12 @@ def _one_day(text: str, today: date) -> Period | None:
         key=lambda m: m.start(),
         default=None,
     )
-    if found is None or re.search(
-        r"\b(?:desde|since|a partir d[eo]|from)\s+(?:o )?$",
-        text[: found.start()].replace("dia ", ""),
-    ):
+    if found is None:
+        return None
+    before = text[: found.start()]
+    for word in words("since_day_word"):
+        before = before.replace(f"{word} ", "")
+    if FROM_ON.search(before):
         return None  # "desde o dia 16/06": from that day on (`_since`)
     said = found.groupdict().get("y")
     year = int(said) if said else today.year
@@ -583,48 +518,59 @@ def _one_day(text: str, today: date) -> Period | None:
 
 
 _NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
-_YEAR = r"(?:,?\s+(?:de\s+)?(?P<year>\d{4}))?"
+_LINK = either("date_parts_link")
+_YEAR = rf"(?:,?\s+(?:{_LINK}\s+)?(?P<year>\d{{4}}))?"
 _DAY_NAMES = "|".join(
-    sorted((m for m in MONTHS if m not in ("mar", "set", "out", "ago")), key=len, reverse=True)
-)
-"""Month names a lone day is read with: not those that are also everyday words ("out 10")."""
-_EN_NAMES = "|".join(
     sorted(
-        (m for m in MONTHS if m in ENGLISH_MONTHS),
+        (m for m in MONTHS if m not in word_set("month_abbreviations_also_words")),
         key=len,
         reverse=True,
     )
 )
-"""English month names: "June 15" is a day; "maio 26" is May 2026."""
+"""Month names a lone day is read with: not those that are also everyday words ("out 10")."""
+_EN_NAMES = "|".join(
+    sorted(
+        (m for m in MONTHS if m in MONTHS_BEFORE_DAY),
+        key=len,
+        reverse=True,
+    )
+)
+"""Month names said before a day: "June 15" is a day; "maio 26" is May 2026."""
+_TH = rf"{either('day_ordinal_suffix')}?"
+"""The ordinal ending a day's number may have when it comes first ("1º de maio")."""
+_ST = rf"{either('ordinal_suffixes')}?"
+"""The ordinal ending a day's number may have after its month ("May 1st")."""
+_COUNTED = "".join(rf"(?<!{re.escape(w)} )" for w in words("before_a_count"))
 NAMED_DAYS = (
     re.compile(
-        rf"\b(?:de|from|entre|between|do dia)\s+(?P<first>\d{{1,2}})o?\s+(?:de\s+)?"
-        rf"(?P<first_month>{_NAMES})\s+(?:a|ate|e|and|to|through|ao dia)\s+(?P<last>\d{{1,2}})"
-        rf"\s+(?:de\s+)?(?P<month>{_NAMES}){_YEAR}\b"
+        rf"\b{either('range_from', 'from_the_day')}\s+(?P<first>\d{{1,2}}){_TH}\s+(?:{_LINK}\s+)?"
+        rf"(?P<first_month>{_NAMES})\s+{either('days_to', 'to_the_day')}\s+(?P<last>\d{{1,2}})"
+        rf"\s+(?:{_LINK}\s+)?(?P<month>{_NAMES}){_YEAR}\b"
     ),
     re.compile(
-        rf"\b(?:from|between)\s+(?P<first_month>{_EN_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?"
-        rf"\s+(?:to|and|through|until)\s+(?P<month>{_EN_NAMES})\s+(?P<last>\d{{1,2}})"
-        rf"(?:st|nd|rd|th)?{_YEAR}\b"
+        rf"\b{either('month_days_from')}\s+(?P<first_month>{_EN_NAMES})\s+(?P<first>\d{{1,2}}){_ST}"
+        rf"\s+{either('month_days_to')}\s+(?P<month>{_EN_NAMES})\s+(?P<last>\d{{1,2}})"
+        rf"{_ST}{_YEAR}\b"
     ),
     re.compile(
-        rf"\bdo dia\s+(?P<first>\d{{1,2}})o?\s+ao dia\s+(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
-        rf"(?P<month>{_NAMES}){_YEAR}\b"
+        rf"\b{either('from_the_day')}\s+(?P<first>\d{{1,2}}){_TH}\s+{either('to_the_day')}"
+        rf"\s+(?P<last>\d{{1,2}})\s+{either('date_of')}\s+(?P<month>{_NAMES}){_YEAR}\b"
     ),
     re.compile(
-        rf"\b(?:entre|de|from|between)\s+(?:os dias\s+|o dia\s+)?(?P<first>\d{{1,2}})o?\s+"
-        rf"(?:e|a|ate|and|to|through)\s+(?:o dia\s+)?(?P<last>\d{{1,2}})\s+(?:de|of)\s+"
-        rf"(?P<month>{_NAMES}){_YEAR}\b"
+        rf"\b{either('range_from')}\s+(?:{either('the_days')}\s+)?(?P<first>\d{{1,2}}){_TH}\s+"
+        rf"{either('days_to')}\s+(?:{either('the_day')}\s+)?(?P<last>\d{{1,2}})\s+"
+        rf"{either('date_of')}\s+(?P<month>{_NAMES}){_YEAR}\b"
     ),
     re.compile(
-        rf"\b(?:between|from)\s+(?P<month>{_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?\s+"
-        rf"(?:and|to|through)\s+(?:(?:{_NAMES})\s+)?(?P<last>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"
+        rf"\b{either('month_days_from')}\s+(?P<month>{_NAMES})\s+(?P<first>\d{{1,2}}){_ST}\s+"
+        rf"{either('month_days_to_same_month')}\s+(?:(?:{_NAMES})\s+)?(?P<last>\d{{1,2}}){_ST}"
+        rf"{_YEAR}\b"
     ),
     re.compile(
-        rf"(?<!top )(?<!os )(?<!as )(?<!dos )(?<!das )(?<!the )\b(?P<first>\d{{1,2}})o?\s+de\s+"
+        rf"{_COUNTED}\b(?P<first>\d{{1,2}}){_TH}\s+{_LINK}\s+"
         rf"(?P<month>{_DAY_NAMES}){_YEAR}\b"
     ),
-    re.compile(rf"\b(?P<month>{_EN_NAMES})\s+(?P<first>\d{{1,2}})(?:st|nd|rd|th)?{_YEAR}\b"),
+    re.compile(rf"\b(?P<month>{_EN_NAMES})\s+(?P<first>\d{{1,2}}){_ST}{_YEAR}\b"),
 )
 """Days of a month named: a range ("entre 10 e 20 de maio", "between May 10 and 20"), then
 one day ("15 de junho de 2026", "June 15, 2026")."""
@@ -662,14 +608,14 @@ def find_period(question: str, today: date) -> Period | None:
             return period
     names = "|".join(sorted(MONTHS, key=len, reverse=True))
     # "compare to May", "June's revenue vs May's": a short name after a linking word too
-    linking = "em|in|de|of|during|to|with|than|vs|versus|com"
-    pattern = rf"\b(?:({linking})\s+)?({names})(?:\s+(?:de|of)?\s*(\d{{4}}))?\b"
+    linking = either("month_linking_words")
+    pattern = rf"\b(?:({linking})\s+)?({names})(?:\s+{either('date_of')}?\s*(\d{{4}}))?\b"
     for found in re.finditer(pattern, text):
         named, year_text = found.group(2), found.group(3)
         # "may", "set", "mar" alone are ordinary words; "may" as the question's last word is
         # the month ("freight spend May": the modal verb never ends a question; "ago", "out",
         # "mar", "dez" do: "two weeks ago", "leave them out", "por mar", "top dez")
-        last = named == "may" and not text[found.end() :].strip(" ?!.")
+        last = named in READ_LAST and not text[found.end() :].strip(" ?!.")
         if not (year_text or len(named) > 3 or found.group(1) or last):
             continue
         month = MONTHS[named]
@@ -677,9 +623,7 @@ def find_period(question: str, today: date) -> Period | None:
         if not year_text and date(year, month, 1) > today:
             year -= 1
         phrase = found.group(0)
-        suffix = re.match(
-            r"\s*(do ano passado|de ano passado|last year|do ano anterior)", text[found.end() :]
-        )
+        suffix = re.match(rf"\s*({either('of_last_year')})", text[found.end() :])
         if suffix:
             year, phrase = today.year - 1, phrase + suffix.group(0)
         start = date(year, month, 1)
@@ -689,7 +633,7 @@ def find_period(question: str, today: date) -> Period | None:
         return relative
     said = [
         YEAR_AFTER_PREPOSITION.search(text),
-        re.search(r"\b(?:em|in|de|of|no ano de|during)?\s*\b(20\d{2})\b", text),
+        BARE_YEAR.search(text),
     ]
     earliest = min((f for f in said if f), key=lambda f: f.start(1), default=None)
     if earliest:
@@ -698,8 +642,12 @@ def find_period(question: str, today: date) -> Period | None:
     return None
 
 
+READ_LAST = word_set("month_names_read_last")
+"""Month names that are another word ("may"), read as the month when they end the question."""
 YEAR_AFTER_PREPOSITION = re.compile(
-    r"\b(?:em|in|de|of|no ano de|in the year|during|durante)\s+(19\d{2}|20\d{2})\b(?!\s*[/-]\d)"
+    rf"\b{either('year_after_preposition')}\s+(19\d{{2}}|20\d{{2}})\b(?!\s*[/-]\d)"
 )
 """A year after a preposition, from 1900 on ("vendas de 1990", "revenue in 1995"); a bare
 19xx number elsewhere is what it is (a row's key, a quantity)."""
+BARE_YEAR = re.compile(rf"\b{either('bare_year_link')}?\s*\b(20\d{{2}})\b")
+"""A year of this century, after a preposition or alone ("no ano de 2025", "2025")."""

@@ -11,6 +11,7 @@ own words only, so it holds for any deployment described the same way.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
@@ -18,6 +19,8 @@ from orquestra.offline.asking import DATE_SORTED, NUMBER_WORDS, SORTED
 from orquestra.offline.clauses import LISTED_WITH
 from orquestra.offline.grouping import weekday_spots
 from orquestra.offline.intent import Group, Intent
+from orquestra.offline.lang import words as said_as
+from orquestra.offline.lang.morphology import LENGTHS
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     EVENT_VERBS,
@@ -33,98 +36,115 @@ from orquestra.offline.measures import share_condition
 from orquestra.offline.rows import DATE_WORDS, WHEN, referred_paths
 from orquestra.offline.understanding import QUESTION_WORDS
 
+
+def either(said: Iterable[str]) -> str:
+    """Words and phrases as a regular-expression group, escaped, longest first, a phrase's
+    words one space apart, as these readings have always matched them (`alternation` would
+    also take a line break or two spaces between them)."""
+    ordered = sorted(dict.fromkeys(said), key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w) for w in ordered) + ")"
+
+
+def spelled(*concepts: str) -> str:
+    """`either` of every language's words for the concepts."""
+    return either(w for concept in concepts for w in said_as(concept))
+
+
 LEAD_WORDS = {
-    *("qual", "quais", "which", "what", "quem", "who", "em", "in", "que", "o", "a", "os"),
-    *("as", "the", "top", "ranking", "de", "of", "mais", "most", "menos", "least", "fewest"),
-    *("maior", "maiores", "menor", "menores", "pior", "piores", "melhor", "melhores"),
-    *("worst", "best", "biggest", "largest", "highest", "lowest", "principais", "busiest"),
-    *("strongest", "weakest", "forte", "fraco", "fraca"),
-    *("our", "my", "your", "nosso", "nossa", "meu", "minha", "seu", "sua", "foi", "was"),
+    *said_as("ranking_leads"),
+    *said_as("most"),
+    *said_as("fewest"),
+    *said_as("largest"),
+    *said_as("largest_plural"),
+    *said_as("smallest_plural"),
+    *said_as("worst"),
+    *said_as("best"),
 }
 """Words that open a ranking question before its subject ("qual foi o", "in which", "top 3")."""
-RANK_WORDS = ("mais", "most", "menos", "fewest", "least")
-FEWEST = re.compile(
-    r"(?<!pelo )(?<!at )\b(menos|fewest|least|lowest|cheapest|barat[oa]s?|cheaper"
-    r"|menor numero|smallest number|menor|menores|smallest)\b"
-)
+RANK_WORDS = (*said_as("most"), *said_as("fewest"))
+BOUND = "".join(f"(?<!{re.escape(p.rsplit(' ', 1)[0])} )" for p in said_as("at_least"))
+"""Not right after the start of an "at least" ("pelo menos", "at least": bounds)."""
+FEWEST = re.compile(rf"{BOUND}\b{spelled('fewest', 'smallest', 'smallest_plural', 'cheap')}\b")
 """Ascending rankings ("o mês com menos pedidos", "a mais barata", "the cheapest": the
 least cost); "pelo menos", "at least" are bounds."""
 
 
-NEWEST = re.compile(
-    r"\b(mais recentes?|mais recentemente|ultim[oa]s?|latest|most recent|most recently"
-    r"|newest|last|derradeir[oa])\b"
-)
-OLDEST = re.compile(r"\b(mais antig[oa]s?|primeir[oa]s?|oldest|earliest|first)\b")
-PLURAL_RECENCY = re.compile(r"\b(recentes|ultim[oa]s|antig[oa]s|primeir[oa]s)\b")
+NEWEST = re.compile(rf"\b{spelled('newest')}\b")
+OLDEST = re.compile(rf"\b{spelled('oldest')}\b")
+PLURAL_RECENCY = re.compile(rf"\b{spelled('recency_plural')}\b")
+COUNT_ASKED = re.compile(rf"\b{spelled('count_openers')}\s+\d+\b")
+"""The number of rows asked, said before it ("os 5 …", "top 10", "the 3 …")."""
 
 
 def recency(intent: Intent, text: str) -> None:
     """ "a tarefa mais recente", "o primeiro pedido do cliente 7", "the latest task": rows
     in the order of their own date, newest or oldest first, the first one (or the number
     asked). Words that named a period ("últimos 90 dias", "first quarter") are not read."""
-    for period in intent.periods:
+    for period in intent.time.periods:
         text = text.replace(period.phrase, " ")
     text = SORTED.sub(" ", text)  # "cheapest first", "maiores primeiro": a whole list's order
     if by_date := DATE_SORTED.search(text):  # "newest first": every row, by date
-        intent.sorted, intent.ascending = "date", by_date.group(1) is None
-        intent.listing = True  # "títulos vencidos, mais antigos primeiro": the rows
+        intent.ordering.sorted, intent.ordering.ascending = "date", by_date.group(1) is None
+        intent.asked.listing = True  # "títulos vencidos, mais antigos primeiro": the rows
         return
     newest, oldest = NEWEST.search(text), OLDEST.search(text)
     if not (newest or oldest):
         return
     # the later word wins: "o mais recente … e o mais antigo?" asks for the oldest now
     first = max((m for m in (newest, oldest) if m), key=lambda m: m.start())
-    intent.recency = "DESC" if first is newest else "ASC"
+    intent.ordering.recency = "DESC" if first is newest else "ASC"
     around = text[max(0, first.start() - 4) : first.end() + 4]
     counted = re.search(r"\b(\d+)\b", around)  # "os 5 mais recentes", "last 5 orders"
     if counted:
-        intent.top = int(counted.group(1))
-    elif not re.search(r"\b(?:top|os|as|the)\s+\d+\b", text):
-        intent.top = 10 if PLURAL_RECENCY.search(first.group(0)) else 1
+        intent.ordering.top = int(counted.group(1))
+    elif not COUNT_ASKED.search(text):
+        intent.ordering.top = 10 if PLURAL_RECENCY.search(first.group(0)) else 1
 
 
-WHY = re.compile(r"\b(why|por que|porque|por qual motivo|how come)\b")
-REASON_WORDS = ("motivo", "razao", "causa", "reason", "cause")
+WHY = re.compile(rf"\b{spelled('why')}\b")
+REASON_WORDS = said_as("reason_words")
 """The languages' words for a reason: a "why" question asks for the column named so."""
-SHARED_START = 5
+STATUS = said_as("status_word")
+"""The word a row's state column is spelled with ("status")."""
+WHEN_ASKED = said_as("when")
+"""The words asking when ("and when is it supposed to arrive?")."""
+SHARED_START = LENGTHS.shared_start
 """Shortest common start that ties a verb to a date column ("issued" ~ "issue date")."""
-HEAD_LENGTH = 4
+HEAD_LENGTH = LENGTHS.head
 """Shortest word read as the head of a column's name ("data", "valor", "date")."""
 
 
-NOT_MONEY = re.compile(
-    r"\b(?:pes[ao]\w*|weigh\w*|heavy|tempo|time|long|dias?|days?|horas?|hours?|atras\w*|late"
-    r"|vend\w*|sold|sell\w*|kg|quilos?|kilos?|unidades|units|itens|items)\b"
-)
+NOT_MONEY = re.compile(rf"\b(?:{spelled('not_money')}|{spelled('not_money_starts')}\w*)\b")
 """Words that say "how much" of one row asks something other than its money."""
 
 
 def amount_of_one_row(intent: Intent, catalog: Catalog) -> None:
     """ "tarefa 12: qual o projeto e quanto foi cobrado?", "how much is it": "how much" of
     one row, nothing else measured, is its own amount (its money column), not a total."""
-    if intent.entity is None or intent.aggregate != "sum":
+    if intent.subject.entity is None or intent.measures.aggregate != "sum":
         return
-    if intent.metric or intent.measure or intent.groups or NOT_MONEY.search(fold(intent.question)):
+    if (
+        intent.measures.metric
+        or intent.measures.measure
+        or intent.groups
+        or NOT_MONEY.search(fold(intent.question))
+    ):
         return  # "quanto pesa a tarefa 12", "how long did it take": not its money
-    table = catalog.table(intent.entity[0])
+    table = catalog.table(intent.subject.entity[0])
     referred = referred_paths(catalog, table.name)  # "who is the owner and how much was it"
-    if any(t != table.name and t not in referred for t in intent.tables):
+    if any(t != table.name and t not in referred for t in intent.subject.tables):
         return  # "quanto a tarefa 12 gerou de horas": other rows' amounts, summed
-    amounts = [c for t, c in intent.columns if t == table.name and is_measure(table, c)]
+    amounts = [c for t, c in intent.subject.columns if t == table.name and is_measure(table, c)]
     amount = amounts[0] if amounts else amount_column(table)
     if amount is None:
         return
-    intent.aggregate = None
-    if (table.name, amount) not in intent.columns:
-        intent.columns.append((table.name, amount))
+    intent.measures.aggregate = None
+    if (table.name, amount) not in intent.subject.columns:
+        intent.subject.columns.append((table.name, amount))
 
 
-WITH_WORDS = ("com", "with", "including", "incluindo", "contendo")
-THRESHOLD = re.compile(
-    r"\b(?:acima|abaixo|maior|maiores|menor|menores|mais de|menos de|superior|inferior|entre"
-    r"|above|below|over|under|more than|less than|greater|between|at least|pelo menos)\b|\d"
-)
+WITH_WORDS = said_as("including")
+THRESHOLD = re.compile(rf"\b{spelled('thresholds', 'at_least')}\b|\d")
 """Where a list of rows names the columns to show ("… com número, dono e valor")."""
 
 
@@ -138,7 +158,13 @@ def listed_columns(
     with owner and due date": rows listed with the columns named after "com"/"with", each
     read as one of the listed rows' columns by its head words; a table the rows refer to
     is that reference (shown with the referred row's name)."""
-    if intent.entity or intent.aggregate or intent.groups or intent.top or intent.owners:
+    if (
+        intent.subject.entity
+        or intent.measures.aggregate
+        or intent.groups
+        or intent.ordering.top
+        or intent.subject.owners
+    ):
         return
     if not LISTED_WITH.search(" ".join(tokens)):
         return
@@ -153,7 +179,8 @@ def listed_columns(
             for m in found
             # a metric's table only when the metric's words name its rows ("títulos
             # vencidos"), not "o custo com e sem X"
-            if m.table and (m.kind == "table" or (m.kind == "metric" and intent.metric_rows))
+            if m.table
+            and (m.kind == "table" or (m.kind == "metric" and intent.measures.metric_rows))
         ),
         None,
     )
@@ -181,61 +208,75 @@ def listed_columns(
             in {stem(w) for p in [column.name, *column.meta.synonyms.all()] for w in words(p)}
         ]
         for name in heads[:1]:
-            if (table.name, name) not in intent.columns:
-                intent.columns.append((table.name, name))
+            if (table.name, name) not in intent.subject.columns:
+                intent.subject.columns.append((table.name, name))
             column = table.column(name)
             spelled = {stem(w) for p in [name, *column.meta.synonyms.all()] for w in words(p)}
 
 
-EACH_AMOUNT = re.compile(
-    r"\b(?:de )?quanto (?:e|sao|era|eram|foi|foram|custa|custam|vale|valem)\b"
-    r"|\bhow much (?:is|are|was|were) (?:it|they|each|those|these)\b|\bhow much each\b"
-)
+EACH_AMOUNT = re.compile(rf"\b{spelled('amount_of_each')}\b")
 """The amount of each row listed ("quais tarefas vencem hoje e de quanto são?")."""
-TOTAL = re.compile(r"\b(?:total|totais|ao todo|somam|soma|somados|in total|altogether|sum)\b")
+TOTAL = re.compile(rf"\b{spelled('in_total')}\b")
 
 
 def amounts_of_listed_rows(intent: Intent, catalog: Catalog) -> None:
     """ "quais tarefas vencem essa semana e de quanto são?", "which tasks are late and how
     much are they": rows listed, each with its amount (its money column), not their total."""
-    if not intent.listing or intent.aggregate != "sum" or intent.entity or intent.metric:
+    if (
+        not intent.asked.listing
+        or intent.measures.aggregate != "sum"
+        or intent.subject.entity
+        or intent.measures.metric
+    ):
         return
-    if intent.groups or intent.top or not intent.tables:
+    if intent.groups or intent.ordering.top or not intent.subject.tables:
         return
     asked = fold(intent.question)
     if not EACH_AMOUNT.search(asked) or TOTAL.search(asked):
         return  # "… e quanto foi o total?": their total, as before
-    table = catalog.table(intent.tables[0])
-    measured = intent.measure if intent.measure and intent.measure[0] == table.name else None
+    table = catalog.table(intent.subject.tables[0])
+    measured = (
+        intent.measures.measure
+        if intent.measures.measure and intent.measures.measure[0] == table.name
+        else None
+    )
     amount = measured[1] if measured else amount_column(table)
     if amount is None:
         return
-    intent.aggregate, intent.measure = None, None
-    if (table.name, amount) not in intent.columns:
-        intent.columns.append((table.name, amount))
+    intent.measures.aggregate, intent.measures.measure = None, None
+    if (table.name, amount) not in intent.subject.columns:
+        intent.subject.columns.append((table.name, amount))
 
 
 def amount_of_the_first_row(intent: Intent, catalog: Catalog) -> None:
     """ "the oldest overdue task: which owner, how much and when was it due?": "how much"
     of the one row found by its date is its own amount, not a total of all the rows."""
-    if not intent.recency or (intent.top or 1) != 1 or intent.aggregate != "sum":
+    if (
+        not intent.ordering.recency
+        or (intent.ordering.top or 1) != 1
+        or intent.measures.aggregate != "sum"
+    ):
         return
     if intent.groups or TOTAL.search(fold(intent.question)):
         return
-    metric = intent.metric.metric if intent.metric else None
-    if metric is not None and not intent.metric_rows:
+    metric = intent.measures.metric.metric if intent.measures.metric else None
+    if metric is not None and not intent.measures.metric_rows:
         return  # "a última semana com mais custo": a measure over rows, ranked
     # the rows in date order: the metric's, or those named (of one row: its related rows)
-    rows = [t for t in intent.tables if not intent.entity or t != intent.entity[0]]
+    rows = [
+        t
+        for t in intent.subject.tables
+        if not intent.subject.entity or t != intent.subject.entity[0]
+    ]
     if metric is None and not rows:
         return
     table = catalog.table(metric.table if metric else rows[0])
     amount = amount_column(table)
     if amount is None:
         return
-    intent.aggregate = None
-    if (table.name, amount) not in intent.columns:
-        intent.columns.append((table.name, amount))
+    intent.measures.aggregate = None
+    if (table.name, amount) not in intent.subject.columns:
+        intent.subject.columns.append((table.name, amount))
 
 
 def entity_columns(
@@ -248,9 +289,14 @@ def entity_columns(
     """The columns a question about one row asks for: "qual o valor e a data do pedido 12"
     names two columns by their head words alone; "está concluída? qual o motivo?" asks the
     state a value belongs to, beside the reason."""
-    if intent.entity is None or intent.metric or intent.aggregate or intent.groups:
+    if (
+        intent.subject.entity is None
+        or intent.measures.metric
+        or intent.measures.aggregate
+        or intent.groups
+    ):
         return
-    table = catalog.table(intent.entity[0])
+    table = catalog.table(intent.subject.entity[0])
     for start, _end, meanings in matches:
         # "o frete da tarefa 12": a word naming both the row's table and one of its columns,
         # said beside the row itself, is the column
@@ -259,9 +305,9 @@ def entity_columns(
                 if (
                     m.kind == "column"
                     and m.table == table.name
-                    and (m.table, m.column) not in intent.columns
+                    and (m.table, m.column) not in intent.subject.columns
                 ):
-                    intent.columns.append((m.table, m.column))
+                    intent.subject.columns.append((m.table, m.column))
     own = {
         i
         for start, end, meanings in matches
@@ -291,11 +337,11 @@ def entity_columns(
             in {stem(w) for p in [column.name, *column.meta.synonyms.all()] for w in words(p)}
         ]
         for name in heads[:3]:
-            if (table.name, name) not in intent.columns:
-                intent.columns.append((table.name, name))
+            if (table.name, name) not in intent.subject.columns:
+                intent.subject.columns.append((table.name, name))
     dated = any(
         t == table.name and table.column(c).type_sql.startswith(DATE_TYPES)
-        for t, c in intent.columns
+        for t, c in intent.subject.columns
     )
     if WHEN.search(" ".join(tokens)):  # "pra que dia … e por qual canal"
         naming = {
@@ -320,7 +366,7 @@ def entity_columns(
             and not WHEN.fullmatch(t)
         ]
         # "when did it leave and when is it supposed to arrive?": each "when" its own verb
-        whens = [i for i, t in enumerate(tokens) if t in ("when", "quando")]
+        whens = [i for i, t in enumerate(tokens) if t in WHEN_ASKED]
         for start, end in zip(whens[1:], [*whens[2:], len(tokens)], strict=False):
             later = [t for t in tokens[start + 1 : end] if t in verbs]
             if later and _when(intent, table, later):
@@ -328,22 +374,22 @@ def entity_columns(
         if (verbs or not dated) and _when(intent, table, verbs):
             # "quando" may be another table's date column's synonym too: the verb named the
             # row's own date, which is the one asked
-            intent.columns = [
+            intent.subject.columns = [
                 (t, c)
-                for t, c in intent.columns
+                for t, c in intent.subject.columns
                 if t == table.name or not catalog.table(t).column(c).type_sql.startswith(DATE_TYPES)
             ]
     # A state of the row itself ("a tarefa 12 está bloqueada? qual o motivo?") asks for its
     # state column beside what else was asked (alone, every column shows it anyway).
-    asked_own = any(t == table.name for t, _c in intent.columns)
+    asked_own = any(t == table.name for t, _c in intent.subject.columns)
     values_said = {
         (m.table, m.column) for _s, _e, found in matches for m in found if m.kind == "value"
     }
-    for owner, column in list(intent.filters):
+    for owner, column in list(intent.where.filters):
         if owner == table.name and (owner, column) in values_said:
-            del intent.filters[owner, column]
-            if asked_own and (owner, column) not in intent.columns:
-                intent.columns.insert(0, (owner, column))
+            del intent.where.filters[owner, column]
+            if asked_own and (owner, column) not in intent.subject.columns:
+                intent.subject.columns.insert(0, (owner, column))
     # "tá travada? por quê?": why a row is in its state asks that state beside the reason
     if WHY.search(" ".join(tokens)) and asked_own:
         for own_column in table.columns:
@@ -352,10 +398,10 @@ def entity_columns(
             }
             if (
                 own_column.meta.values
-                and "status" in spelled
-                and (table.name, own_column.name) not in intent.columns
+                and any(w in spelled for w in STATUS)
+                and (table.name, own_column.name) not in intent.subject.columns
             ):
-                intent.columns.insert(0, (table.name, own_column.name))
+                intent.subject.columns.insert(0, (table.name, own_column.name))
 
 
 def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
@@ -368,7 +414,7 @@ def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
     for column in table.columns:
         if (
             not column.type_sql.startswith(DATE_TYPES)
-            or (table.name, column.name) in intent.columns
+            or (table.name, column.name) in intent.subject.columns
         ):
             continue
         spelled = spelling(column)
@@ -380,7 +426,7 @@ def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
     if not found:
         return False
     best = min(rank for rank, _name in found)  # the first in the table's order, of the best
-    intent.columns.append((table.name, next(n for rank, n in found if rank == best)))
+    intent.subject.columns.append((table.name, next(n for rank, n in found if rank == best)))
     return True
 
 
@@ -389,17 +435,19 @@ def rate_rows_ranked(
 ) -> None:
     """ "the month with the most no-shows": "most" right before a rate's name ranks by how
     many rows the rate counts (`sql._filters` keeps those), not by the rate."""
-    if not intent.top or intent.aggregate or intent.metric is None:
+    if not intent.ordering.top or intent.measures.aggregate or intent.measures.metric is None:
         return
-    if share_condition(intent.metric.metric) is None:
+    if share_condition(intent.measures.metric.metric) is None:
         return
     for start, end, meanings in matches:
         # "the most no-shows", "the most patient no-shows": its rows named, in the plural
         # ("a que menos entrega no prazo" ranks by the rate)
         ranked = any(t in RANK_WORDS for t in tokens[max(0, start - 2) : start])
         ranked = ranked and tokens[end - 1].endswith("s")
-        if ranked and any(m.kind == "metric" and m.term == intent.metric for m in meanings):
-            intent.aggregate = "count"
+        if ranked and any(
+            m.kind == "metric" and m.term == intent.measures.metric for m in meanings
+        ):
+            intent.measures.aggregate = "count"
             return
 
 
@@ -413,18 +461,20 @@ def rank_subject(
     """A ranking's subject is what the question opens with ("qual mês", "which carrier",
     "top 3 categorias"): the groups ranked. What follows "mais"/"most" is what is counted
     when no measure was named ("mais pedidos": the orders, counted)."""
-    if not intent.top or intent.groups or intent.entity or intent.recency:
+    if not intent.ordering.top or intent.groups or intent.subject.entity or intent.ordering.recency:
         return
-    intent.ascending = bool(FEWEST.search(" ".join(tokens)))
+    intent.ordering.ascending = bool(FEWEST.search(" ".join(tokens)))
     counted = _counted(intent, tokens, matches)
     if counted is None and OFTEN & set(tokens):  # "o motivo que mais aparece": rows counted
-        counted = next(iter([*intent.tables, *(t for t, _c in intent.filters)]), None)
+        counted = next(iter([*intent.subject.tables, *(t for t, _c in intent.where.filters)]), None)
     base = _measured_table(intent) or counted
     if base is None:
         return
     # "give me the three product categories …": requests and counts lead the subject too
     leading = LEAD_WORDS | QUESTION_WORDS | FUNCTION_WORDS | set(NUMBER_WORDS)
-    leading |= {w for period in intent.periods for w in words(period.phrase)}  # "Em maio, qual"
+    leading |= {
+        w for period in intent.time.periods for w in words(period.phrase)
+    }  # "Em maio, qual"
     said = [i for i, t in enumerate(tokens) if t not in leading and not t.isdigit()]
     # "no estado de SP, qual cidade …": what "qual" asks, past what places the question
     asked = next((i for i, t in enumerate(tokens) if t in ASKED_WHICH), None)
@@ -442,35 +492,35 @@ def rank_subject(
     if group is None:
         return
     intent.groups.append(group)
-    if counted and not (intent.metric or intent.measure):
-        intent.aggregate = "count"
-    elif intent.aggregate in ("max", "min"):
+    if counted and not (intent.measures.metric or intent.measures.measure):
+        intent.measures.aggregate = "count"
+    elif intent.measures.aggregate in ("max", "min"):
         # "o cliente com o maior valor vencido": "maior" ranks the groups' totals
-        intent.ascending = intent.aggregate == "min"
-        intent.aggregate = None if intent.metric else "sum"
+        intent.ordering.ascending = intent.measures.aggregate == "min"
+        intent.measures.aggregate = None if intent.measures.metric else "sum"
     # The counted table is the query's base; the ranked one is joined to it.
-    intent.tables = [base, *(t for t in intent.tables if t != base)]
+    intent.subject.tables = [base, *(t for t in intent.subject.tables if t != base)]
 
 
-ASKED_WHICH = ("qual", "quais", "which")
+ASKED_WHICH = said_as("which_of")
 """Words that ask which of some things: what follows them is the thing ranked."""
-WHO = ("quem", "who", "whom")
-PERSON_NAMES = ("nome", "name")
+WHO = said_as("who_ranked")
+PERSON_NAMES = said_as("name_columns")
 
 
 def who_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     """ "quem fez mais hora extra", "who signed the most tasks": the ranked rows are the
     people the measured rows refer to, by their name (the first table they refer to, alone,
     whose rows are named by a "nome"/"name"), not the rows themselves."""
-    if not any(w in tokens for w in WHO) or not intent.top or intent.entity:
+    if not any(w in tokens for w in WHO) or not intent.ordering.top or intent.subject.entity:
         return
-    if intent.recency:
+    if intent.ordering.recency:
         return  # "who's the most recently hired": a row in date order
-    metric = intent.metric.metric if intent.metric else None
+    metric = intent.measures.metric.metric if intent.measures.metric else None
     base = (
         metric.table
         if metric
-        else next(iter([*(t for t, _c in intent.filters), *intent.tables]), None)
+        else next(iter([*(t for t, _c in intent.where.filters), *intent.subject.tables]), None)
     )
     if base is None:
         return
@@ -484,9 +534,9 @@ def who_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
             continue
         if display_column(target).name in PERSON_NAMES:
             intent.groups = [Group(target.name, display_column(target).name)]
-            intent.tables = [base, *(t for t in intent.tables if t != base)]
-            if not (intent.metric or intent.measure):
-                intent.aggregate = "count"
+            intent.subject.tables = [base, *(t for t in intent.subject.tables if t != base)]
+            if not (intent.measures.metric or intent.measures.measure):
+                intent.measures.aggregate = "count"
             return
 
 
@@ -504,8 +554,7 @@ def _subject_meanings(subject: int, matches: list[tuple[int, int, list[Meaning]]
     return meanings
 
 
-OFTEN = {"aparece", "aparecem", "appears", "appear"}
-OFTEN |= {"entrou", "entraram", "entra", "entram", "chegou", "chegaram"}  # "o mês que mais entrou"
+OFTEN = set(said_as("how_often_verbs"))
 """Verbs of how often ("o motivo que mais aparece", "o mês que mais entrou pedido"): the
 rows named, counted."""
 
@@ -527,8 +576,8 @@ def _counted(
     return None
 
 
-NUMBER_OF = ("numero", "number", "quantidade", "de", "of")
-EXTREMES = ("maior", "menor", "highest", "lowest", "largest", "smallest", "biggest")
+NUMBER_OF = said_as("number_of")
+EXTREMES = (*said_as("largest"), *said_as("smallest"))
 
 
 def _number_ranked(tokens: list[str], start: int) -> bool:
@@ -540,13 +589,13 @@ def _number_ranked(tokens: list[str], start: int) -> bool:
 
 
 def _filters_on(intent: Intent, table: str) -> bool:
-    return any(owner == table for owner, _column in intent.filters)
+    return any(owner == table for owner, _column in intent.where.filters)
 
 
 def _measured_table(intent: Intent) -> str | None:
-    if intent.metric and intent.metric.metric:
-        return intent.metric.metric.table
-    return intent.measure[0] if intent.measure else None
+    if intent.measures.metric and intent.measures.metric.metric:
+        return intent.measures.metric.metric.table
+    return intent.measures.measure[0] if intent.measures.measure else None
 
 
 def _group_for(meanings: list[Meaning], base: str, catalog: Catalog) -> Group | None:
@@ -563,9 +612,7 @@ def _group_for(meanings: list[Meaning], base: str, catalog: Catalog) -> Group | 
     return None
 
 
-DISTINCT = re.compile(
-    r"\b(distint[oa]s|diferentes|distinct|different|unique|unic[oa]s|separate|separad[oa]s)\b"
-)
+DISTINCT = frozenset(said_as("distinct"))
 
 
 def distinct_count(
@@ -574,17 +621,17 @@ def distinct_count(
     """ "quantas tarefas distintas", "how many different customers": the rows of the table
     named beside the word, each counted once — by its whole key, whichever table holds the
     rows the question filters."""
-    spots = [i for i, t in enumerate(tokens) if DISTINCT.fullmatch(t)]
+    spots = [i for i, t in enumerate(tokens) if t in DISTINCT]
     if not spots:
         return
     for start, end, meanings in matches:
         if end == spots[0] or start == spots[0] + 1:
             table = next((m.table for m in meanings if m.kind == "table"), None)
             if table is not None:
-                intent.distinct_table = table
-                intent.aggregate = intent.aggregate or "count"
+                intent.subject.distinct_table = table
+                intent.measures.aggregate = intent.measures.aggregate or "count"
                 # The rows where it happens are the query's base: "clientes diferentes que
                 # fizeram pedidos" counts customers over the orders.
-                others = [t for t in intent.tables if t != table]
-                intent.tables = [*others, table] if others else intent.tables
+                others = [t for t in intent.subject.tables if t != table]
+                intent.subject.tables = [*others, table] if others else intent.subject.tables
                 return

@@ -18,19 +18,29 @@ from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.durations import AVERAGE, TIME_UNITS, is_time_taken, words_shared
 from orquestra.offline.intent import Group, Intent
+from orquestra.offline.lang import LANGUAGES, word_set
 from orquestra.offline.lexicon import SUMMED, is_measure, tied
-from orquestra.offline.phrasing import LEAD_WORDS
+from orquestra.offline.phrasing import LEAD_WORDS, either, spelled
 
-HIGHER_IS_BETTER = re.compile(
-    r"quanto (mais|maior)[^.]*melhor|(higher|closer to 1|more|bigger|larger)[^.]*the better"
-)
-LOWER_IS_BETTER = re.compile(
-    r"quanto (menor|menos)[^.]*melhor|(lower|smaller|less|fewer|shorter)[^.]*the better"
-)
-WORST = re.compile(r"\b(pior|piores|worst|weakest|mais frac[oa]s?)\b")
-BEST = re.compile(r"\b(melhor|melhores|best|strongest|mais fortes?)\b")
-WEAK = re.compile(r"\b(weakest|mais frac[oa]s?)\b")
-BUSIEST = re.compile(r"\b(busiest|mais movimentad[oa]s?)\b")
+
+def _the_more_the_better(more: str) -> re.Pattern[str]:
+    """A glossary definition's "the more …, the better", in each language's own wording:
+    one of its `more` words, then in the same sentence its "the better"."""
+    return re.compile(
+        "|".join(
+            f"{either(language.words(more))}[^.]*{either(language.words('the_better'))}"
+            for language in LANGUAGES.values()
+            if language.words(more) and language.words("the_better")
+        )
+    )
+
+
+HIGHER_IS_BETTER = _the_more_the_better("the_more")
+LOWER_IS_BETTER = _the_more_the_better("the_less")
+WORST = re.compile(rf"\b{spelled('worst', 'weakest')}\b")
+BEST = re.compile(rf"\b{spelled('best', 'strongest')}\b")
+WEAK = re.compile(rf"\b{spelled('weakest')}\b")
+BUSIEST = re.compile(rf"\b{spelled('busiest')}\b")
 
 
 def better(term: GlossaryTerm) -> str | None:
@@ -53,24 +63,24 @@ def worst_and_best(intent: Intent, text: str) -> None:
     "qual modal entrega mais rápido": a duration's shortest first ("slowest": longest).
     "o cliente com o maior valor em títulos vencidos", "the categories with the highest
     sales": the groups ranked by their measure, not by their single largest row."""
-    if intent.top and intent.groups and intent.aggregate in ("max", "min"):
-        intent.ascending = intent.aggregate == "min"
-        intent.aggregate = None if intent.metric else "sum"
-    if not intent.top or not intent.groups or intent.metric is None:
+    if intent.ordering.top and intent.groups and intent.measures.aggregate in ("max", "min"):
+        intent.ordering.ascending = intent.measures.aggregate == "min"
+        intent.measures.aggregate = None if intent.measures.metric else "sum"
+    if not intent.ordering.top or not intent.groups or intent.measures.metric is None:
         return
-    if _is_duration(intent.metric) and (FAST.search(text) or SLOW.search(text)):
-        intent.ascending = bool(FAST.search(text))
+    if _is_duration(intent.measures.metric) and (FAST.search(text) or SLOW.search(text)):
+        intent.ordering.ascending = bool(FAST.search(text))
         return
-    direction = better(intent.metric)
+    direction = better(intent.measures.metric)
     if direction is None:
         return
     if WORST.search(text):
-        intent.ascending = direction == "higher"
+        intent.ordering.ascending = direction == "higher"
     elif BEST.search(text):
-        intent.ascending = direction == "lower"
+        intent.ordering.ascending = direction == "lower"
 
 
-QUANTITY_WORDS = {"quantidade", "quantity", "qtd", "qty", "unidades", "units", "volume"}
+QUANTITY_WORDS = word_set("quantity_words")
 """The languages' words for how many units a row counts (a column named or called so)."""
 
 
@@ -78,13 +88,18 @@ def most_sold(intent: Intent, catalog: Catalog) -> None:
     """ "o produto mais vendido", "the best-selling categories": ranked by the units of the
     rows tying the thing ranked to the rows the state word's metric measures (an order's
     items); with no such rows, by the metric itself."""
-    if not intent.top or not intent.implied or intent.groups or intent.recency:
+    if (
+        not intent.ordering.top
+        or not intent.measures.implied
+        or intent.groups
+        or intent.ordering.recency
+    ):
         return
-    if intent.metric or intent.measure or intent.aggregate:
+    if intent.measures.metric or intent.measures.measure or intent.measures.aggregate:
         return
-    rule = intent.implied[0].metric
+    rule = intent.measures.implied[0].metric
     assert rule is not None  # only glossary metrics are implied (`conditions.implied_*`)
-    subjects = [*intent.tables, *(t for t, _c in intent.columns)]
+    subjects = [*intent.subject.tables, *(t for t, _c in intent.subject.columns)]
     for table in catalog.tables.values():
         linked = {j.to for j in table.meta.joins}
         if rule.table not in linked or not linked & (set(subjects) - {rule.table}):
@@ -92,11 +107,14 @@ def most_sold(intent: Intent, catalog: Catalog) -> None:
         for column in table.columns:
             said = {w for p in [column.name, *column.meta.synonyms.all()] for w in words(p)}
             if is_measure(table, column.name) and said & QUANTITY_WORDS:
-                intent.measure, intent.aggregate = (table.name, column.name), "sum"
-                intent.tables = [t for t in intent.tables if t != table.name]
+                intent.measures.measure, intent.measures.aggregate = (
+                    (table.name, column.name),
+                    "sum",
+                )
+                intent.subject.tables = [t for t in intent.subject.tables if t != table.name]
                 return
-    if rule.table not in subjects or intent.columns:
-        intent.metric = intent.implied.pop(0)  # its filter once, as the metric's
+    if rule.table not in subjects or intent.subject.columns:
+        intent.measures.metric = intent.measures.implied.pop(0)  # its filter once, as the metric's
 
 
 def headline(catalog: Catalog) -> GlossaryTerm | None:
@@ -113,36 +131,40 @@ def time_ranked_alone(
     """ "what was our best month in 2025?": a period ranked with no measure named is ranked
     by the headline metric; "the busiest month for orders", "o mês mais fraco em tarefas":
     by the rows named, counted (the weakest: the fewest)."""
-    if not intent.top or intent.metric or intent.measure or intent.groups or intent.entity:
+    if (
+        not intent.ordering.top
+        or intent.measures.metric
+        or intent.measures.measure
+        or intent.groups
+        or intent.subject.entity
+    ):
         return
     subject = next((t for t in tokens if t not in LEAD_WORDS and not t.isdigit()), None)
     if subject not in grains:
         return
     text = " ".join(tokens)
     worst = bool(WORST.search(text))
-    if (BUSIEST.search(text) or BEST.search(text) or worst) and intent.tables:
+    if (BUSIEST.search(text) or BEST.search(text) or worst) and intent.subject.tables:
         # "o mês mais fraco em tarefas concluídas": the rows named, counted, fewest first;
         # but the worst month for rows in a state may be the one with the most of them
         # ("o pior mês em tarefas canceladas"), so only "fraco"/"weakest" say fewest there
-        weak = bool(WEAK.search(text)) or (worst and not intent.filters)
+        weak = bool(WEAK.search(text)) or (worst and not intent.where.filters)
         intent.groups.append(Group("", "", grains[subject]))
-        intent.aggregate, intent.ascending = "count", weak and not BUSIEST.search(text)
+        intent.measures.aggregate, intent.ordering.ascending = (
+            "count",
+            weak and not BUSIEST.search(text),
+        )
     elif BEST.search(text) or worst:
-        intent.metric = headline(catalog)
+        intent.measures.metric = headline(catalog)
 
 
-FAST = re.compile(
-    r"\b(rapid[oa]s?|rapidamente|fastest|quickest|faster|quicker|fast|quickly|shortest"
-    r"|(leva|levam|levou|levaram|take|takes|took) (\w+ )?(menos tempo|less time))\b"
-)
+TAKES = spelled("takes_time")
+"""A verb of how long a thing takes, then at most one word ("levou bem mais tempo")."""
+FAST = re.compile(rf"\b(?:{spelled('fast')}|{TAKES} (?:\w+ )?{spelled('less_time')})\b")
 SLOW = re.compile(
-    r"\b(lent[oa]s?|slowest|slower|slow|demorad[oa]s?|longest|demora mais|demoram mais"
-    r"|(leva|levam|levou|levaram|take|takes|took) (\w+ )?(mais tempo|more time))\b"
+    rf"\b(?:{spelled('slow', 'takes_longer')}|{TAKES} (?:\w+ )?{spelled('more_time')})\b"
 )
-SPEED_WORDS = {"rapido", "rapida", "rapidos", "rapidas", "rapidamente", "fastest", "quickest"}
-SPEED_WORDS |= {"faster", "quicker", "fast", "quickly", "lento", "lenta", "lentos", "lentas"}
-SPEED_WORDS |= {"slowest", "slower", "slow", "demorado", "demorada", "demorados", "demoradas"}
-SPEED_WORDS |= {"longest", "shortest"}
+SPEED_WORDS = {*word_set("fast"), *word_set("slow")}
 """The languages' words for a duration's short and long ends."""
 
 
@@ -162,20 +184,29 @@ def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     glossary's duration that shares most words with the question (else its first one); a
     metric already read gives way only to a duration that shares some."""
     text = " ".join(tokens)
-    if intent.measure or not (FAST.search(text) or SLOW.search(text)):
+    if intent.measures.measure or not (FAST.search(text) or SLOW.search(text)):
         return
-    if intent.metric is not None and is_time_taken(intent.metric):
-        if intent.tables:  # "which doctor had the slowest turnaround": the rows named, ranked
-            intent.top = intent.top or 1
+    if intent.measures.metric is not None and is_time_taken(intent.measures.metric):
+        if (
+            intent.subject.tables
+        ):  # "which doctor had the slowest turnaround": the rows named, ranked
+            intent.ordering.top = intent.ordering.top or 1
         return
     durations = [t for t in catalog.glossary if _is_duration(t)]
     shared = {term.term: len(words_shared(term, tokens, catalog)) for term in durations}
     chosen = max(durations, key=lambda term: shared[term.term], default=None)  # first of equals
     # a metric already read gives way only to a time its words are ("getting tasks approved");
     # rows named far from the time's (neither its own nor tied to them) are not ranked by it
-    if chosen is not None and intent.tables and not _near(chosen, intent.tables, catalog):
-        if SLOW.search(text) and not intent.recency:
-            intent.recency, intent.top = "ASC", intent.top or 1  # "waiting the longest": oldest
+    if (
+        chosen is not None
+        and intent.subject.tables
+        and not _near(chosen, intent.subject.tables, catalog)
+    ):
+        if SLOW.search(text) and not intent.ordering.recency:
+            intent.ordering.recency, intent.ordering.top = (
+                "ASC",
+                intent.ordering.top or 1,
+            )  # "waiting the longest": oldest
         return
-    if chosen is not None and (intent.metric is None or shared[chosen.term]):
-        intent.metric, intent.top = chosen, intent.top or 1
+    if chosen is not None and (intent.measures.metric is None or shared[chosen.term]):
+        intent.measures.metric, intent.ordering.top = chosen, intent.ordering.top or 1

@@ -12,6 +12,8 @@ from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.dating import time_column
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, Unmappable, in_values, join_path
+from orquestra.offline.lang import alternation, word_set
+from orquestra.offline.lang import words as said_as
 from orquestra.offline.lexicon import (
     DATE_TYPES,
     FUNCTION_WORDS,
@@ -20,17 +22,16 @@ from orquestra.offline.lexicon import (
     spelling,
 )
 
-CODE_AFFIXES = ("cod", "codigo", "id", "num", "nr", "code")
-WHEN = re.compile(
-    r"\b(quando|when|que datas?|que dias?|what dates?|what days?|which dates?|which days?)\b"
-)
+CODE_AFFIXES = said_as("code_affixes")
+WHEN = re.compile(rf"\b({alternation('when', 'which_dates')})\b")
 """The languages' "when" (of one row, or of the rows tied to it)."""
-DATE_WORDS = {"data", "datas", "date", "dates", "dia", "dias", "day", "days", "hora", "time"}
-DATE_WORDS |= {"quando", "when"}
+DATE_WORDS = {*said_as("date_words"), *said_as("when")}
 """Words any date column is spelled with: they name no one date."""
-WHERE_WORDS = ("onde", "where", "cade")
+WHERE_WORDS = said_as("where")
 """The languages' "where": a question with one asks for the columns whose synonyms say it
 (a city "onde está", "current location")."""
+LOCATION_WORDS = said_as("location_words")
+"""Words of a column that says where a row is ("localização atual"), besides "where"."""
 
 
 def asked_elsewhere(intent: Intent, catalog: Catalog) -> list[tuple[str, str]]:
@@ -40,13 +41,13 @@ def asked_elsewhere(intent: Intent, catalog: Catalog) -> list[tuple[str, str]]:
     entity_table = intent.row[0]
     columns = [
         (t, c)
-        for t, c in intent.columns
-        if not (intent.wants_status and catalog.table(t).column(c).meta.values)
+        for t, c in intent.subject.columns
+        if not (intent.asked.wants_status and catalog.table(t).column(c).meta.values)
     ]
     if any(t == entity_table for t, _c in columns):
         return []
     # "quem é o dono da tarefa 7 e de que cidade ele é": the city of the row named
-    named = [(t, c) for t, c in columns if t in intent.tables and t != entity_table]
+    named = [(t, c) for t, c in columns if t in intent.subject.tables and t != entity_table]
     return named or [(t, c) for t, c in columns if t != entity_table]
 
 
@@ -140,7 +141,7 @@ def across_references(intent: Intent, catalog: Catalog) -> str | None:
     refers to (its items, its events: other readings)."""
     entity, key, number = intent.row
     paths = referred_paths(catalog, entity)
-    related = [t for t in dict.fromkeys(intent.tables) if t != entity]
+    related = [t for t in dict.fromkeys(intent.subject.tables) if t != entity]
     if not related or any(t not in paths for t in related):
         return None
     joins = Joins(catalog, entity)
@@ -148,7 +149,7 @@ def across_references(intent: Intent, catalog: Catalog) -> str | None:
 
     shown: dict[str, list[str]] = {}
     pointing: dict[str, list[tuple[int, str, str]]] = {}
-    asked = intent.columns
+    asked = intent.subject.columns
     for t, c in asked:
         referring = [r for r in related if _refers(catalog, t, c, r)] if t in paths else []
         for r in referring:  # "the technician of report 7": the exam's, not the report's
@@ -200,14 +201,14 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
         joins = Joins(catalog, entity_table)
     alias = joins.alias(other)
     links = {c for join in table.meta.joins for c in join.on} | {table.tenant_column}
-    asked = [c for t, c in intent.columns if t == other and c not in links]
+    asked = [c for t, c in intent.subject.columns if t == other and c not in links]
     where = f"{joins.alias(entity_table)}.{key} = {number}"
     # "os pedidos cancelados do cliente 7": the states said of them
-    for (owner, column), values in intent.filters.items():
+    for (owner, column), values in intent.where.filters.items():
         where += f" AND {in_values(f'{joins.alias(owner)}.{column}', values)}"
-    for (owner, column), values in intent.excluded.items():
+    for (owner, column), values in intent.where.excluded.items():
         where += f" AND {in_values(f'{joins.alias(owner)}.{column}', values, negated=True)}"
-    for owner, column in intent.unset:
+    for owner, column in intent.where.unset:
         where += f" AND {joins.alias(owner)}.{column} IS NULL"
     if asked:  # "o parecer da revisão da tarefa 12": the entity, then what was asked
         own = [c for c in table.primary_key if c not in links]
@@ -227,7 +228,7 @@ def related_rows(intent: Intent, catalog: Catalog, other: str) -> str:
     # (not its references: "which carrier has it" names the carrier, not its code)
     own_keys = {*entity.primary_key, entity.tenant_column}
     own_keys |= {c for join in entity.meta.joins for c in join.on}
-    own_asked = [c for t, c in intent.columns if t == entity_table and c not in own_keys]
+    own_asked = [c for t, c in intent.subject.columns if t == entity_table and c not in own_keys]
     if WHEN.search(fold(intent.question)):
         # "quais tarefas o dono 7 fez e em que datas": the dates of those rows, not its own
         # (a date of its own named by a word of its own stays: "when is it due")
@@ -295,7 +296,7 @@ def _plain(column: str) -> str:
     return "_".join(parts) or column
 
 
-STATE_NAMES = {"status", "situacao", "state", "estado", "etapa", "stage", "fase", "phase"}
+STATE_NAMES = word_set("state_names")
 """The languages' words for a row's state: which of its enumerated columns is its state."""
 
 
@@ -310,18 +311,18 @@ def _state_columns(table: Table) -> list[str]:
 def visible_columns(table: Table, intent: Intent, catalog: Catalog) -> list[str]:
     keys = [c for c in table.primary_key if c != table.tenant_column]
     # "the tasks with project and number": a listed row's key has parts worth asking for
-    parts = len(keys) > 1 and not intent.entity
-    asked = [c for t, c in intent.columns if t == table.name and (c not in keys or parts)]
+    parts = len(keys) > 1 and not intent.subject.entity
+    asked = [c for t, c in intent.subject.columns if t == table.name and (c not in keys or parts)]
     states = _state_columns(table)
-    if intent.wants_status and intent.entity and not set(states) & set(asked):
+    if intent.asked.wants_status and intent.subject.entity and not set(states) & set(asked):
         asked = [*states, *asked]  # "onde está a tarefa 12?", "em que etapa … e o prazo?"
     if asked:
         key = key_column(table, catalog)
         # listed rows' key of several parts is shown whole ("lote 1, tarefa 42": the number
         # repeats); one row looked up by its number is known by it
-        shown = keys if len(keys) > 1 and not intent.entity else [key.name] if key else keys
+        shown = keys if len(keys) > 1 and not intent.subject.entity else [key.name] if key else keys
         # Rows listed (not one row looked up) are named as people know them, too.
-        name = [display_column(table).name] if not intent.entity else []
+        name = [display_column(table).name] if not intent.subject.entity else []
         return list(dict.fromkeys([*shown, *name, *asked]))
     return [c.name for c in table.columns if c.name != table.tenant_column]
 
@@ -362,7 +363,7 @@ def places(series: Table, question: str) -> list[str]:
     said = set(words(question))
     if not said & set(WHERE_WORDS):
         return []
-    wanted = {*WHERE_WORDS, "location", "localizacao"}
+    wanted = {*WHERE_WORDS, *LOCATION_WORDS}
     return [
         c.name
         for c in series.columns
@@ -384,7 +385,7 @@ def events(intent: Intent, catalog: Catalog, series: Table, asked: Sequence[str]
     stamp = [c for c in series.columns if c.type_sql.startswith("timestamp") and c.not_null][-1]
     remote_key = next(a for a, b in join.on.items() if b == key)
     states = [c.name for c in series.columns if c.meta.values]
-    if intent.history:
+    if intent.asked.history:
         texts = [c.name for c in series.columns if c.type_sql in ("text",) or "char" in c.type_sql]
         shown = list(dict.fromkeys([*states, *texts, stamp.name]))
         return (

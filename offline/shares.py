@@ -9,34 +9,37 @@ Like the parser, it reads the catalog's vocabulary and the languages' own words 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values
+from orquestra.offline.lang import alternation, words
 
-PERCENT = re.compile(
-    r"%|\b(?:percentual|porcentagem|percentagem|proporcao|participacao|fatia|parcela"
-    r"|percentage|percent|share|proportion|fraction)\b"
-)
+PERCENT = re.compile(rf"%|\b{alternation('percent')}\b")
 SIMPLE = re.compile(r"\s*\w+\([^()]*\)\s*")
 
 
 def share_asked(intent: Intent, text: str) -> None:
     """A percentage asked of rows the question narrows (a state, a named row), when its
     metric is not a rate of its own ("percentual de entregas no prazo" is OTIF)."""
-    if not PERCENT.search(text) or not (intent.filters or intent.entity):
+    if not PERCENT.search(text) or not (intent.where.filters or intent.subject.entity):
         return
-    rule = intent.metric.metric if intent.metric else None
+    rule = intent.measures.metric.metric if intent.measures.metric else None
     if rule is not None and not SIMPLE.fullmatch(rule.expression):
         return
     if rule is not None and re.search(r"\bcase\b", rule.expression, re.IGNORECASE):
         return  # a rate ("AVG(CASE … END)"): already a share, its conditions narrow its rows
-    intent.share = True
-    if not (intent.metric or intent.measure or intent.aggregate):
-        intent.aggregate = "count"
+    intent.measures.share = True
+    if not (intent.measures.metric or intent.measures.measure or intent.measures.aggregate):
+        intent.measures.aggregate = "count"
 
 
-EACH = re.compile(r"\b(?:cada|each|per|por|by|represent\w*|account\w* for|responde\w* por)\b")
+SHARE_VERBS = "|".join(
+    rf"{re.escape(verb)}\w*{re.escape(' ' + rest) if rest else ''}"
+    for verb, _, rest in (phrase.partition(" ") for phrase in words("share_verbs"))
+)
+"""The verbs of a group's part of the whole, each matched at a word's start ("representa",
+"accounted for")."""
+EACH = re.compile(rf"\b(?:{alternation('group_markers')}|{SHARE_VERBS})\b")
 
 
 def group_shares(intent: Intent, text: str) -> None:
@@ -44,28 +47,28 @@ def group_shares(intent: Intent, text: str) -> None:
     team account for": each group's part of the whole, in percent, beside its figure (the
     question's states narrow the whole, not the part)."""
     groups = [g for g in intent.groups if not g.grain]
-    if len(groups) != 1 or intent.top or not PERCENT.search(text) or not EACH.search(text):
+    if len(groups) != 1 or intent.ordering.top or not PERCENT.search(text) or not EACH.search(text):
         return
-    rule = intent.metric.metric if intent.metric else None
+    rule = intent.measures.metric.metric if intent.measures.metric else None
     if rule is not None and not SIMPLE.fullmatch(rule.expression):
         return  # a rate per group ("OTIF por transportadora") is its own percentage
-    intent.group_shares, intent.share = True, False
-    if not (intent.metric or intent.measure or intent.aggregate):
-        intent.aggregate = "count"
+    intent.measures.group_shares, intent.measures.share = True, False
+    if not (intent.measures.metric or intent.measures.measure or intent.measures.aggregate):
+        intent.measures.aggregate = "count"
 
 
 def of_all(intent: Intent) -> Intent:
     """The rows the share is taken of: the question without the conditions of its part."""
-    return replace(intent, filters={}, entity=None, share=False)
+    return intent.but(filters={}, entity=None, share=False)
 
 
 def named_conditions(intent: Intent, joins: Joins) -> list[str]:
     """The question's states (`column = 'V'` or `IN (…)`) and the row it names, as SQL."""
     conditions = []
-    for (table, column), values in intent.filters.items():
+    for (table, column), values in intent.where.filters.items():
         conditions.append(in_values(f"{joins.alias(table)}.{column}", values))
-    if intent.entity:
-        table, column, number = intent.entity
+    if intent.subject.entity:
+        table, column, number = intent.subject.entity
         conditions.append(f"{joins.alias(table)}.{column} = {number}")
     return conditions
 

@@ -15,26 +15,42 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import abbreviated_by, fold, stem, words
+from orquestra.offline.lang import mapping, word_set
+from orquestra.offline.lang import words as words_of
 from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon
 from orquestra.offline.periods import MONTHS, NUMBER_WORDS, ORDINALS, SPANS, UNITS
 
-CHAT_SHORTHAND = {
-    **{"pq": "por que", "pqe": "porque", "tb": "também", "tbm": "também", "vc": "você"},
-    **{"vcs": "vocês", "hj": "hoje", "qto": "quanto", "qta": "quanta", "qtos": "quantos"},
-    **{"qtas": "quantas", "qdo": "quando", "qnd": "quando", "msm": "mesmo", "ngm": "ninguém"},
-    **{"qnts": "quantos", "qnt": "quantidade", "qnto": "quanto", "qntos": "quantos"},
-    **{"qts": "quantos", "oq": "o que", "oque": "o que"},
-    **{"thx": "thanks", "pls": "please", "plz": "please"},
-}
+CHAT_SHORTHAND: dict[str, str] = dict(mapping("chat_shorthand"))
 """Shorthand for everyday words of either language."""
-TIME_WORDS = {*MONTHS, *NUMBER_WORDS, *ORDINALS, *SPANS, *UNITS, "ano", "year", "hora", "hour"}
+TIME_WORDS = {*MONTHS, *NUMBER_WORDS, *ORDINALS, *SPANS, *UNITS}
+TIME_WORDS |= {*words_of("year_noun"), *words_of("hour_noun")}
 """Words the period reader knows: never an abbreviation ("tri", "mês")."""
-HOW_MANY = re.compile(r"\b(qtde?|qty)\.?\s+(?:de|of)\s+", re.IGNORECASE)
+
+
+def _said(concept: str) -> str:
+    """A concept's words as a regular-expression alternation, as spelled (escaped, in the
+    data's order)."""
+    return "(?:" + "|".join(re.escape(w) for w in words_of(concept)) + ")"
+
+
+HOW_MANY = re.compile(
+    rf"\b({_said('quantity_abbreviations')})\.?\s+{_said('of_without_article')}\s+", re.IGNORECASE
+)
 """A quantity word before "de"/"of" and a thing counted: "how many"."""
-NUMBER_OF = re.compile(r"\b(?:n[º°]|nro|no\.)\s*(?=(?:de|do|da|dos|das|of)\s)", re.IGNORECASE)
+NUMBER_OF = re.compile(
+    rf"\b{_said('number_sign_abbreviations')}\s*(?={_said('of_any_article')}\s)", re.IGNORECASE
+)
 """The number sign before "de" ("nº de títulos", "nro de pedidos"): "número", how many."""
+NUMBER_SPELLED = words_of("number_sign_spelled_out")[0]
+"""The word the number sign is read as ("número")."""
+HOW_MANY_SPELLED = words_of("quantity_abbreviation_spelled_out")[0]
+"""The words a quantity abbreviation before a counted thing is read as ("quantos")."""
+OWN_QUANTITY = words_of("own_quantity_column_words")
+"""What a catalog's own quantity column may be called ("qtd"): its rows are counted in units."""
+OPENING_OF = re.compile(rf"\s*({_said('opening_word_links')})\b")
+"""A "de"/"of" right after a question's first word ("fat do mês passado")."""
 VOWELLESS = re.compile(r"[b-df-hj-np-tv-xz]{3,5}")
-KEPT = {"vs", "ytd", "mtd", "qty", "kg", "km", "hrs", "pct", "cnpj", "cpf", "www", "http", "pdf"}
+KEPT = set(word_set("vowelless_words"))
 """Vowelless words that are words already (units, "vs", "ytd")."""
 TOKEN = re.compile(r"[a-zà-ÿ]+\.?", re.IGNORECASE)
 SHORTENED = re.compile(r"[a-z]{3,4}")
@@ -44,7 +60,7 @@ SHORTENED = re.compile(r"[a-z]{3,4}")
 def spelled_out(question: str, lexicon: Lexicon) -> str:
     """`question` with its abbreviations replaced by the words they shorten."""
     longer = _long_words(lexicon.catalog)
-    text = _how_many(NUMBER_OF.sub("número ", question), lexicon)
+    text = _how_many(NUMBER_OF.sub(f"{NUMBER_SPELLED} ", question), lexicon)
     tables = {  # the tables the question names by one word ("pedidos canc")
         m.table
         for w in words(text)
@@ -65,7 +81,7 @@ def spelled_out(question: str, lexicon: Lexicon) -> str:
 def _placed_as_a_noun(after: str, at_start: bool) -> bool:
     """Before a number ("cli 1498"), or opening the question before "de"/"of" ("fat do mês
     passado"): where a thing is named, not where an ordinary short word would be."""
-    return bool(re.match(r"\s*\d", after) or (at_start and re.match(r"\s*(de|do|da|of)\b", after)))
+    return bool(re.match(r"\s*\d", after) or (at_start and OPENING_OF.match(after)))
 
 
 def _expanded(
@@ -100,7 +116,12 @@ def _expanded(
 def _how_many(question: str, lexicon: Lexicon) -> str:
     """ "qtd de pedidos": how many orders, unless the catalog's own quantity column answers
     it (the rows that carry a column called "qtd" are counted in units)."""
-    own = {m.table for m in lexicon.phrases.get(("qtd",), []) if m.kind == "column"}
+    own = {
+        m.table
+        for word in OWN_QUANTITY
+        for m in lexicon.phrases.get((word,), [])
+        if m.kind == "column"
+    }
 
     def replace(found: re.Match[str]) -> str:
         after = words(question[found.end() :])[:3]
@@ -109,7 +130,7 @@ def _how_many(question: str, lexicon: Lexicon) -> str:
             meanings = lexicon.phrases.get(tuple(stems[:size]), [])
             tables = [m.table for m in meanings if m.kind == "table"]
             if tables:
-                return found.group(0) if own & set(tables) else "quantos "
+                return found.group(0) if own & set(tables) else f"{HOW_MANY_SPELLED} "
         return found.group(0)
 
     return HOW_MANY.sub(replace, question)

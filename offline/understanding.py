@@ -14,41 +14,13 @@ from datetime import date
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import words
 from orquestra.offline.intent import Intent
+from orquestra.offline.lang import LANGUAGES, word_set
 from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning, date_column
 
-QUESTION_WORDS = {
-    *("qual", "quais", "quanto", "quanta", "quantos", "quantas", "quando", "onde", "quem"),
-    *("como", "porque", "pode", "podes", "poderia", "favor", "por", "para", "pra", "pro"),
-    *("mostre", "mostrar", "mostra", "liste", "listar", "lista", "ver", "veja", "quero"),
-    *("queria", "gostaria", "saber", "diga", "dizer", "informe", "traga", "trazer", "me"),
-    *("meu", "minha", "meus", "minhas", "nosso", "nossa", "nossos", "nossas", "eu", "nos"),
-    *("tenho", "temos", "tive", "tivemos", "tem", "teve", "tiveram", "existe", "existem"),
-    *("ha", "houve", "todos", "todas", "todo", "toda", "cada", "isso", "isto", "esse"),
-    *("essa", "este", "esta", "aquele", "aquela", "foi", "foram", "ser", "sao", "estao"),
-    *("agora", "hoje", "ainda", "ja", "sempre", "tambem", "mais", "menos", "muito", "pouco"),
-    *("what", "which", "when", "where", "who", "how", "many", "much", "show", "list", "give"),
-    *("tell", "please", "can", "could", "would", "want", "need", "know", "see", "get", "got"),
-    *("have", "has", "had", "did", "does", "do", "done", "was", "were", "are", "there"),
-    *("my", "mine", "our", "ours", "we", "us", "me", "you", "all", "every", "each", "any"),
-    *("this", "that", "these", "those", "now", "today", "still", "already", "also", "with"),
-    *("from", "about", "into", "than", "then", "some", "more", "less", "most", "least"),
-    *("maior", "maiores", "menor", "menores", "pior", "piores", "melhor", "melhores", "top"),
-    *("principais", "ranking", "biggest", "largest", "highest", "lowest", "worst", "best"),
-    *("recente", "recentes", "ultimo", "ultima", "ultimos", "ultimas", "antigo", "antiga"),
-    *("antigos", "antigas", "primeiro", "primeira", "primeiros", "primeiras", "latest"),
-    *("newest", "oldest", "earliest", "first", "last", "recent", "fewest", "menos", "mais"),
-    *("recently", "recentemente", "cheapest", "cheaper", "barato", "barata", "baratos"),
-    *("baratas", "caro", "cara", "caros", "caras", "expensive", "person", "pessoa"),
-    *("someone", "alguem"),
-    *("distinto", "distintos", "distinta", "distintas", "diferentes", "distinct", "different"),
-    *("separate", "separado", "separada", "separados", "separadas", "strongest", "weakest"),
-    *("forte", "fortes", "fraco", "fraca", "fracos", "fracas", "stronger", "weaker"),
-    *("unique", "unico", "unicos", "depois", "antes", "apos", "after", "before", "later"),
-    *("earlier", "media", "medio", "average", "mean", "total", "soma", "sum", "count"),
-    *("entre", "between", "ate", "until", "till", "off", "up", "out"),
-    *("gentileza", "kindly", "obrigado", "obrigada", "thanks"),
-}
+QUESTION_WORDS: set[str] = set(word_set("question_words"))
 """Words of the languages that ask, point or link: never the thing a question is about."""
+EXPLANATIONS = "explanation_texts"
+"""The concept of the sentences saying what was understood, keyed by what each says."""
 
 
 def unknown_words(
@@ -61,8 +33,8 @@ def unknown_words(
     """The question's content words the catalog does not know (nor the period, nor the
     languages' own words, nor `known_words`: the parser's own, such as time grains)."""
     known = set(used) | {i for start, end, _m in matches for i in range(start, end)}
-    others = [o.period for o in [*intent.having, *intent.without] if o.period]
-    period_words = {w for p in [*intent.periods, *others] for w in words(p.phrase)}
+    others = [o.period for o in [*intent.where.having, *intent.where.without] if o.period]
+    period_words = {w for p in [*intent.time.periods, *others] for w in words(p.phrase)}
     return [
         token
         for index, token in enumerate(tokens)
@@ -77,36 +49,48 @@ def unmapped(intent: Intent, tokens: list[str], grouping_words: tuple[str, ...])
     """The unknown words that leave the question unanswered: one right after "por"/"by"
     (or a grouping only another table's rows have), or any when all that is left is a bare
     listing of rows."""
-    if intent.elsewhere:
-        return [word for word, _table, _column in intent.elsewhere]
+    if intent.unread.elsewhere:
+        return [word for word, _table, _column in intent.unread.elsewhere]
     after_group = [
         t
         for i, t in enumerate(tokens)
-        if i and tokens[i - 1] in grouping_words and t in intent.unknown
+        if i and tokens[i - 1] in grouping_words and t in intent.unread.unknown
     ]
     if after_group:
         return after_group
-    measured = intent.metric or intent.measure or intent.aggregate or intent.groups
-    if intent.top and not intent.recency and not measured and intent.unknown:
-        return list(intent.unknown)  # "o cliente que mais deve": ranked by what, unknown
-    bare = not (
-        intent.entity
-        or intent.metric
-        or intent.aggregate
+    measured = (
+        intent.measures.metric
+        or intent.measures.measure
+        or intent.measures.aggregate
         or intent.groups
-        or intent.filters
-        or intent.excluded
-        or intent.unset
-        or intent.periods
-        or intent.having
-        or intent.without
-        or intent.top
-        or intent.comparisons
-        or intent.conditions
-        or intent.recency
-        or any(t in intent.tables for t, _c in intent.columns)  # a column of the rows asked
     )
-    return list(intent.unknown) if bare else []
+    if (
+        intent.ordering.top
+        and not intent.ordering.recency
+        and not measured
+        and intent.unread.unknown
+    ):
+        return list(intent.unread.unknown)  # "o cliente que mais deve": ranked by what, unknown
+    bare = not (
+        intent.subject.entity
+        or intent.measures.metric
+        or intent.measures.aggregate
+        or intent.groups
+        or intent.where.filters
+        or intent.where.excluded
+        or intent.where.unset
+        or intent.time.periods
+        or intent.where.having
+        or intent.where.without
+        or intent.ordering.top
+        or intent.where.comparisons
+        or intent.where.conditions
+        or intent.ordering.recency
+        or any(
+            t in intent.subject.tables for t, _c in intent.subject.columns
+        )  # a column of the rows asked
+    )
+    return list(intent.unread.unknown) if bare else []
 
 
 def explain(intent: Intent, catalog: Catalog, lang: str, today: date) -> str:
@@ -114,41 +98,53 @@ def explain(intent: Intent, catalog: Catalog, lang: str, today: date) -> str:
     same tables."""
     tables = about(intent)
     named = ", ".join(_name(catalog.table(t), lang) for t in tables[:2])
-    unknown = ", ".join(f'"{w}"' for w in intent.unmapped)
+    unknown = ", ".join(f'"{w}"' for w in intent.unread.unmapped)
     asks = suggestions(tables or list(catalog.tables)[:1], catalog, lang, today)
     listed = "; ".join(asks)
-    if intent.elsewhere and named:
+    if intent.unread.elsewhere and named:
         return _not_theirs(intent, catalog, lang, named, listed)
-    if lang == "en":
-        subject = f"it is about {named}, but " if named else ""
-        return f"I understood that {subject}the data has nothing for {unknown}. Try: {listed}"
-    subject = f"é sobre {named}, mas " if named else ""
-    return f"entendi que {subject}os dados não têm nada para {unknown}. Experimente: {listed}"
+    subject = _written("about_tables", lang, named=named) if named else ""
+    return _written("nothing_for", lang, subject=subject, unknown=unknown, listed=listed)
 
 
 def _not_theirs(intent: Intent, catalog: Catalog, lang: str, named: str, listed: str) -> str:
     """What was understood, and that the rows asked have no such column: only another
     table's rows do (named with the column's own words, so the asker can ask them)."""
-    word, table, column = intent.elsewhere[0]
+    word, table, column = intent.unread.elsewhere[0]
     said = catalog.table(table).column(column).meta.synonyms
     column_said = ([*(said.en if lang == "en" else said.pt), column.replace("_", " ")])[0]
     owner = _name(catalog.table(table), lang)
-    if lang == "en":
-        return (
-            f'I understood that it is about {named}, but {named} have no "{word}": only '
-            f"{owner} do ({column_said}). Try: {listed}"
-        )
-    return (
-        f'entendi que é sobre {named}, mas {named} não têm "{word}": só {owner} têm '
-        f"({column_said}). Experimente: {listed}"
+    return _written(
+        "only_others_have",
+        lang,
+        named=named,
+        word=word,
+        owner=owner,
+        column_said=column_said,
+        listed=listed,
     )
+
+
+def _written(key: str, lang: str, **values: object) -> str:
+    """The sentence `key` of `explanation_texts` in `lang` (in the first language, when `lang`
+    has none), filled with `values`.
+
+    >>> _written("latest_rows", "en", plural="orders"), _written("latest_rows", "xx", plural="x")
+    ('the latest orders', 'x mais recentes')
+    """
+    language = LANGUAGES.get(lang) or next(iter(LANGUAGES.values()))
+    return language.mapping(EXPLANATIONS)[key].format(**values)
 
 
 def about(intent: Intent) -> list[str]:
     """The tables the question was understood to be about: its metric's, then those named."""
-    metric = [intent.metric.metric.table] if intent.metric and intent.metric.metric else []
-    filtered = [t for t, _c in intent.filters]
-    return list(dict.fromkeys([*metric, *intent.tables, *filtered]))
+    metric = (
+        [intent.measures.metric.metric.table]
+        if intent.measures.metric and intent.measures.metric.metric
+        else []
+    )
+    filtered = [t for t, _c in intent.where.filters]
+    return list(dict.fromkeys([*metric, *intent.subject.tables, *filtered]))
 
 
 def suggestions(tables: list[str], catalog: Catalog, lang: str, today: date) -> list[str]:
@@ -160,23 +156,17 @@ def suggestions(tables: list[str], catalog: Catalog, lang: str, today: date) -> 
         for term in catalog.glossary:
             if term.metric and term.metric.table == name and term.metric.date_column:
                 label = term.synonyms[-1] if lang == "en" and term.synonyms else term.term
-                found.append(
-                    f"{label} by month in {today.year}"
-                    if lang == "en"
-                    else f"{label} por mês em {today.year}"
-                )
+                found.append(_written("by_month", lang, label=label, year=today.year))
                 break
         plural = _name(table, lang)
         for column in table.columns:
             if column.meta.values and column.name != table.tenant_column:
                 said = _first(column.meta.synonyms.en if lang == "en" else column.meta.synonyms.pt)
                 said = said or column.name.replace("_", " ")
-                found.append(
-                    f"how many {plural} by {said}?" if lang == "en" else f"{plural} por {said}"
-                )
+                found.append(_written("counted_by", lang, plural=plural, said=said))
                 break
         if date_column(table) is not None:
-            found.append(f"the latest {plural}" if lang == "en" else f"{plural} mais recentes")
+            found.append(_written("latest_rows", lang, plural=plural))
     return list(dict.fromkeys(found))[:3]
 
 

@@ -3,8 +3,8 @@
 with a word of a glossary metric's name or synonyms (in either language), and the metric
 whose phrase the question covers best is the one asked.
 
-Only the languages' own words live here (verb endings, subject pronouns, a few irregular
-English verbs); the metrics and their words come from the glossary.
+The languages' own words (subject pronouns, verb endings, a few irregular English verbs)
+come from their data (`offline/lang`); the metrics and their words from the glossary.
 """
 
 from __future__ import annotations
@@ -15,29 +15,31 @@ from orquestra.ddl_catalog.model import Catalog, ColumnMeta, GlossaryTerm, Table
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.conditions import drop_values_at
 from orquestra.offline.intent import Intent
+from orquestra.offline.lang import words as said_as
+from orquestra.offline.lang.morphology import (
+    FINITE_PAST,
+    FIRST_PERSON,
+    FIRST_PERSON_PAST,
+    IRREGULAR,
+    LENGTHS,
+    verb_roots,
+)
 from orquestra.offline.lexicon import (
     DATE_TYPES,
-    FINITE_PAST,
     FUNCTION_WORDS,
-    IRREGULAR,
     NEGATIONS,
     Meaning,
     is_measure,
     lexicon_for,
-    verb_roots,
 )
-from orquestra.offline.phrasing import HEAD_LENGTH
 
-FIRST_PERSON = ("ei", "amos", "emos", "imos")
-"""Endings of "faturei", "faturamos": the verbs people ask about their own business with."""
-SUBJECTS = ("we", "i", "you", "they", "gente", "eu", "nos")
+ONES_OWN_PAST = tuple(FIRST_PERSON_PAST)
+"""Endings of the first person's past ("vendi", "recebi")."""
+SUBJECTS = said_as("subject_pronouns")
 """Subjects ("did we <verb>", "a gente vendeu"): the word after one is a verb, even one
 spelled like a table's synonym."""
-HOW_MUCH = ("quanto", "quanta")
+HOW_MUCH = said_as("amount_askers")
 """Words that ask an amount right before a verb ("quanto vendi")."""
-SHORTEST_ROOT = 4
-"""A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
-four letters; other forms from five (`HEAD_LENGTH + 1`), as the parser always did."""
 
 
 def metric_by_verb(
@@ -49,7 +51,7 @@ def metric_by_verb(
     """ "quanto faturamos em maio", "how much did we bill": a verb whose root starts a word
     of a metric's phrase asks for that metric, when the question names no table other than
     by that verb (then it is a state of those rows: "quantas tarefas concluímos")."""
-    if intent.metric is not None or intent.entity is not None:
+    if intent.measures.metric is not None or intent.subject.entity is not None:
         return
     stems = {stem(t) for t in tokens}
     amounts = _amounts_named(intent, catalog)
@@ -59,7 +61,7 @@ def metric_by_verb(
         negated = any(t in NEGATIONS for t in tokens[max(0, index - 2) : index])
         if not (heads or roots) or negated:
             continue
-        if intent.recency and _a_date_of_named_rows(intent, token, catalog):
+        if intent.ordering.recency and _a_date_of_named_rows(intent, token, catalog):
             continue  # "the last task we approved": ordered by when it was approved
         mine = (tokens[index - 1] if index else "") in SUBJECTS or token.endswith(FIRST_PERSON)
         others = _tables_named_apart(intent, index, matches, mine)
@@ -67,7 +69,7 @@ def metric_by_verb(
         if others:  # a participle of those rows is their state ("tasks reviewed")
             heads = []
         # "quanto vendi": how much, of a sum (not "quanto recebi" as orders received)
-        how_much = index > 0 and tokens[index - 1] in HOW_MUCH and token.endswith("i")
+        how_much = index > 0 and tokens[index - 1] in HOW_MUCH and token.endswith(ONES_OWN_PAST)
         for order, (term, phrases) in enumerate(lexicon_for(catalog).metric_words):
             if amounts and not _measures_any(term, amounts):
                 continue  # "how many kilos did we ship": the kilos of what was shipped
@@ -105,7 +107,7 @@ def metric_by_verb(
                     spot = index
     if best is None:
         return
-    intent.metric = best[2]
+    intent.measures.metric = best[2]
     drop_values_at(intent, spot, matches)
     _drop_things_at(intent, spot, matches)
 
@@ -141,7 +143,7 @@ def _a_date_of_named_rows(intent: Intent, token: str, catalog: Catalog) -> bool:
     """`token` is the verb of a date of a table the question names ("delivered": "delivered
     at")."""
     roots = verb_roots(token)
-    for name in intent.tables:
+    for name in intent.subject.tables:
         for column in catalog.table(name).columns:
             if column.type_sql.startswith(DATE_TYPES):
                 spelled = words(" ".join(column.meta.synonyms.all()))
@@ -160,10 +162,10 @@ def states_that_are_the_rows_verb(
     in May": a state of rows the question does not name, said with a verb that names a date
     of the rows it measures ("shipped at"), is what those rows did, not a condition on the
     others."""
-    rule = intent.metric.metric if intent.metric else None
-    base = rule.table if rule else (intent.measure[0] if intent.measure else None)
-    if base is None and len(intent.tables) == 1:
-        base = intent.tables[0]  # "tasks closed in May": the rows named, counted or listed
+    rule = intent.measures.metric.metric if intent.measures.metric else None
+    base = rule.table if rule else (intent.measures.measure[0] if intent.measures.measure else None)
+    if base is None and len(intent.subject.tables) == 1:
+        base = intent.subject.tables[0]  # "tasks closed in May": the rows named, counted or listed
     if base is None:
         return
     dates = [c for c in catalog.table(base).columns if c.type_sql.startswith(DATE_TYPES)]
@@ -173,18 +175,18 @@ def states_that_are_the_rows_verb(
         if not any(w.startswith(r) for r in roots for w in spelled):
             continue
         for meaning in meanings:
-            if meaning.kind != "value" or meaning.table in (base, *intent.tables):
+            if meaning.kind != "value" or meaning.table in (base, *intent.subject.tables):
                 continue
-            values = intent.filters.get((meaning.table, meaning.column), [])
+            values = intent.where.filters.get((meaning.table, meaning.column), [])
             if meaning.value in values:
                 values.remove(meaning.value)
                 if not values:
-                    del intent.filters[meaning.table, meaning.column]
+                    del intent.where.filters[meaning.table, meaning.column]
 
 
 def _amounts_named(intent: Intent, catalog: Catalog) -> list[str]:
     """The measure columns the question names ("quilos", "frete")."""
-    return [c for t, c in intent.columns if is_measure(catalog.table(t), c)]
+    return [c for t, c in intent.subject.columns if is_measure(catalog.table(t), c)]
 
 
 def _measures_any(term: GlossaryTerm, columns: list[str]) -> bool:
@@ -218,19 +220,27 @@ def _sums(term: GlossaryTerm) -> bool:
 def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
     """The roots a word may share with a metric's words, if it is a verb: those compared
     with a phrase's first word (any verb form, five letters or more), and those compared
-    with any of its words (a verb said in the first person, or after an English subject)."""
-    heads = [r for r in verb_roots(token) if len(r) >= HEAD_LENGTH + 1]
+    with any of its words (a verb said in the first person, or after an English subject).
+    A first-person or English verb's root ("gast" of "gastamos", "bill") is compared from
+    `LENGTHS.first_person_root` letters; other forms from `LENGTHS.head + 1`, as the parser
+    always did."""
+    heads = [r for r in verb_roots(token) if len(r) >= LENGTHS.head + 1]
     own = [token[: -len(e)] for e in FIRST_PERSON if token.endswith(e)]
     if before in SUBJECTS:
         own += [IRREGULAR.get(token, token), *verb_roots(token)]
-        own += [token[: -len(e)] for e in (*FINITE_PAST, "i") if token.endswith(e)]  # "eu vendi"
+        # "a gente vendeu", "eu vendi"
+        own += [token[: -len(e)] for e in (*FINITE_PAST, *ONES_OWN_PAST) if token.endswith(e)]
     elif token in IRREGULAR:
         own.append(IRREGULAR[token])
-    elif before in HOW_MUCH and token.endswith("i"):
+    elif before in HOW_MUCH and token.endswith(ONES_OWN_PAST):
         # "quanto vendi": the first person's past names what was done ("valor vendido"),
         # by its participle, not the verb's other forms ("a receber" is not "recebi")
-        own.append(token[:-1] + "id")
-    return heads, list(dict.fromkeys(r for r in own if len(r) >= SHORTEST_ROOT))
+        own += [
+            token[: -len(e)] + participle
+            for e, participle in FIRST_PERSON_PAST.items()
+            if token.endswith(e)
+        ]
+    return heads, list(dict.fromkeys(r for r in own if len(r) >= LENGTHS.first_person_root))
 
 
 def _tables_named_apart(
@@ -242,8 +252,8 @@ def _tables_named_apart(
     segmento de projeto a gente vendeu mais"; "which category sold the most" is the
     category's own verb)."""
     grouping = {g.table for g in intent.groups if g.grain is None}
-    if intent.top and own:
-        grouping |= {t for t, _c in intent.columns if t in intent.tables}
+    if intent.ordering.top and own:
+        grouping |= {t for t, _c in intent.subject.columns if t in intent.subject.tables}
     by_verb = {
         m.table
         for start, end, meanings in matches
@@ -251,7 +261,7 @@ def _tables_named_apart(
         for m in meanings
         if m.kind == "table"
     }
-    return {t for t in intent.tables if t not in by_verb | grouping}
+    return {t for t in intent.subject.tables if t not in by_verb | grouping}
 
 
 def _drop_things_at(
@@ -261,6 +271,6 @@ def _drop_things_at(
     for start, end, meanings in matches:
         if start <= index < end:
             named = {m.table for m in meanings if m.kind == "table"}
-            intent.tables = [t for t in intent.tables if t not in named]
+            intent.subject.tables = [t for t in intent.subject.tables if t not in named]
             said = {(m.table, m.column) for m in meanings if m.kind == "column"}
-            intent.columns = [c for c in intent.columns if c not in said]
+            intent.subject.columns = [c for c in intent.subject.columns if c not in said]
