@@ -16,6 +16,8 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from orquestra.ddl_catalog.metric_shape import MetricShape, shape_of
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -347,6 +349,17 @@ class MetricDefinition(_Strict):
     """A balance measured as it stands (what is open or overdue), not a flow over a period:
     "hoje"/"today"/"now" is its value now, not its rows dated today; a period asked for
     still places its rows by `date_column`."""
+
+    @model_validator(mode="after")
+    def _shaped(self) -> MetricDefinition:
+        """Its shape is read as the catalog loads (and remembered), never per question."""
+        shape_of(self.expression, self.filter)
+        return self
+
+    @property
+    def shape(self) -> MetricShape:
+        """What its expression and filter say (`metric_shape.MetricShape`), read once."""
+        return shape_of(self.expression, self.filter)
 
 
 class GlossaryTerm(_Strict):

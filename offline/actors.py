@@ -9,6 +9,7 @@ Only the languages' own words live here; the columns come from the catalog.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, words
@@ -17,13 +18,15 @@ from orquestra.offline.intent import Intent
 from orquestra.offline.lang import alternation
 from orquestra.offline.lang.morphology import verb_roots
 from orquestra.offline.lexicon import DATE_TYPES, DISPLAY_NAMES, spelling
+from orquestra.offline.question import Question
 
 WHO = re.compile(rf"\b({alternation('who_pronoun', 'who_is')})\b")
 WHEN = re.compile(rf"\b({alternation('when')})\b")
 
 
-def who_did_it(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+def who_did_it(q: Question, intent: Intent) -> None:
     """The person (and the date) of an action on the row the question names."""
+    tokens, catalog = q.tokens, q.catalog
     text = fold(intent.question)
     if intent.subject.entity is None or not WHO.search(text) or intent.groups:
         return
@@ -44,7 +47,7 @@ def who_did_it(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
     intent.where.filters = {k: v for k, v in intent.where.filters.items() if k[0] != table.name}
 
 
-def _person_reference(table: Table, tokens: list[str], catalog: Catalog) -> str | None:
+def _person_reference(table: Table, tokens: Sequence[str], catalog: Catalog) -> str | None:
     """The row's single-column reference to a table of named rows; of several, the one the
     question's verb is a form of a synonym of."""
     named = []
@@ -65,7 +68,7 @@ def _person_reference(table: Table, tokens: list[str], catalog: Catalog) -> str 
     return None
 
 
-def _date_of_verb(table: Table, tokens: list[str]) -> str | None:
+def _date_of_verb(table: Table, tokens: Sequence[str]) -> str | None:
     """The date column the question's verb names ("assinou": "assinado em")."""
     for column in table.columns:
         if not column.type_sql.startswith(DATE_TYPES):

@@ -7,33 +7,12 @@ The languages' words are concepts (`lang/<code>/asking.yaml`); only their forms 
 from __future__ import annotations
 
 import re
-from string import Formatter
 
 from orquestra.offline.intent import Intent
-from orquestra.offline.lang import LANGUAGES, alternation, mapping, word_set, words
+from orquestra.offline.lang import alternation, each_language, mapping, word_set, words
 from orquestra.offline.lang.morphology import PARTICIPLES
-from orquestra.offline.lexicon import FUNCTION_WORDS, Meaning
-
-
-def _each_language(form: str) -> str:
-    """`form`'s concepts ("{sort_from} ({sort_extremes})") filled with each language's own
-    words, one alternative per language that says every concept: one language's words are
-    never read beside another's ("do highest to lowest" is no order)."""
-    names = [name for _text, name, _spec, _conv in Formatter().parse(form) if name]
-    said = []
-    for language in LANGUAGES.values():
-        if all(language.words(name) for name in names):
-            either = {name: _either(language.words(name)) for name in names}
-            said.append(form.format(**either))
-    return "|".join(said)
-
-
-def _either(said: tuple[str, ...]) -> str:
-    """One language's words as an alternation, as `alternation` makes it of every
-    language's."""
-    ordered = sorted(said, key=len, reverse=True)
-    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered) + ")"
-
+from orquestra.offline.lexicon import FUNCTION_WORDS
+from orquestra.offline.question import Question
 
 AGGREGATES = {
     "total": words("asks_total"),
@@ -61,10 +40,11 @@ TOP = re.compile(
 
 SORTED = re.compile(
     r"\b(?:"
-    + _each_language("(?:{sort_from}) ({sort_extremes}) (?:{sort_to}) (?:{sort_extremes})")
+    # one language's words at a time: "do highest to lowest" is no order
+    + each_language("(?:{sort_from}) ({sort_extremes}) (?:{sort_to}) (?:{sort_extremes})")
     + f"|({alternation('sort_orders')})"
     + "|"
-    + _each_language("({sorted_first}) {list_first}")
+    + each_language("({sorted_first}) {list_first}")
     + r")\b"
 )
 """An order asked for a whole list ("do maior pro menor", "from highest to lowest",
@@ -101,7 +81,8 @@ THAN = re.compile(rf"\s+{alternation('than')}\b")
 HOW_MUCH_ALONE = re.compile(rf"\b{alternation('how_much_alone')}\b")
 
 
-def top_asked(intent: Intent, text: str) -> None:
+def top_asked(q: Question, intent: Intent) -> None:
+    text = q.unranked
     text = " ".join(str(NUMBER_WORDS.get(w, w)) for w in text.split(" "))
     text = DATE_SORTED.sub(" ", text)  # "mais antigos primeiro": no ranking of the most
     if sorted_by := SORTED.search(text):
@@ -124,12 +105,11 @@ def top_asked(intent: Intent, text: str) -> None:
         intent.ordering.top = 1 if ONE_ASKED.search(text[: ranked.start()]) or single else 10
 
 
-def aggregate_asked(
-    intent: Intent, text: str, numeric_phrases: set[str], amounts: set[str]
-) -> None:
+def aggregate_asked(q: Question, intent: Intent) -> None:
     """The aggregate word; one that is also the name of a numeric column ("quantidade em
     estoque"), or a count word before an amount ("quantos quilos"), means that column's
     total, not a count of rows."""
+    text, numeric_phrases, amounts = q.unsorted, q.numeric_phrases, q.amounts
     amounts_said = "|".join(re.escape(p) for p in amounts)
     for name, phrases in AGGREGATES.items():
         for phrase in phrases:
@@ -157,15 +137,14 @@ AUXILIARIES = word_set("yes_no_auxiliaries")
 """Words an English yes/no question opens with."""
 
 
-def state_of_a_yes_no(
-    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
-) -> None:
+def state_of_a_yes_no(q: Question, intent: Intent) -> None:
     """ "Did the client already get task 12?", "o dono faltou à reunião 7?": a
     yes/no question about one row whose other table is the subject of a verb asks the row's
     state, not that table's row (the client's name). A table is a verb's subject when the
     word after it (past "já"/"already") is neither the catalog's table or column nor a
     function word, nor a participle right after it ("tarefa aberta"); no interrogative asks for
     anything else, nor is it a ranking ("a última tarefa aberta pro dono 7")."""
+    tokens, matches = q.tokens, q.matches
     if intent.subject.entity is None or intent.ordering.recency or intent.ordering.top:
         return
     if any(t in INTERROGATIVES for t in tokens) or (tokens and tokens[0] in ORDERS):

@@ -13,8 +13,9 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.offline.intent import Intent
-from orquestra.offline.lexicon import Meaning, display_column, is_measure
+from orquestra.offline.lexicon import display_column, is_measure
 from orquestra.offline.phrasing import spelled
+from orquestra.offline.question import Question
 
 AVERAGE = re.compile(rf"\b{spelled('average_noun', 'average_adjective')}\b")
 COUNTED = re.compile(
@@ -24,15 +25,10 @@ COUNTED = re.compile(
 """The rows counted: the word after "média de", "average number of", "quantos", "how many"."""
 
 
-def average_per_row(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    text: str,
-    catalog: Catalog,
-) -> None:
+def average_per_row(q: Question, intent: Intent) -> None:
     """The count of the rows named, over the distinct rows of the one table grouped by that
     they refer to: one number, not a count per group."""
+    tokens, matches, text, catalog = q.tokens, q.matches, q.text, q.catalog
     found = COUNTED.search(text) if AVERAGE.search(text) else None
     if (
         found is None

@@ -15,24 +15,34 @@ Only the languages' own words live here; the rest comes from the catalog.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import stem, words
 from orquestra.offline.intent import Group, Intent, Others
 from orquestra.offline.lang import alternation, mapping, word_set
 from orquestra.offline.lang.morphology import ACT_PLURALS, LENGTHS, PRESENT_ENDINGS, verb_roots
-from orquestra.offline.lexicon import NEGATIONS, SUMMED, Meaning, display_column, is_numeric
+from orquestra.offline.lexicon import NEGATIONS, display_column, is_numeric
+from orquestra.offline.question import Question
 from orquestra.offline.ranking import FAST, SLOW, better
 
 IRREGULAR_AGENTS = mapping("irregular_agents")
 """English verb forms whose root starts their agent noun ("buyer", "payer")."""
 
 
-def rows_that_acted(
-    intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]
-) -> str | None:
+def rows_that_acted(q: Question, intent: Intent) -> None:
     """The rows named, read as those that did what the verb says in another table's rows
-    (a word of the catalog's own, `known`, is no such verb); the word read so, if any."""
+    (a word of the catalog's own is no such verb); the word read so is taken ("por
+    compras": never unknown)."""
+    acted = _acting_word(intent, q.tokens, q.catalog, q.lexicon.vocabulary)
+    intent.unread.taken.update(i for i, t in enumerate(q.tokens) if t == acted)
+
+
+def _acting_word(
+    intent: Intent, tokens: Sequence[str], catalog: Catalog, known: set[str]
+) -> str | None:
+    """`rows_that_acted`, the word of `tokens` read as the verb, if any (a word of `known`
+    is none)."""
     if intent.subject.entity and intent.measures.aggregate == "sum":
         _how_much_one_did(intent, tokens, catalog, known)
         return None
@@ -81,7 +91,9 @@ def rows_that_acted(
     return None
 
 
-def _how_much_one_did(intent: Intent, tokens: list[str], catalog: Catalog, known: set[str]) -> None:
+def _how_much_one_did(
+    intent: Intent, tokens: Sequence[str], catalog: Catalog, known: set[str]
+) -> None:
     """ "quanto o dono 12 comprou em maio": how much one row did in another table's rows is
     those acts' headline amount, of that row."""
     if intent.measures.metric or intent.measures.measure or intent.groups:
@@ -133,7 +145,7 @@ def _amount(table: str, catalog: Catalog) -> GlossaryTerm | None:
             for t in catalog.glossary
             if t.metric is not None
             and t.metric.table == table
-            and SUMMED.match(t.metric.expression)
+            and t.metric.shape.aggregate == "sum"
             and better(t) != "lower"
         ),
         None,
@@ -144,16 +156,12 @@ HAVE = word_set("owning")
 """The languages' words for rows having others ("clientes com títulos vencidos")."""
 
 
-def owners_listed(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def owners_listed(q: Question, intent: Intent) -> None:
     """ "quais clientes têm títulos vencidos", "which customers have overdue bills": the
     rows of the table named first that the rows asked about refer to, listed; not when the
     rows asked about are named first ("as tarefas atrasadas com dono e prazo": their own
     columns)."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     if (
         not intent.asked.listing
         or intent.subject.entity
@@ -198,10 +206,11 @@ LESS = re.compile(rf"\b({alternation('less')})\b")
 """Asked for the least ("quem pagou menos"): the compared values ranked ascending."""
 
 
-def either_ranked(intent: Intent, text: str, catalog: Catalog) -> None:
+def either_ranked(q: Question, intent: Intent) -> None:
     """ "Unimed ou Bradesco, quem pagou mais em 2025?": two values of one column named with
     "ou"/"or" and compared are the groups, side by side, ranked by the rows' amount (the
     first glossary metric over their table that sums), else counted."""
+    text, catalog = q.text, q.catalog
     if (
         intent.groups
         or intent.subject.entity

@@ -17,7 +17,8 @@ from orquestra.offline.intent import Clause, Intent, Measures
 from orquestra.offline.lang import alternation
 from orquestra.offline.lang import words as said_as
 from orquestra.offline.lang.morphology import GENDER_ENDINGS, LENGTHS
-from orquestra.offline.lexicon import display_column, is_measure, summed_column
+from orquestra.offline.lexicon import display_column, is_measure
+from orquestra.offline.question import Question
 
 AND = alternation("and_words")
 QUANTITY = alternation("quantity_askers")
@@ -36,13 +37,14 @@ LISTED_WITH = re.compile(
 cost"): the columns of each row, not measures of them all."""
 
 
-def several_measures(
-    intent: Intent, text: str, read: Callable[[str], Intent], catalog: Catalog
-) -> None:
+def several_measures(q: Question, intent: Intent) -> None:
     """ "quantos pedidos e qual o valor total", "OTIF e lead time por modal": each clause's
     own measure, over the same rows (the whole question's tables, filters, groups and
-    period). `read` parses one clause; a clause that names an amount ("qual o valor") asks
-    for its total."""
+    period). `Question.read_clause` parses one clause; a clause that names an amount ("qual o
+    valor") asks for its total. A clause itself is not split again (`Question.clauses`)."""
+    if not q.clauses:
+        return
+    text, read, catalog = q.text, q.read_clause, q.catalog
     if (
         intent.subject.entity is not None or intent.measures.apart
     ):  # the clauses' conditions already read
@@ -307,7 +309,7 @@ def _a_condition(first: Intent, second: Intent) -> bool:
     """ "quantas tarefas saíram em maio e chegaram atrasadas": a count, then a metric that
     counts rows, is one count of the rows the metric's filter keeps, not two measures."""
     rule = second.measures.metric.metric if second.measures.metric else None
-    counts_rows = rule is not None and rule.expression.replace(" ", "").upper() == "COUNT(*)"
+    counts_rows = rule is not None and rule.shape.counts_rows
     return (
         counts_rows
         and first.measures.aggregate == "count"
@@ -337,11 +339,14 @@ month had the highest revenue"): those things are ranked by their totals."""
 EXTREME = re.compile("|".join(rf"\b(?P<{kind}>{said})\b" for kind, said in EXTREMES.items()))
 
 
-def extremes_asked(intent: Intent, text: str, catalog: Catalog) -> None:
+def extremes_asked(q: Question, intent: Intent) -> None:
     """ "o maior, o menor e o frete médio", "the highest freight on a load and the average":
     an amount's maximum, minimum or average asked together are each an aggregate of the same
     rows, in the order said, not the row with the highest amount. Only of an amount (a column
     or a metric that sums one) over rows not grouped by anything but themselves."""
+    if not q.clauses:
+        return
+    text, catalog = q.text, q.catalog
     kinds = list(dict.fromkeys(str(m.lastgroup) for m in EXTREME.finditer(text)))
     if (
         len(kinds) < 2
@@ -385,4 +390,4 @@ def extremes_asked(intent: Intent, text: str, catalog: Catalog) -> None:
 
 
 def _sums_a_column(term: GlossaryTerm) -> bool:
-    return term.metric is not None and summed_column(term.metric.expression) is not None
+    return term.metric is not None and term.metric.shape.summed_column is not None

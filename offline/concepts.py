@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.offline.lang import LANGUAGES, Language, mapping
+from orquestra.offline.lang import each_language, mapping
 
 CONTRACTED = mapping("contractions")
 """Contractions read spelled out ("what's" → "what is"), matched with either apostrophe."""
@@ -46,7 +46,7 @@ WORDINGS = (
     r" {indefinite_articles}\b",
     # "CFOP — o que é esse código?", "what is that code?": a thing just named, asked what it is
     r"\b{what_pronoun} {is_are} {demonstratives}\b",
-    r"\b{when_pronoun} {deciders} {classify_verbs}\b",
+    r"\b{when} {deciders} {classify_verbs}\b",
     r"\b{for_to} {what_for} {serve_verbs}\b",
     # a procedure: "o que preciso fazer pra liberar?"; a rule in a case: "se uma tarefa …"
     r"\b{what_pronoun} (?:{we_subjects} |{plain_articles} \w+ )?{need_to} {do_verb}\b",
@@ -63,8 +63,8 @@ WORDINGS = (
     r"\b{is_are} {regarded} {as_a}\b",
     r"\b{become} {classed_as}\b",
     # "when do you consider a load late?", "when is an order considered late?"
-    r"\b{when_pronoun} {does_do} {judges} {consider_verbs}\b",
-    r"\b{when_pronoun} {is_are} .+ {regarded}\b",
+    r"\b{when} {does_do} {judges} {consider_verbs}\b",
+    r"\b{when} {is_are} .+ {regarded}\b",
     r"\b{how} {does_do} (?:{some_determiners} )?[\w -]+ {work_verb}\b",
     r"\b{what_is_the} {deadline_nouns} {deadline_links} {any_determiners}\b",
     r"\b{how_long} {does_do} (?:{askers}|{a_the} \w+) {have_get_to}\b",
@@ -94,39 +94,11 @@ PROCEDURES = (
     r"\b{how} {did_does} {definers} {defining_verbs}\b",
 )
 """The wordings of a question about how something is done, or the rule it follows."""
-SLOT = re.compile(r"\{(\w+)\}")
 
-
-def filled(template: str, language: Language) -> str | None:
-    """`template` with each `{concept}` replaced by `language`'s words for it, as they are
-    spelled (an alternation in the data's order); none when the language lacks one of them.
-
-    >>> filled(r"^{why_openers}\\b", LANGUAGES["en"]).startswith("^(?:why|how\\\\ come|")
-    True
-    >>> filled(r"^{why_openers} {no_such_concept}", LANGUAGES["en"]) is None
-    True
-    """
-    slots = SLOT.findall(template)
-    if not all(language.words(slot) for slot in slots):
-        return None
-    return SLOT.sub(
-        lambda slot: "(?:" + "|".join(re.escape(w) for w in language.words(slot[1])) + ")",
-        template,
-    )
-
-
-def _compiled(templates: tuple[str, ...]) -> re.Pattern[str]:
-    said = [
-        pattern
-        for language in LANGUAGES.values()
-        for template in templates
-        if (pattern := filled(template, language)) is not None
-    ]
-    return re.compile("|".join(f"(?:{p})" for p in dict.fromkeys(said)))
-
-
-PROCEDURE = _compiled(PROCEDURES)
-CONCEPT = _compiled((*WORDINGS, *PROCEDURES))
+# each template filled with one language's words at a time, as spelled (in the data's order,
+# a space one space)
+PROCEDURE = re.compile(each_language(*PROCEDURES, longest_first=False, any_spaces=False))
+CONCEPT = re.compile(each_language(*WORDINGS, *PROCEDURES, longest_first=False, any_spaces=False))
 
 
 def _spelled_out(text: str) -> str:

@@ -10,10 +10,11 @@ Like the parser, they read the catalog's vocabulary and the languages' own words
 from __future__ import annotations
 
 import re
-from datetime import date
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
+from orquestra.ddl_catalog.metric_shape import MetricShape
 from orquestra.ddl_catalog.model import (
     Catalog,
     Column,
@@ -43,32 +44,26 @@ from orquestra.offline.lexicon import (
     DATE_TYPES,
     FUNCTION_WORDS,
     NEGATIONS,
-    SUMMED,
-    Lexicon,
     Meaning,
     amount_column,
     date_column,
     lexicon_for,
     spelling,
-    summed_column,
     tied,
 )
+from orquestra.offline.question import Question
 
 AFTER = said_as("later_than")
 BEFORE = said_as("earlier_than")
 LINKS = said_as("compared_date_links")
 
 
-def date_comparison(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def date_comparison(q: Question, intent: Intent) -> None:
     """ "entregues depois da previsão", "signed after the deadline": one date column of a
     row against another. The verb names the first (its root is the column's), the words
     after "depois"/"after" the second. When a glossary metric's filter makes the same
     comparison, the question is in that metric's terms: its date column places the rows."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     for index, token in enumerate(tokens):
         if token not in AFTER + BEFORE:
             continue
@@ -91,7 +86,7 @@ def date_comparison(
             intent.subject.tables.insert(0, table)
         for term in catalog.glossary:
             rule = term.metric
-            if rule and rule.table == table and _compares(rule.filter or "", left, operator, other):
+            if rule and rule.table == table and _compares(rule.shape, left, operator, other):
                 intent.time.date_column = rule.date_column
                 break
         return
@@ -99,8 +94,8 @@ def date_comparison(
 
 def _date_column_after(
     index: int,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
+    tokens: Sequence[str],
+    matches: Sequence[tuple[int, int, list[Meaning]]],
     intent: Intent,
     catalog: Catalog,
 ) -> tuple[str, str] | None:
@@ -132,7 +127,7 @@ def _date_column_after(
 
 
 def _verb_column(
-    said: list[str], table: str, other: str, catalog: Catalog
+    said: Sequence[str], table: str, other: str, catalog: Catalog
 ) -> tuple[str, int] | None:
     """The table's other date column a verb before the comparison names ("entregues"), and
     where the verb is."""
@@ -156,15 +151,11 @@ PER = said_as("per_unit")
 """Words before a unit a rate is per ("por quilo", "per kilo", "a kilo")."""
 
 
-def metric_per_unit(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def metric_per_unit(q: Question, intent: Intent) -> None:
     """ "o modal mais caro por quilo", "cost per kilo": "per" before a column's unit word
     names the glossary metric measured in something per that unit (its unit ends in "/kg"),
     on the column's rows; the column itself is not asked."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     if intent.measures.metric is not None:
         return
     for start, _end, meanings in matches:
@@ -187,17 +178,18 @@ def metric_per_unit(
                 return
 
 
-def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
+def rows_a_metric_sums(q: Question, intent: Intent) -> None:
     """ "quanto custa em média o frete": an amount averaged (or added up) with no metric
     named, that exactly one glossary metric sums, counts the rows that metric counts (its
     filter: cancelled rows cost nothing), unless the question says its own states."""
+    catalog = q.catalog
     if intent.measures.metric or intent.subject.entity:
         return
     if intent.measures.implied:
         # "total vencido", "quanto temos vencido": a total of the rows of a state that a
         # metric sums is that metric
         sums = [
-            t for t in intent.measures.implied if t.metric and SUMMED.match(t.metric.expression)
+            t for t in intent.measures.implied if t.metric and t.metric.shape.aggregate == "sum"
         ]
         if (
             intent.measures.aggregate == "sum"
@@ -222,8 +214,8 @@ def rows_a_metric_sums(intent: Intent, catalog: Catalog) -> None:
         if term.metric
         and term.metric.table == table
         and term.metric.filter
-        and not any(re.search(rf"\b{c}\b", term.metric.filter) for c in said)
-        and summed_column(term.metric.expression) == column
+        and not said & term.metric.shape.filter_names
+        and term.metric.shape.summed_column == column
     ]
     if len(summing) == 1:
         intent.measures.implied.append(summing[0])
@@ -268,20 +260,22 @@ def _shares_start(token: str, spelled: list[str]) -> bool:
     )
 
 
-def _compares(condition: str, left: str, operator: str, right: str) -> bool:
-    """The filter compares `left` with `right` the same way (casts and spacing aside)."""
-    flat = re.sub(r"::\w+|\s+", "", condition.lower())
+def _compares(shape: MetricShape, left: str, operator: str, right: str) -> bool:
+    """The metric's filter compares `left` with `right` the same way (casts and spacing
+    aside)."""
     mirrored = {">": "<", "<": ">"}[operator]
-    return f"{left}{operator}{right}" in flat or f"{right}{mirrored}{left}" in flat
+    compared = shape.filter_compared
+    return (left, operator, right) in compared or (right, mirrored, left) in compared
 
 
 GAP_WORDS = set(said_as("aggregates_in_names"))
 """Aggregate words people put inside a metric's name ("custo médio de frete")."""
 
 
-def metric_with_gaps(intent: Intent, tokens: list[str], lexicon: Lexicon) -> None:
+def metric_with_gaps(q: Question, intent: Intent) -> None:
     """A metric named with an aggregate word inside its phrase ("custo médio de frete" is
     "custo de frete", averaged): the metric's filter and date column still apply."""
+    tokens, lexicon = q.tokens, q.lexicon
     if intent.measures.metric is not None or intent.subject.entity is not None:
         return
     kept = [t for t in tokens if t not in GAP_WORDS]
@@ -293,7 +287,7 @@ def metric_with_gaps(intent: Intent, tokens: list[str], lexicon: Lexicon) -> Non
 
 
 def values_after_their_column(
-    matches: list[tuple[int, int, list[Meaning]]],
+    matches: Sequence[tuple[int, int, list[Meaning]]],
 ) -> list[tuple[int, int, list[Meaning]]]:
     """ "do segmento indústria": a word right after its column's name is that column's
     value, even where a table is called the same."""
@@ -310,7 +304,7 @@ def values_after_their_column(
 
 
 def drop_values_at(
-    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
+    intent: Intent, index: int, matches: Sequence[tuple[int, int, list[Meaning]]]
 ) -> None:
     """The states a word was read as, when it turned out to mean something else."""
     for start, end, meanings in matches:
@@ -326,10 +320,11 @@ def drop_values_at(
 """Endings of a state's word ("vendido", "sold"): what a metric's name may say its rows are."""
 
 
-def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+def implied_metric_rows(q: Question, intent: Intent) -> None:
     """ "os produtos mais vendidos em quantidade": "vendidos" is how a metric's name ("valor
     vendido") says which rows count, so its filter (and date) apply to the rows measured,
     though the measure is another (the quantity)."""
+    tokens, catalog = q.tokens, q.catalog
     if intent.measures.metric is not None or intent.subject.entity is not None:
         return
     for term, states, synonyms in _metric_states(catalog):
@@ -342,11 +337,12 @@ def implied_metric_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> 
             intent.measures.implied.append(term)
 
 
-def metric_names_its_rows(intent: Intent, tokens: list[str], lexicon: Lexicon) -> None:
+def metric_names_its_rows(q: Question, intent: Intent) -> None:
     """ "liste os títulos vencidos", "which bills are overdue": the question names the table
     the metric measures (by a word of the metric's phrase as said, or its own), so the rows
     are meant, not only their total (`Intent.lists_metric_rows`). "mostre o custo" names
     no rows."""
+    tokens, lexicon = q.tokens, q.lexicon
     if intent.measures.metric is None or intent.measures.metric.metric is None:
         return
     table = intent.measures.metric.metric.table
@@ -376,16 +372,12 @@ def metric_names_its_rows(intent: Intent, tokens: list[str], lexicon: Lexicon) -
     intent.measures.metric_rows = not said and any(names_rows(w) for w in stems)
 
 
-def the_fuller_state_said(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def the_fuller_state_said(q: Question, intent: Intent) -> None:
     """ "reports waiting for the doctor's signature": a state read from one word ("waiting")
     is another state of the same column whose name or synonym is that word and more, every
     other word said too ("awaiting signature"); not a word of a column named ("pendentes com
     data de assinatura")."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     columns = {
         i for s, e, found in matches if any(m.kind == "column" for m in found) for i in range(s, e)
     }
@@ -434,16 +426,11 @@ VERB_NEGATIONS = word_set("verb_negations")
 """Words negating the verb before the rows had ("que não têm tarefa", "who never had")."""
 
 
-def rows_without_others(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-    used: set[int],
-) -> None:
+def rows_without_others(q: Question, intent: Intent) -> None:
     """ "projetos sem tarefa", "owners with no tasks in 2026", "donos que não têm tarefas":
     the rows asked, of which no row of the table named after "sem"/"without"/"with no"
     refers to them (in the period said after it, if one is)."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     starts = {start: (end, found) for start, end, found in matches}
     for index, token in enumerate(tokens):
         before = tokens[index - 1] if index else ""
@@ -506,7 +493,7 @@ def rows_without_others(
         metric = intent.measures.metric.metric if intent.measures.metric is not None else None
         if metric is not None and metric.table == other.name:
             intent.measures.metric = None  # the metric named the other rows, not what is asked
-        used.update(range(index, end))
+        intent.unread.taken.update(range(index, end))
 
 
 def _bare(phrase: str) -> str:
@@ -529,14 +516,10 @@ STARTS_FILLER = set(STARTS_LINKS | word_set("starts_with_fillers"))
 TEXT_TYPES = ("text", "varchar", "character", "char")
 
 
-def values_starting_with(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def values_starting_with(q: Question, intent: Intent) -> None:
     """ "tarefas com código começando com 6", "codes starting with 5": the text column named
     just before (within a few words) holds values that start so."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     for index, token in enumerate(tokens):
         if token not in STARTS_WITH:
             continue
@@ -575,15 +558,11 @@ def values_starting_with(
         return
 
 
-def events_not_happened(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def events_not_happened(q: Question, intent: Intent) -> None:
     """ "tarefas sem aprovação", "tasks with no approval": the event a nullable date of the
     rows in play records, said after "sem"/"without"/"no", has not happened (the date is
     empty); a table named there is rows of its own (`rows_without_others`)."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     things = {s for s, _e, found in matches if any(m.kind == "table" for m in found)}
     in_play = [*intent.subject.tables, *(t for t, _c in intent.where.filters)]
     for index, token in enumerate(tokens[:-1]):
@@ -609,7 +588,7 @@ PREPOSITIONS = said_as("state_period_prepositions")
 """Words between a state's participle and the period it is placed in ("emitidas em maio")."""
 
 
-def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+def state_that_dates_the_rows(q: Question, intent: Intent) -> None:
     """ "das tarefas abertas em maio, quantas foram canceladas?", "what share of the tasks
     opened in 2026 ended up cancelled": of two states of one column, one said with the
     period right after it and the other said later picks the rows by the period (the
@@ -618,6 +597,7 @@ def state_that_dates_the_rows(intent: Intent, tokens: list[str], catalog: Catalo
     ("issued" and "issued at"), and only of rows a part of which is asked ("das …",
     "what share of …"), never two states each asked ("quantos cancelados e quantos
     entregues")."""
+    tokens, catalog = q.tokens, q.catalog
     if not PART_OF.search(" ".join(tokens)):
         return
     for (table, column), values in list(intent.where.filters.items()):
@@ -656,9 +636,7 @@ STILL = re.compile(rf"\b{alternation('still_in_state')}\b")
 """Words that say rows are still in a state."""
 
 
-def first_state_is_its_event(
-    intent: Intent, tokens: list[str], catalog: Catalog, today: date
-) -> None:
+def first_state_is_its_event(q: Question, intent: Intent) -> None:
     """ "quantas tarefas foram abertas em junho", "list the tasks opened in 2025": a state
     named as the event a date every row has records (the row's first state: every row was
     "issued") and placed in a period already begun is that event, which placed the rows in
@@ -666,6 +644,7 @@ def first_state_is_its_event(
     ("agendados para amanhã") keeps the state: those rows are still in it; so do today and
     rows said to be still in it. A later event's state ("concluídas ontem") keeps its state
     and places the rows by its own date."""
+    tokens, catalog, today = q.tokens, q.catalog, q.today
     if not intent.time.periods or any(p.start > today for p in intent.time.periods):
         return
     # today's, or rows said to be still in it ("ainda não realizados"), keep the first state
@@ -714,7 +693,7 @@ def _dated_by_its_event(
         intent.time.date_column = found[0].name
 
 
-def _said_as_alternatives(values: list[str], meta: ColumnMeta, tokens: list[str]) -> bool:
+def _said_as_alternatives(values: list[str], meta: ColumnMeta, tokens: Sequence[str]) -> bool:
     """ "tarefas abertas ou canceladas": two states said as either, both states."""
     spots = sorted(
         i for v in values for i, t in enumerate(tokens) if stem(t) in _value_words(v, meta)
@@ -799,14 +778,10 @@ def _a_synonyms_state(synonyms: _Synonyms, token: str) -> bool:
     return bool(synonyms.roots & set(verb_roots(token)))
 
 
-def metric_words_are_not_states(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    lexicon: Lexicon,
-) -> None:
+def metric_words_are_not_states(q: Question, intent: Intent) -> None:
     """ "o valor total faturado": the words of the metric's own name are the metric, not a
     state of some table spelled the same ("faturado")."""
+    tokens, matches, lexicon = q.tokens, q.matches, q.lexicon
     if intent.measures.metric is None:
         return
     stems = [stem(t) for t in tokens]
@@ -825,15 +800,11 @@ AGGREGATE_WORDS = {p for said in AGGREGATES.values() for p in said if " " not in
 """The languages' one-word aggregates ("total", "média"): never a state of rows."""
 
 
-def state_said_as_a_metric(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    lexicon: Lexicon,
-) -> None:
+def state_said_as_a_metric(q: Question, intent: Intent) -> None:
     """ "how many tasks ended up late": a word that, with the rows' own name, is a metric's
     phrase ("late task") asks for that metric's definition (the glossary's dates), not a
     state column's value spelled the same."""
+    tokens, matches, lexicon = q.tokens, q.matches, q.lexicon
     if (
         intent.measures.metric is not None
         or intent.subject.entity is not None
@@ -868,13 +839,12 @@ COUNTED_AFTER = (*RANKED_BY_COUNT, *said_as("count_askers"))
 """Words after which a plural names rows counted ("the most no-shows", "quantas faltas")."""
 
 
-def rows_counted_not_a_rate(
-    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
-) -> None:
+def rows_counted_not_a_rate(q: Question, intent: Intent) -> None:
     """ "which month had the most no-shows": a word that is both a rate's name and a state,
     counted, means the rows in that state, not the rate."""
+    tokens, matches = q.tokens, q.matches
     metric = intent.measures.metric.metric if intent.measures.metric else None
-    if metric is None or not metric.expression.strip().upper().startswith("AVG("):
+    if metric is None or metric.shape.aggregate != "avg":
         return
     for start, _end, meanings in matches:
         if not start or tokens[start - 1] not in COUNTED_AFTER:
@@ -892,16 +862,12 @@ def rows_counted_not_a_rate(
             return
 
 
-def states_a_term_defines(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def states_a_term_defines(q: Question, intent: Intent) -> None:
     """ "the delayed deliveries", "tarefas atrasadas entregues": a state word that is a word
     of a glossary metric's name on the same rows, where the glossary defines that metric by
     other columns than the state's (a late row delivered has left the "late" state), means
     the glossary's definition, not the state. Of one row, the word still asks its state."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     if intent.subject.entity is not None:
         return
     defined = states_defined_apart(catalog)
@@ -936,12 +902,12 @@ def states_defined_apart(
         if rule is None or not rule.filter:
             continue
         table = catalog.table(rule.table)
-        tested = {c.name for c in table.columns if re.search(rf"\b{c.name}\b", rule.filter)}
+        tested = {c.name for c in table.columns if c.name in rule.shape.filter_names}
         for column in table.columns:
             if not tested - {column.name}:
                 continue  # defined by the state's own column ("status <> 'PAGO'"): the state
             for value in column.meta.values:
-                if f"'{value}'" in f"{rule.filter} {rule.expression}":
+                if value in rule.shape.values:
                     continue
                 key = (table.name, column.name, value)
                 found.setdefault(key, []).append((term, [set(p) for p in phrases]))
@@ -966,17 +932,18 @@ def coded_columns(catalog: Catalog) -> list[tuple[Table, Column]]:
     ]
 
 
-def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catalog) -> list[str]:
+def coded_values(q: Question, intent: Intent) -> None:
     """ "quanto faturamos em XY", "donos do XY ou de ZW", "horas fora de XY": an
     upper-case code of the shape of a column's example, said after a preposition (or in a
     list after one) and known to the catalog no other way, is a value of that column (of the
     rows asked about, else of a table tied to them; never the tenant's own); several are one
-    list, and a negation before the first leaves them out. The codes read, as the question's
-    words."""
+    list, and a negation before the first leaves them out. The codes read are taken (never
+    unknown words)."""
+    question, lexicon, catalog = q.question, q.lexicon, q.catalog
     shaped = coded_columns(catalog)
     read: list[str] = []
     if not shaped:
-        return read
+        return
     # a name's last word ("Padaria São Jorge ME", "Loja Azul S.A.") is no code
     names = set(re.findall(r"[A-ZÀ-Ý][\w.]*(?:\s+[A-ZÀ-Ý][\w.]*)*\s+([A-Z]{2,3})\b", question))
     said = re.findall(r"[\w.]+", question)
@@ -992,7 +959,7 @@ def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catal
         if before in CODE_PLACES or listed:
             codes.append(code)
     if not codes:
-        return read
+        return
     fits = [(t, c) for t, c in shaped if len(c.meta.example or "") == len(codes[0])]
     involved = [*intent.subject.tables, *(t for t, _c in intent.where.filters)]
     if intent.measures.metric and intent.measures.metric.metric:
@@ -1010,7 +977,7 @@ def coded_values(intent: Intent, question: str, lexicon: Lexicon, catalog: Catal
         compared = COMPARED & {fold(w) for w in said}
         if len(codes) > 1 and not negated and measured and compared and not intent.groups:
             intent.groups.append(Group(table.name, column.name))
-    return read
+    intent.unread.taken.update(i for i, t in enumerate(q.tokens) if t in read)
 
 
 CODE_PLACES = set(said_as("code_prepositions"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import date
+from functools import partial
 from typing import Any
 
 from orquestra.ddl_catalog.model import Catalog
@@ -19,7 +20,7 @@ from orquestra.graph.hints import ModelHints
 from orquestra.offline.answers import written
 from orquestra.offline.concepts import asks_a_procedure
 from orquestra.offline.intent import Intent
-from orquestra.offline.lang import words
+from orquestra.offline.lang import alternation, words
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.lifecycle import PRESENT
@@ -27,15 +28,10 @@ from orquestra.offline.parser import parse
 from orquestra.offline.periods import MONTHS, SPANS
 from orquestra.offline.rows import series_for
 
-
-def _spelled(*concepts: str, longest_first: bool = False) -> str:
-    """The concepts' words as a regular-expression group, escaped, each space a space (as
-    the readings below have always matched them): in the languages' and files' order ("e"
-    tried before "e quanto a", as a follow-up has always been cut), or longest first."""
-    said = list(dict.fromkeys(w for concept in concepts for w in words(concept)))
-    if longest_first:
-        said.sort(key=len, reverse=True)
-    return "(?:" + "|".join(re.escape(w) for w in said) + ")"
+_spelled = partial(alternation, longest_first=False, any_spaces=False)
+"""The concepts' words as a regular-expression group, each space a space (as the readings
+below have always matched them): in the languages' and files' order ("e" tried before "e
+quanto a", as a follow-up has always been cut), unless told longest first."""
 
 
 REFERENCE = re.compile(rf"\b{_spelled('reference_words')}\b")
@@ -53,7 +49,7 @@ JUST_A_NUMBER = re.compile(
 )
 """A reply that is only the number asked for ("e 12", "nº 12")."""
 RELATIVE_PERIOD = re.compile(_spelled("relative_period_stems"))
-YEAR_PREPOSITION = words("year_preposition")[0]
+YEAR_PREPOSITION = words("date_parts_link")[0]
 QUARTERS = _spelled("quarter_abbreviations")
 
 

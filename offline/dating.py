@@ -24,6 +24,7 @@ from orquestra.offline.lexicon import (
     spelling,
 )
 from orquestra.offline.periods import either
+from orquestra.offline.question import Question
 
 
 def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
@@ -70,9 +71,6 @@ def _rows_in_a_state_of_theirs(intent: Intent, catalog: Catalog, base: str) -> s
     return None
 
 
-SIMPLE_STATE = re.compile(r"^\s*(\w+)\s*=\s*'([^']+)'\s*$")
-
-
 def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
     """A state the question names that is exactly a glossary metric's condition ("status =
     'X'") is placed in time as that metric places it, on the table of the state."""
@@ -82,8 +80,8 @@ def _state_dated(intent: Intent, catalog: Catalog) -> tuple[str, str] | None:
         rule = term.metric
         if rule is None or not rule.date_column:
             continue
-        found = SIMPLE_STATE.match(rule.filter or "")
-        if found and intent.where.filters.get((rule.table, found.group(1))) == [found.group(2)]:
+        found = rule.shape.state
+        if found and intent.where.filters.get((rule.table, found[0])) == [found[1]]:
             return rule.table, rule.date_column
     return None
 
@@ -230,11 +228,12 @@ def _metric_date(intent: Intent) -> str | None:
     return metric.date_column if metric else None
 
 
-def undated_kinds_in_time(intent: Intent, catalog: Catalog) -> None:
+def undated_kinds_in_time(q: Question, intent: Intent) -> None:
     """ "quantos equipamentos do tipo X usamos em maio": rows that have no date of their own
     nor refer to a dated row (a kind, a catalogue entry), counted or listed in a period, are
     the rows that refer to them and have a date, when exactly one table does; otherwise the
     period would be silently dropped."""
+    catalog = q.catalog
     if (
         not intent.time.periods
         or intent.measures.metric

@@ -13,6 +13,7 @@ Like the parser, they read the catalog's vocabulary and the languages' own words
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from orquestra.ddl_catalog.model import Catalog, Column, Table
 from orquestra.ddl_catalog.text import fold
@@ -21,8 +22,8 @@ from orquestra.offline.conditions import same_verb
 from orquestra.offline.intent import Clause, Intent
 from orquestra.offline.lang.morphology import LENGTHS, NEGATING_PREFIXES
 from orquestra.offline.lexicon import DATE_TYPES, NEGATIONS, shares_root, spelling
-from orquestra.offline.measures import share_condition
 from orquestra.offline.periods import either
+from orquestra.offline.question import Question
 from orquestra.offline.shares import PERCENT
 
 DEADLINE_WORDS = lang.words("deadline_words")
@@ -43,8 +44,6 @@ CONJUNCTION = re.compile(rf"(?:,\s*|\s+){either('and_words')}\s+")
 SHARED_PREFIX = LENGTHS.shared_prefix
 """Letters a verb and a date column's word share when they name one act ("entregues",
 "data_entrega")."""
-ROW_COUNT = re.compile(r"count\((\*|1)\)$|avg\(casewhen")
-"""A metric's expression (flattened) that counts rows, or shares them out by a condition."""
 
 
 _SINCE = rf"(?:\b{either('aged_since')}\s+)?"
@@ -71,9 +70,10 @@ def days_past_deadline(question: str) -> tuple[int | None, str]:
     return days, f"{question[: found.start()]} {question[found.end() :]}"
 
 
-def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> None:
+def aged_past_deadline(q: Question, intent: Intent) -> None:
     """ "títulos vencidos há mais de 60 dias": the deadline of the rows asked is more than that
     many days before today."""
+    days, catalog = q.days_late, q.catalog
     found = _deadline(intent, catalog) if days else None
     if found is None:
         return
@@ -82,28 +82,20 @@ def aged_past_deadline(intent: Intent, days: int | None, catalog: Catalog) -> No
     intent.where.conditions.append((table.name, f"{deadline.name} < {{today}} - {days}"))
     # rows that far past their deadline are still open: the late metric's open rows
     rule = intent.measures.metric.metric if intent.measures.metric else None
-    still_open = _open_alternative(rule.filter) if rule and rule.table == table.name else None
+    still_open = rule.shape.open_alternative if rule and rule.table == table.name else None
     if still_open is not None:
         _only_the_open_rows(intent, table.name, still_open)
     intent.subject.columns = [c for c in intent.subject.columns if c != (table.name, deadline.name)]
 
 
-def _open_alternative(condition: str | None) -> str | None:
-    """Of a condition of rows done late or still open past their deadline, the alternative
-    that says the end is still empty."""
-    alternatives = _alternatives(condition or "")
-    still_open = [a for a in alternatives if re.search(r"\bis null\b", a, re.IGNORECASE)]
-    return still_open[0] if len(alternatives) > 1 and len(still_open) == 1 else None
-
-
-def late_now(intent: Intent) -> None:
+def late_now(q: Question, intent: Intent) -> None:
     """ "quais tarefas estão atrasadas agora": of a metric whose rows are those done late or
     still open past their deadline, the rows late now are the open ones (its alternative
     that says the end is still empty), not those that ended late long ago."""
     rule = intent.measures.metric.metric if intent.measures.metric else None
     if not intent.asked.current or rule is None or not rule.filter or intent.time.periods:
         return
-    still_open = _open_alternative(rule.filter)
+    still_open = rule.shape.open_alternative
     if still_open is None:
         return
     _only_the_open_rows(intent, rule.table, still_open)
@@ -119,8 +111,9 @@ def _only_the_open_rows(intent: Intent, table: str, still_open: str) -> None:
     intent.subject.tables = [table, *(t for t in intent.subject.tables if t != table)]
 
 
-def deadline_readings(intent: Intent, tokens: list[str], text: str, catalog: Catalog) -> None:
+def deadline_readings(q: Question, intent: Intent) -> None:
     """The question's conditions on a deadline, when it names one of a table in play."""
+    tokens, text, catalog = q.tokens, q.text, q.catalog
     found = _deadline(intent, catalog)
     if found is None:
         return
@@ -183,9 +176,8 @@ def _the_rate_of_it(
     rates = []
     for term in catalog.glossary:
         rule = term.metric
-        condition = share_condition(rule) if rule and rule.table == table else None
-        compared = re.fullmatch(rf"(\w+)<={deadline}", _flat(condition or ""))
-        if compared and done in (None, compared.group(1)):
+        compared = rule.shape.share_compared if rule and rule.table == table else None
+        if compared and compared[1:] == ("<=", deadline) and done in (None, compared[0]):
             rates.append(term)
     if len(rates) == 1:
         intent.measures.metric, intent.measures.aggregate, intent.measures.share = (
@@ -226,7 +218,12 @@ def _deadline(intent: Intent, catalog: Catalog) -> tuple[Table, Column] | None:
 
 
 def _past_and_open(
-    intent: Intent, tokens: list[str], text: str, table: Table, deadline: Column, catalog: Catalog
+    intent: Intent,
+    tokens: Sequence[str],
+    text: str,
+    table: Table,
+    deadline: Column,
+    catalog: Catalog,
 ) -> bool:
     """ "past their promised date and still not delivered": the deadline named with a word
     saying it has passed, and the date of what was due said to be empty. In the words of
@@ -260,7 +257,7 @@ def _past_and_open(
         rule = term.metric
         if rule is None or rule.table != table.name or not rule.filter:
             continue
-        held = [alt for alt in _alternatives(rule.filter) if wanted <= set(_conjuncts(alt))]
+        held = [a.condition for a in rule.shape.alternatives if wanted <= a.parts]
         if held:
             chosen = held[0]
             intent.where.unset.remove((table.name, done))
@@ -278,13 +275,14 @@ def _in_the_definitions_terms(
     """Rows compared with their deadline are placed in time as the glossary metric that
     makes the same comparison places them; a metric that only counts rows is replaced by the
     comparison."""
-    pattern = re.compile(
-        rf"\b{done}\s*(<=|>=|<|>)\s*{deadline}\b|\b{deadline}\s*(<=|>=|<|>)\s*{done}\b"
-    )
+    ways = {(done, deadline), (deadline, done)}
     for term in catalog.glossary:
         rule = term.metric
-        said = re.sub(r"::\w+", "", f"{rule.expression} {rule.filter}") if rule else ""
-        if rule and rule.table == table and rule.date_column and pattern.search(said):
+        said = any(
+            (left, right) in ways and operator in ("<=", ">=", "<", ">")
+            for left, operator, right in (rule.shape.compared if rule else ())
+        )
+        if rule and rule.table == table and rule.date_column and said:
             intent.time.date_column = rule.date_column
             break
     _no_row_count_metric(intent, both)
@@ -294,7 +292,7 @@ def _no_row_count_metric(intent: Intent, counted: bool = False) -> None:
     """A count of the rows the question's own conditions say (`counted`: each clause's),
     not a metric that counts or shares out rows (a metric of an amount stays)."""
     rule = intent.measures.metric.metric if intent.measures.metric else None
-    if rule is None or not ROW_COUNT.match(_flat(rule.expression)):
+    if rule is None or not (rule.shape.counts_rows or rule.shape.share_condition is not None):
         return
     if (
         counted
@@ -304,7 +302,7 @@ def _no_row_count_metric(intent: Intent, counted: bool = False) -> None:
         intent.measures.metric, intent.measures.aggregate = None, "count"
 
 
-def _done_column(tokens: list[str], table: Table, deadline: Column) -> Column | None:
+def _done_column(tokens: Sequence[str], table: Table, deadline: Column) -> Column | None:
     """The table's nullable date a verb of the question names ("assinados", "arrived")."""
     for token in tokens:
         for column in _dates(table):
@@ -334,52 +332,3 @@ def _spelled(column: Column) -> list[str]:
 def _between(text: str, first: re.Match[str], second: re.Match[str]) -> str:
     start, end = sorted((first, second), key=lambda m: m.start())
     return text[start.end() : end.start() + 1]
-
-
-def _alternatives(condition: str) -> list[str]:
-    """The condition's top-level OR alternatives, each without its outer parentheses.
-
-    >>> _alternatives("a > b OR (c IS NULL AND d < 1)")
-    ['a > b', 'c IS NULL AND d < 1']
-    """
-    return [_unwrapped(part) for part in _top_level(condition, "OR")]
-
-
-def _conjuncts(condition: str) -> list[str]:
-    """The condition's top-level AND parts, flattened (casts, case and spaces aside).
-
-    >>> _conjuncts("c IS NULL AND d::date < {today}")
-    ['cisnull', 'd<{today}']
-    """
-    return [_flat(part) for part in _top_level(condition, "AND")]
-
-
-def _top_level(condition: str, word: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for found in re.finditer(rf"[()]|\s{word}\s", condition, re.IGNORECASE):
-        said = found.group(0)
-        depth += {"(": 1, ")": -1}.get(said, 0)
-        if said.strip().upper() == word and depth == 0:
-            parts.append(condition[start : found.start()])
-            start = found.end()
-    return [p.strip() for p in [*parts, condition[start:]]]
-
-
-def _unwrapped(part: str) -> str:
-    while part.startswith("(") and part.endswith(")") and _closes_last(part):
-        part = part[1:-1].strip()
-    return part
-
-
-def _closes_last(part: str) -> bool:
-    """The opening parenthesis is closed by the last character, not before."""
-    depth = 0
-    for index, character in enumerate(part):
-        depth += {"(": 1, ")": -1}.get(character, 0)
-        if depth == 0 and index < len(part) - 1:
-            return False
-    return True
-
-
-def _flat(condition: str) -> str:
-    return re.sub(r"::\w+|\s+", "", condition.lower())

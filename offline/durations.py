@@ -9,6 +9,7 @@ time live here; which times there are is read from the glossary.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, per_catalog
@@ -19,14 +20,13 @@ from orquestra.offline.intent import Intent
 from orquestra.offline.lexicon import (
     FUNCTION_WORDS,
     ROOT_LENGTH,
-    Meaning,
     noun_roots,
     shares_root,
 )
 from orquestra.offline.periods import either
+from orquestra.offline.question import Question
 
 TIME_UNITS: tuple[str, ...] = lang.words("duration_units")
-AVERAGE = re.compile(r"^\s*avg\s*\(", re.IGNORECASE)
 TIME_ASKED = re.compile(rf"\b{either('time_taken_asked')}\b")
 """The languages' ways of asking for a time taken (in folded text)."""
 TIME_LEFT = re.compile(rf"\b{either('time_left')}\b")
@@ -40,22 +40,17 @@ def is_time_taken(term: GlossaryTerm) -> bool:
     metric = term.metric
     return (
         metric is not None
-        and bool(AVERAGE.match(metric.expression))
+        and metric.shape.aggregate == "avg"
         and fold(metric.unit or "") in TIME_UNITS
     )
 
 
-def duration_asked(
-    intent: Intent,
-    tokens: list[str],
-    text: str,
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def duration_asked(q: Question, intent: Intent) -> None:
     """A question asking how long something takes reads the glossary's time taken whose
     words it shares most, else the first one of the rows it names ("quanto tempo as tarefas
     levam"); a metric already read that is not a time gives way, and so do states read from
     the time's own words ("liberação" is the time's, not a state "liberado")."""
+    tokens, text, matches, catalog = q.tokens, q.text, q.matches, q.catalog
     if intent.subject.entity is not None or not TIME_ASKED.search(text) or TIME_LEFT.search(text):
         return
     if intent.measures.metric is not None and is_time_taken(intent.measures.metric):
@@ -105,7 +100,7 @@ def spellings(catalog: Catalog) -> dict[str, Spelling]:
         said = {w for p in [term.term, *term.synonyms] for w in words(p)}
         if metric.table in catalog.tables:
             for column in catalog.table(metric.table).columns:
-                if re.search(rf"\b{re.escape(column.name)}\b", metric.expression):
+                if column.name in metric.shape.expression_names:
                     said |= set(words(column.name.replace("_", " ")))
                     said |= {w for s in column.meta.synonyms.all() for w in words(s)}
         said = {w for w in said if w not in FUNCTION_WORDS and fold(w) not in TIME_WORDS}
@@ -114,7 +109,7 @@ def spellings(catalog: Catalog) -> dict[str, Spelling]:
     return found
 
 
-def words_shared(term: GlossaryTerm, tokens: list[str], catalog: Catalog) -> set[int]:
+def words_shared(term: GlossaryTerm, tokens: Sequence[str], catalog: Catalog) -> set[int]:
     """Where the question's words are the time's (`spellings`), also as a verb or a shorter
     form of them ("pagam": "pagamento", "liberar": "liberação")."""
     spelling = spellings(catalog).get(term.term)

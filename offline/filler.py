@@ -6,13 +6,14 @@ codes are, in capitals ("tarefas de US"); otherwise it is the pronoun, and says 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import partial
 
 from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.dating import NEW
 from orquestra.offline.intent import Intent
-from orquestra.offline.lang import word_set
-from orquestra.offline.lang import words as words_of
+from orquestra.offline.lang import alternation, word_set
 from orquestra.offline.lang.morphology import (
     ADVERB_ENDINGS,
     PARTICIPLE_ENDINGS,
@@ -24,6 +25,7 @@ from orquestra.offline.lang.morphology import (
 )
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon, Meaning
+from orquestra.offline.question import Question
 from orquestra.offline.understanding import QUESTION_WORDS
 
 
@@ -41,10 +43,9 @@ def codes_spelled_as_words(catalog: Catalog) -> frozenset[str]:
     )
 
 
-def _said(concept: str) -> str:
-    """A concept's words as a regular-expression alternation, as spelled (escaped, spaces
-    single, in the data's order)."""
-    return "(?:" + "|".join(re.escape(w) for w in words_of(concept)) + ")"
+_said = partial(alternation, longest_first=False, any_spaces=False)
+"""A concept's words as a regular-expression alternation, as spelled (spaces single, in the
+data's order)."""
 
 
 SAID_APART = re.compile(rf"\b{_said('side_by_side')}\b", re.IGNORECASE)
@@ -89,8 +90,8 @@ LINKING = word_set("not_describing_before_noun")
 
 
 def conditions_not_understood(
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
+    tokens: Sequence[str],
+    matches: Sequence[tuple[int, int, list[Meaning]]],
     lang: str,
     unknown: list[str],
     catalog: Catalog,
@@ -137,7 +138,7 @@ EXAMPLES = re.compile(rf"\(([^()]*)\)|\b{_said('and_so_on')}\b")
 """Values given as examples: in parentheses, or closed by "etc"/"and so on"."""
 
 
-def examples_of_groups(intent: Intent) -> None:
+def examples_of_groups(q: Question, intent: Intent) -> None:
     """ "com cada tipo de cliente (varejo, atacado etc.)": values of the column the rows
     are grouped by, given as examples of its groups, filter nothing."""
     if not EXAMPLES.search(fold(intent.question)):

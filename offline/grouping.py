@@ -5,6 +5,7 @@ valor")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import pairwise
 
 from orquestra.ddl_catalog.model import Catalog
@@ -18,6 +19,7 @@ from orquestra.offline.lexicon import (
     is_measure,
     is_numeric,
 )
+from orquestra.offline.question import Question
 
 GROUP_MARKERS = words("group_markers")
 STEPS = words("grain_steps")
@@ -32,7 +34,7 @@ WEEKDAY_ENDS = {phrase.split()[-1] for phrase in WEEKDAY if " " in phrase}
 """The last word of the day of the week said in words ("dia da semana": "semana")."""
 
 
-def weekday_spots(tokens: list[str]) -> set[int]:
+def weekday_spots(tokens: Sequence[str]) -> set[int]:
     """Where a phrase naming the day of the week starts ("dia da semana", "weekday")."""
     return {
         index
@@ -42,12 +44,8 @@ def weekday_spots(tokens: list[str]) -> set[int]:
     }
 
 
-def groups(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def groups(q: Question, intent: Intent) -> None:
+    tokens, matches, catalog = q.tokens, q.found, q.catalog
     starts = {start: meanings for start, _end, meanings in matches}
     weekdays = weekday_spots(tokens)
     for index, token in enumerate(tokens):
@@ -89,7 +87,7 @@ def groups(
 def _ranked_by_their_rows(
     index: int,
     meanings: list[Meaning],
-    matches: list[tuple[int, int, list[Meaning]]],
+    matches: Sequence[tuple[int, int, list[Meaning]]],
     catalog: Catalog,
 ) -> tuple[Group, str] | None:
     """ "ranking dos donos por tarefas feitas", "owners by tasks": the table named just
@@ -113,7 +111,7 @@ BREAKDOWN = word_set("breakdown")
 
 
 def _broken_down(
-    index: int, tokens: list[str], starts: dict[int, list[Meaning]], catalog: Catalog
+    index: int, tokens: Sequence[str], starts: dict[int, list[Meaning]], catalog: Catalog
 ) -> Group | None:
     """The column named within three words after a breakdown word, not an amount ("by"
     right after it is the grouping's own marker)."""
@@ -138,7 +136,7 @@ SKIPPED = 2
 equipment", "per reviewed author"): at most two (`_passed_over`)."""
 
 
-def _named_after(index: int, tokens: list[str], starts: dict[int, list[Meaning]]) -> int | None:
+def _named_after(index: int, tokens: Sequence[str], starts: dict[int, list[Meaning]]) -> int | None:
     """Where the catalog's word after the grouping marker at `index` starts, past at most
     `SKIPPED` words it does not know; None when a time grain or a number comes first."""
     for position in range(index + 1, min(index + 2 + SKIPPED, len(tokens))):
@@ -157,7 +155,7 @@ def _named_after(index: int, tokens: list[str], starts: dict[int, list[Meaning]]
 KINDS = word_set("kinds")
 
 
-def _kind_of(position: int, tokens: list[str], starts: dict[int, list[Meaning]]) -> bool:
+def _kind_of(position: int, tokens: Sequence[str], starts: dict[int, list[Meaning]]) -> bool:
     """ "tipo de prioridade": a kind word is followed by what it is a kind of."""
     after = position + 1
     while after < len(tokens) and tokens[after] in FUNCTION_WORDS:
@@ -181,8 +179,8 @@ TABLE_FIRST = word_set("table_first_markers")
 def _owned_group(
     meanings: list[Meaning],
     start: int,
-    matches: list[tuple[int, int, list[Meaning]]],
-    tokens: list[str],
+    matches: Sequence[tuple[int, int, list[Meaning]]],
+    tokens: Sequence[str],
     catalog: Catalog,
 ) -> Group | None:
     """ "por nome da transportadora", "by carrier name": a column followed (or, in English,
@@ -247,10 +245,11 @@ def _part_of_a_code(catalog: Catalog, table: str, name: str) -> bool:
     return part and not alone and not is_measure(found, name)
 
 
-def ranked_by_count(intent: Intent, catalog: Catalog) -> None:
+def ranked_by_count(q: Question, intent: Intent) -> None:
     """ "top 3 tipos de tarefa por volume", "the 5 busiest kinds this year": a ranking of
     rows nothing measures, whose rows other rows in play refer to, counts those rows per
     ranked row (its name shown), not the ranked rows' own columns."""
+    catalog = q.catalog
     if not intent.ordering.top or intent.groups or intent.subject.entity or intent.ordering.recency:
         return
     if intent.measures.metric or intent.measures.measure or not intent.subject.tables:
@@ -267,15 +266,11 @@ def ranked_by_count(intent: Intent, catalog: Catalog) -> None:
     intent.subject.tables = [refer[0], *(t for t in intent.subject.tables if t != refer[0])]
 
 
-def ranked_group(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def ranked_group(q: Question, intent: Intent) -> None:
     """ "top 5 clientes por valor": rank the first table named by the measure; so too
     "projetos por custo", "owners by spend" (a table, then "por"/"by" and a metric): each
     row of the table with its figure, the whole list."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     if intent.groups or intent.subject.entity or intent.ordering.recency:
         return  # "a última tarefa": a row in date order, not a ranking
     if not (intent.measures.metric or intent.measures.measure):
@@ -295,7 +290,9 @@ RANKED_BY = word_set("ranked_by")
 """The marker between a table and the measure it is ranked by ("projetos por custo")."""
 
 
-def _ranked_by_metric(tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]) -> bool:
+def _ranked_by_metric(
+    tokens: Sequence[str], matches: Sequence[tuple[int, int, list[Meaning]]]
+) -> bool:
     """A table named, then "por"/"by", then a metric ("projetos por custo"); not "per"
     ("frete por kg" is a metric per unit, "por" before a unit is no table's)."""
     starts = {start: meanings for start, _end, meanings in matches}
@@ -309,17 +306,13 @@ def _ranked_by_metric(tokens: list[str], matches: list[tuple[int, int, list[Mean
     return False
 
 
-def groups_of_other_rows(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def groups_of_other_rows(q: Question, intent: Intent) -> None:
     """ "tarefas canceladas por motivo": a column after "por"/"by" found only on a table
     whose rows refer to the rows asked (many of them per row, none for most) does not
     group those rows. The same word's column on the rows asked or on a row they refer to
     groups instead; else the word is one the rows asked do not have (`intent.elsewhere`),
     which is said rather than answered with another table's column."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     base = _rows_asked(intent)
     if base is None:
         return
@@ -366,16 +359,12 @@ TOGETHER = words("together")
 "no total", "in total", "qual o total do X e do Y")."""
 
 
-def values_compared(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def values_compared(q: Question, intent: Intent) -> None:
     """ "peso médio no rodoviário e no aéreo", "receita A vs B": a measure of two values of
     one column, each said with its own preposition or set against the other, is a measure
     of each — grouped by that column, its filter kept. A list said once ("pedidos A e B")
     stays one measure of both. ("por tarefa" is no grouping: a measure per row.)"""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     per_row = [
         g for g in intent.groups if g.table and g.column in catalog.table(g.table).primary_key
     ]
@@ -412,7 +401,7 @@ def values_compared(
         for (_s, end), (start, _e) in pairwise(spans):
             between = tokens[end:start]
             against = bool(between) and between[0] in AGAINST
-            repeated = first in PLACES and between[1:] == [first] and between[0] in COMPARED
+            repeated = first in PLACES and between[1:] == (first,) and between[0] in COMPARED
             apart = apart and (against or repeated)
         if apart:
             intent.groups.append(Group(table, column))

@@ -166,7 +166,8 @@ class Asked:
 
 @dataclass
 class Unread:
-    """What the question says that the catalog does not answer."""
+    """What the question says that the catalog does not answer (and, for the unknown words,
+    what the readings left or took)."""
 
     unknown: list[str] = field(default_factory=list)
     """Content words of the question the catalog does not know."""
@@ -175,6 +176,12 @@ class Unread:
     rows refer to the rows asked ("tarefas por motivo", the reason being a review's)."""
     unmapped: list[str] = field(default_factory=list)
     """Unknown words that leave the question unanswered ("por cor"): say so, answer nothing."""
+    states: list[str] = field(default_factory=list)
+    """A state's one word said of rows that have no such state ("projetos travados"): left
+    for the unknown words (the parse's own bookkeeping)."""
+    taken: set[int] = field(default_factory=set)
+    """Positions of the question's tokens a reading took beyond the catalog's phrases ("sem
+    tarefas", "por compras", a code "SP"): never unknown (the parse's own bookkeeping)."""
 
 
 @dataclass
@@ -198,18 +205,24 @@ class Intent:
 
     def but(self, **changes: object) -> Intent:
         """A copy with `changes` (fields by their own names: `entity=None`, `aggregate=
-        "sum"`), every part copied, so setting a field of the copy leaves this one as it is
-        (the lists and mappings inside stay shared, as `dataclasses.replace` shares them).
+        "sum"`, or the intent's own: `groups=[]`), every part copied, so setting a field of the
+        copy leaves this one as it is (the lists and mappings inside stay shared, as
+        `dataclasses.replace` shares them).
 
         >>> first = Intent("q", measures=Measures(aggregate="count"))
-        >>> second = first.but(aggregate="sum", entity=None)
-        >>> first.measures.aggregate, second.measures.aggregate
-        ('count', 'sum')
+        >>> second = first.but(aggregate="sum", entity=None, groups=[Group("", "", "month")])
+        >>> first.measures.aggregate, second.measures.aggregate, first.groups
+        ('count', 'sum', [])
         """
         parts: dict[str, dict[str, object]] = {name: {} for name in PARTS}
+        own: dict[str, object] = {}
         for name, value in changes.items():
-            parts[_PART_OF[name]][name] = value
+            if name in _PART_OF:
+                parts[_PART_OF[name]][name] = value
+            else:
+                own[name] = value
         copies = {name: replace(getattr(self, name), **fields) for name, fields in parts.items()}
+        copies.update(own)
         return replace(self, **copies)
 
     @property
@@ -246,12 +259,9 @@ class Intent:
         the rows a metric sums, when its phrase names them ("quais contas estão vencidas")."""
         measures = self.measures
         metric = measures.metric.metric if measures.metric else None
-        counts_rows = metric is not None and metric.expression.replace(" ", "").upper() in (
-            "COUNT(*)",
-            "COUNT(1)",
-        )
+        counts_rows = metric is not None and metric.shape.counts_rows
         # "quais títulos estão vencidos": a summing metric's rows, named, are listed too
-        sums = metric is not None and metric.expression.strip().upper().startswith("SUM(")
+        sums = metric is not None and metric.shape.aggregate == "sum"
         rows = counts_rows or bool(
             sums and metric is not None and metric.filter and measures.metric_rows
         )

@@ -85,21 +85,6 @@ WAITING: dict[str, tuple[str, ...]] = {
 assinatura": "esperando a assinatura", "waiting for a signature")."""
 
 
-SUMMED = re.compile(r"^\s*sum\s*\(", re.IGNORECASE)
-"""A metric expression that adds an amount up."""
-SUMMED_COLUMN = re.compile(r"\s*sum\(\s*(\w+)\s*\)\s*", re.IGNORECASE)
-
-
-def summed_column(expression: str) -> str | None:
-    """The column a metric's expression adds up, when it is just that sum ("SUM(valor)").
-
-    >>> summed_column("SUM(valor)"), summed_column("SUM(a) / SUM(b)")
-    ('valor', None)
-    """
-    found = SUMMED_COLUMN.fullmatch(expression)
-    return found.group(1) if found else None
-
-
 INFINITIVE_MARKERS = word_set("infinitive_markers")
 """Words before an infinitive ("a vencer", "to expire"): what is still to happen."""
 
@@ -186,7 +171,7 @@ class Lexicon:
         """Every (stemmed) word of the catalog's phrases and column names: a word outside it
         is unknown to the catalog."""
 
-    def terms_in(self, tokens: list[str]) -> list[GlossaryTerm]:
+    def terms_in(self, tokens: Sequence[str]) -> list[GlossaryTerm]:
         """Glossary terms mentioned anywhere in `tokens`; first, a term whose name's words
         are all said apart, when it has more of them than the longest said together ("uma
         tarefa ser reaberta" is tarefa reaberta, not tarefa; "which tasks are classed as
@@ -214,7 +199,7 @@ class Lexicon:
         return [*first, *(t for t in found if t not in first)]
 
     def metrics_in(
-        self, tokens: list[str], matches: Sequence[tuple[int, int, list[Meaning]]] = ()
+        self, tokens: Sequence[str], matches: Sequence[tuple[int, int, list[Meaning]]] = ()
     ) -> list[GlossaryTerm]:
         """Metric terms mentioned anywhere, longest phrase first; not one said only inside a
         longer phrase of `matches` that means something else ("sales" in "sales channel")."""
@@ -230,7 +215,7 @@ class Lexicon:
         ]
         return [term for _, term in sorted(found, key=lambda pair: -pair[0])]
 
-    def tables_ending_at(self, tokens: list[str], end: int) -> list[str]:
+    def tables_ending_at(self, tokens: Sequence[str], end: int) -> list[str]:
         """Tables named by a phrase that ends just before position `end` (longest first)."""
         stems = [stem(t) for t in tokens]
         for size in range(min(self.longest, end), 0, -1):
@@ -274,7 +259,7 @@ class Lexicon:
                 if table_words:
                     self._add(synonym, Meaning("table", table))
                     # "a tarefa 7 está travada": the state's own word, the table named apart
-                    # (read only of that table's rows: `parser._short_states`)
+                    # (read only of that table's rows: `readings._short_states`)
                     rest = [w for w in key if not any(w in k for k in table_words)]
                     if (
                         len(rest) == 1
@@ -355,7 +340,7 @@ class Lexicon:
                         meanings = self.value_short_roots.setdefault(root, [])
                         meanings.append(Meaning("value", table.name, column.name, value))
 
-    def match(self, tokens: list[str]) -> list[tuple[int, int, list[Meaning]]]:
+    def match(self, tokens: Sequence[str]) -> list[tuple[int, int, list[Meaning]]]:
         """Greedy longest matches as (start, end, meanings) over stemmed `tokens`."""
         stems = [stem(t) for t in tokens]
         found, position = [], 0

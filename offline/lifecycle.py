@@ -9,7 +9,6 @@ Only the languages' own words live here; the states and their order come from th
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.text import fold, words
@@ -18,14 +17,16 @@ from orquestra.offline.intent import Intent
 from orquestra.offline.lang import alternation
 from orquestra.offline.lang.morphology import LENGTHS, shares_root
 from orquestra.offline.lexicon import DATE_TYPES
+from orquestra.offline.question import Question
 
 YET = re.compile(rf"\b{alternation('awaiting')}\b")
 SHARED = LENGTHS.root
 """Letters of a state's word compared with the word a meaning negates ("entreg"): a root."""
 
 
-def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
+def not_yet(q: Question, intent: Intent) -> None:
     """Each excluded single state, said with "ainda"/"yet", becomes the states before it."""
+    text, catalog = q.text, q.catalog
     if not YET.search(text):
         return
     rule = intent.measures.metric.metric if intent.measures.metric else None
@@ -33,9 +34,9 @@ def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
         meanings = catalog.table(table).column(column).meta.values
         listed = list(meanings)
         stated = (table, column) in intent.where.filters or (
-            rule is not None and rule.table == table and _fixes(rule.filter or "", column)
+            rule is not None and rule.table == table and column.lower() in rule.shape.fixed_columns
         )
-        if rule is not None and rule.table == table and leaves_out(rule.filter, column, values):
+        if rule is not None and rule.table == table and rule.shape.leaves_out(column, values):
             del intent.where.excluded[table, column]  # "ainda a receber, tudo que não foi pago"
             continue  # its metric's own filter already leaves these states out
         if len(values) != 1 or values[0] not in listed or stated:
@@ -47,27 +48,6 @@ def not_yet(intent: Intent, text: str, catalog: Catalog) -> None:
         del intent.where.excluded[table, column]
         states = intent.where.filters.setdefault((table, column), [])
         states.extend(v for v in before if v not in states)
-
-
-def _fixes(condition: str, column: str) -> bool:
-    """The condition says which states the column is in (not only which it is not).
-
-    >>> _fixes("status = 'VENCIDO'", "status"), _fixes("status <> 'CANCELADO'", "status")
-    (True, False)
-    """
-    return bool(re.search(rf"\b{column}\s*(=|in\b)", condition, re.IGNORECASE))
-
-
-def leaves_out(condition: str | None, column: str, values: list[str]) -> bool:
-    """The condition leaves exactly these states out.
-
-    >>> leaves_out("status <> 'PAGO'", "status", ["PAGO"])
-    True
-    >>> leaves_out("status <> 'PAGO'", "status", ["VENCIDO"])
-    False
-    """
-    said = re.fullmatch(rf"\s*{column}\s*(?:<>|!=)\s*'([^']*)'\s*", condition or "")
-    return said is not None and [said.group(1)] == values
 
 
 NOT = re.compile(rf"\b{alternation('plain_negation')}\s+(\w+)(?:\s+(\w+))?")
@@ -93,9 +73,10 @@ DONE = re.compile(rf"^[^;.]*\b({alternation('done')})\b")
 """A state whose meaning says the row was done ("Tarefa feita; ...")."""
 
 
-def done_state(intent: Intent, text: str, catalog: Catalog) -> None:
+def done_state(q: Question, intent: Intent) -> None:
     """ "qual técnico fez menos tarefas": the rows in the state whose meaning says they were
     done, when exactly one state of the rows named says so and none is asked already."""
+    text, catalog = q.text, q.catalog
     if not DID.search(text) or intent.measures.metric or intent.measures.measure:
         return
     for table in intent.subject.tables:
@@ -117,11 +98,12 @@ PRESENT = re.compile(rf"\b{alternation('linking_present')}\b")
 """Linking verbs in the present: the rows are in the state now."""
 
 
-def state_today(intent: Intent, text: str, today: date, catalog: Catalog) -> None:
+def state_today(q: Question, intent: Intent) -> None:
     """ "quantas tarefas estão bloqueadas hoje?", "how many tasks are on hold today?": a
     state said to hold today is the rows in it now, not those made today (their date is
     not today's). Said in the past ("foram bloqueadas hoje") it stays a day, and so does a
     state that has a date of its own ("scheduled today": the scheduled date is today)."""
+    text, today, catalog = q.text, q.today, q.catalog
     # a balance the glossary measures as it stands ("saldo em aberto hoje") is now, said
     # with a verb or not
     balance = (
@@ -147,19 +129,11 @@ def _a_balances_state(intent: Intent, catalog: Catalog) -> bool:
     """The rows said are in the state a balance the glossary measures as it stands keeps
     ("dinheiro vencido": the overdue balance's state), whether or not its name was said."""
     return any(
-        rule.snapshot and rule.table == table and any(_keeps(rule.filter, v) for v in values)
+        rule.snapshot and rule.table == table and any(v in rule.shape.kept_values for v in values)
         for (table, _column), values in intent.where.filters.items()
         for rule in (term.metric for term in catalog.glossary)
         if rule is not None and rule.filter
     )
-
-
-def _keeps(condition: str, value: str) -> bool:
-    """`condition` keeps the rows in the state `value` (`= 'V'`, `IN (… 'V' …)`), not those
-    out of it (`<> 'V'`, `NOT IN`)."""
-    equal = re.search(rf"(?<![<>!])=\s*'{re.escape(value)}'", condition)
-    among = re.search(rf"(?<!not )\bin\s*\([^)]*'{re.escape(value)}'", condition, re.IGNORECASE)
-    return bool(equal or among)
 
 
 def _dated_state(intent: Intent, catalog: Catalog) -> bool:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
+from orquestra.ddl_catalog.metric_shape import one_aggregate
 from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import COUNT_WORDS
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values, qualify
 from orquestra.offline.lang import mapping, word_set
-from orquestra.offline.lexicon import amount_column, is_measure, spelling, summed_column
-from orquestra.offline.lifecycle import leaves_out
+from orquestra.offline.lexicon import amount_column, is_measure, spelling
 
 NAMES = mapping("result_names")
 """How the result names a measured column by its aggregate ("media_valor", "quantidade")."""
@@ -37,30 +37,11 @@ def metric_expression(intent: Intent) -> str:
     rule = intent.measures.metric.metric if intent.measures.metric else None
     assert rule is not None, "a metric's expression is read only when one is asked"
     expression = rule.expression
-    summed = summed_column(expression)
+    summed = rule.shape.summed_column
     by_period = any(g.grain for g in intent.groups)
     if summed and intent.measures.aggregate in ("avg", "max", "min") and not by_period:
         return f"{intent.measures.aggregate.upper()}({summed})"
     return expression
-
-
-def one_aggregate(expression: str) -> bool:
-    """`expression` is one aggregate call (its parentheses balanced, closing at the end), so
-    it can take a FILTER; a ratio of two cannot.
-
-    >>> one_aggregate("AVG(EXTRACT(EPOCH FROM a - b) / 3600)"), one_aggregate("SUM(a) / SUM(b)")
-    (True, False)
-    """
-    said = expression.strip()
-    opened = re.match(r"\w+\(", said)
-    if opened is None:
-        return False
-    depth = 0
-    for index, char in enumerate(said[opened.end() - 1 :], opened.end() - 1):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            return index == len(said) - 1
-    return False
 
 
 def extra_measure(
@@ -89,7 +70,7 @@ def _clause_measure(
 ) -> tuple[str, str] | None:
     metric = other.measures.metric.metric if other.measures.metric else None
     if metric is not None and any(
-        t == metric.table and leaves_out(metric.filter, c, values)
+        t == metric.table and metric.shape.leaves_out(c, values)
         for (t, c), values in other.measures.own.items()
     ):
         # "… e qual o valor total dos pedidos cancelados": the clause's own state is one its
@@ -110,7 +91,7 @@ def _clause_measure(
             else None
         )
         if metric.filter and metric.filter != own:
-            if not one_aggregate(metric.expression):
+            if not metric.shape.one_aggregate:
                 return None  # a ratio of aggregates cannot take one FILTER
             condition = qualify(metric.filter.replace("{today}", f"DATE {today!r}"), alias)
             expression += f" FILTER (WHERE {condition})"
@@ -179,7 +160,7 @@ def measure_sql(
             f"{NAMES['avg']}_{NAMES['per']}_{intent.subject.per_row}",
         )
     metric = intent.measures.metric.metric if intent.measures.metric else None
-    counts_rows = metric is not None and not metric.expression.upper().startswith("COUNT")
+    counts_rows = metric is not None and metric.shape.aggregate != "count"
     if intent.measures.aggregate == "count" and counts_rows and not counted_in_unit(intent):
         return "count(*)", COUNTED  # "how many overdue bills": count, with its filter
     if intent.measures.metric and intent.measures.metric.metric:
@@ -197,12 +178,6 @@ def measure_sql(
     return None, ""
 
 
-SHARE = re.compile(
-    r"\s*avg\(\s*case\s+when\s+(.+?)\s+then\s+1(?:\.0*)?\s+else\s+0(?:\.0*)?\s+end\s*\)\s*",
-    re.IGNORECASE,
-)
-
-
 def share_condition(rule: MetricDefinition | None) -> str | None:
     """The condition a share metric measures the rows by ("AVG(CASE WHEN c THEN 1 ELSE 0
     END)"): counting that metric's rows ("how many no-shows") counts those where it holds.
@@ -211,8 +186,7 @@ def share_condition(rule: MetricDefinition | None) -> str | None:
     >>> share_condition(MetricDefinition(expression=share, table="t"))
     'a <= b'
     """
-    found = SHARE.fullmatch(rule.expression) if rule is not None else None
-    return found.group(1) if found else None
+    return rule.shape.share_condition if rule is not None else None
 
 
 def counted_in_unit(intent: Intent) -> bool:

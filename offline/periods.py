@@ -13,23 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
-from functools import cache
+from functools import partial
 
 from orquestra.ddl_catalog.text import fold
-from orquestra.offline.lang import LANGUAGES, mapping, word_set, words
+from orquestra.offline.lang import LANGUAGES, alternation, mapping, word_set, words
 
-
-@cache
-def either(*concepts: str) -> str:
-    """The concepts' words as a regular-expression alternation, escaped, in the order the
-    languages and their files give them (unlike `alternation`, which puts the longest first
-    and lets a space match a run of spaces): the words as the readings always tried them.
-
-    >>> either("today", "yesterday")
-    '(?:hoje|today|ontem|yesterday)'
-    """
-    said = dict.fromkeys(w for concept in concepts for w in words(concept))
-    return "(?:" + "|".join(re.escape(w) for w in said) + ")"
+either = partial(alternation, longest_first=False, any_spaces=False)
+"""The concepts' words as a regular-expression alternation in the order the languages and
+their files give them, a space one space: the words as the readings always tried them."""
 
 
 def _months() -> dict[str, int]:
@@ -487,7 +478,7 @@ ONE_DAY = (
     re.compile(rf"\b{either('day_noun')} (?P<d>\d{{1,2}}) (?P<m>\d{{1,2}})\b(?!\s\d)"),
 )
 """One day written with its digits: "2026-06-15", "15/06/2026", "dia 15/06"."""
-FROM_ON = re.compile(rf"\b{either('from_on')}\s+(?:{either('from_on_article')} )?$")
+FROM_ON = re.compile(rf"\b{either('from_on')}\s+(?:{either('masculine_article')} )?$")
 """What says a day written just after it is a start ("desde o dia 16/06"), not the day."""
 
 

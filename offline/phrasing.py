@@ -11,14 +11,16 @@ own words only, so it holds for any deployment described the same way.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
+from functools import partial
 
 from orquestra.ddl_catalog.model import Catalog, Table
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.asking import DATE_SORTED, NUMBER_WORDS, SORTED
 from orquestra.offline.clauses import LISTED_WITH
-from orquestra.offline.grouping import weekday_spots
+from orquestra.offline.grouping import GRAINS, weekday_spots
 from orquestra.offline.intent import Group, Intent
+from orquestra.offline.lang import alternation
 from orquestra.offline.lang import words as said_as
 from orquestra.offline.lang.morphology import LENGTHS
 from orquestra.offline.lexicon import (
@@ -33,21 +35,14 @@ from orquestra.offline.lexicon import (
     spelling,
 )
 from orquestra.offline.measures import share_condition
+from orquestra.offline.question import Question
 from orquestra.offline.rows import DATE_WORDS, WHEN, referred_paths
 from orquestra.offline.understanding import QUESTION_WORDS
 
-
-def either(said: Iterable[str]) -> str:
-    """Words and phrases as a regular-expression group, escaped, longest first, a phrase's
-    words one space apart, as these readings have always matched them (`alternation` would
-    also take a line break or two spaces between them)."""
-    ordered = sorted(dict.fromkeys(said), key=len, reverse=True)
-    return "(?:" + "|".join(re.escape(w) for w in ordered) + ")"
-
-
-def spelled(*concepts: str) -> str:
-    """`either` of every language's words for the concepts."""
-    return either(w for concept in concepts for w in said_as(concept))
+spelled = partial(alternation, any_spaces=False)
+"""Every language's words for the concepts as a regular-expression group, longest first, a
+phrase's words one space apart, as these readings have always matched them (`alternation`
+alone would also take a line break or two spaces between them)."""
 
 
 LEAD_WORDS = {
@@ -76,10 +71,11 @@ COUNT_ASKED = re.compile(rf"\b{spelled('count_openers')}\s+\d+\b")
 """The number of rows asked, said before it ("os 5 …", "top 10", "the 3 …")."""
 
 
-def recency(intent: Intent, text: str) -> None:
+def recency(q: Question, intent: Intent) -> None:
     """ "a tarefa mais recente", "o primeiro pedido do cliente 7", "the latest task": rows
     in the order of their own date, newest or oldest first, the first one (or the number
     asked). Words that named a period ("últimos 90 dias", "first quarter") are not read."""
+    text = q.masked
     for period in intent.time.periods:
         text = text.replace(period.phrase, " ")
     text = SORTED.sub(" ", text)  # "cheapest first", "maiores primeiro": a whole list's order
@@ -118,9 +114,10 @@ NOT_MONEY = re.compile(rf"\b(?:{spelled('not_money')}|{spelled('not_money_starts
 """Words that say "how much" of one row asks something other than its money."""
 
 
-def amount_of_one_row(intent: Intent, catalog: Catalog) -> None:
+def amount_of_one_row(q: Question, intent: Intent) -> None:
     """ "tarefa 12: qual o projeto e quanto foi cobrado?", "how much is it": "how much" of
     one row, nothing else measured, is its own amount (its money column), not a total."""
+    catalog = q.catalog
     if intent.subject.entity is None or intent.measures.aggregate != "sum":
         return
     if (
@@ -148,16 +145,12 @@ THRESHOLD = re.compile(rf"\b{spelled('thresholds', 'at_least')}\b|\d")
 """Where a list of rows names the columns to show ("… com número, dono e valor")."""
 
 
-def listed_columns(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def listed_columns(q: Question, intent: Intent) -> None:
     """ "liste as tarefas canceladas em maio com número, dono e valor", "show the late tasks
     with owner and due date": rows listed with the columns named after "com"/"with", each
     read as one of the listed rows' columns by its head words; a table the rows refer to
     is that reference (shown with the referred row's name)."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     if (
         intent.subject.entity
         or intent.measures.aggregate
@@ -219,9 +212,10 @@ EACH_AMOUNT = re.compile(rf"\b{spelled('amount_of_each')}\b")
 TOTAL = re.compile(rf"\b{spelled('in_total')}\b")
 
 
-def amounts_of_listed_rows(intent: Intent, catalog: Catalog) -> None:
+def amounts_of_listed_rows(q: Question, intent: Intent) -> None:
     """ "quais tarefas vencem essa semana e de quanto são?", "which tasks are late and how
     much are they": rows listed, each with its amount (its money column), not their total."""
+    catalog = q.catalog
     if (
         not intent.asked.listing
         or intent.measures.aggregate != "sum"
@@ -248,9 +242,10 @@ def amounts_of_listed_rows(intent: Intent, catalog: Catalog) -> None:
         intent.subject.columns.append((table.name, amount))
 
 
-def amount_of_the_first_row(intent: Intent, catalog: Catalog) -> None:
+def amount_of_the_first_row(q: Question, intent: Intent) -> None:
     """ "the oldest overdue task: which owner, how much and when was it due?": "how much"
     of the one row found by its date is its own amount, not a total of all the rows."""
+    catalog = q.catalog
     if (
         not intent.ordering.recency
         or (intent.ordering.top or 1) != 1
@@ -279,16 +274,11 @@ def amount_of_the_first_row(intent: Intent, catalog: Catalog) -> None:
         intent.subject.columns.append((table.name, amount))
 
 
-def entity_columns(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    used: set[int],
-    catalog: Catalog,
-) -> None:
+def entity_columns(q: Question, intent: Intent) -> None:
     """The columns a question about one row asks for: "qual o valor e a data do pedido 12"
     names two columns by their head words alone; "está concluída? qual o motivo?" asks the
     state a value belongs to, beside the reason."""
+    tokens, matches, used, catalog = q.tokens, q.matches, q.entity_tokens, q.catalog
     if (
         intent.subject.entity is None
         or intent.measures.metric
@@ -430,11 +420,10 @@ def _when(intent: Intent, table: Table, verbs: list[str]) -> bool:
     return True
 
 
-def rate_rows_ranked(
-    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
-) -> None:
+def rate_rows_ranked(q: Question, intent: Intent) -> None:
     """ "the month with the most no-shows": "most" right before a rate's name ranks by how
     many rows the rate counts (`sql._filters` keeps those), not by the rate."""
+    tokens, matches = q.tokens, q.matches
     if not intent.ordering.top or intent.measures.aggregate or intent.measures.metric is None:
         return
     if share_condition(intent.measures.metric.metric) is None:
@@ -451,16 +440,11 @@ def rate_rows_ranked(
             return
 
 
-def rank_subject(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    grains: dict[str, str],
-    catalog: Catalog,
-) -> None:
+def rank_subject(q: Question, intent: Intent) -> None:
     """A ranking's subject is what the question opens with ("qual mês", "which carrier",
     "top 3 categorias"): the groups ranked. What follows "mais"/"most" is what is counted
     when no measure was named ("mais pedidos": the orders, counted)."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     if not intent.ordering.top or intent.groups or intent.subject.entity or intent.ordering.recency:
         return
     intent.ordering.ascending = bool(FEWEST.search(" ".join(tokens)))
@@ -485,8 +469,8 @@ def rank_subject(
     group = None
     if subject in weekday_spots(tokens):  # "qual dia da semana tem mais …"
         group = Group("", "", "weekday")
-    elif tokens[subject] in grains:
-        group = Group("", "", grains[tokens[subject]])
+    elif tokens[subject] in GRAINS:
+        group = Group("", "", GRAINS[tokens[subject]])
     else:
         group = _group_for(_subject_meanings(subject, matches), base, catalog)
     if group is None:
@@ -508,10 +492,11 @@ WHO = said_as("who_ranked")
 PERSON_NAMES = said_as("name_columns")
 
 
-def who_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+def who_ranked(q: Question, intent: Intent) -> None:
     """ "quem fez mais hora extra", "who signed the most tasks": the ranked rows are the
     people the measured rows refer to, by their name (the first table they refer to, alone,
     whose rows are named by a "nome"/"name"), not the rows themselves."""
+    tokens, catalog = q.tokens, q.catalog
     if not any(w in tokens for w in WHO) or not intent.ordering.top or intent.subject.entity:
         return
     if intent.ordering.recency:
@@ -540,7 +525,9 @@ def who_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
             return
 
 
-def _subject_meanings(subject: int, matches: list[tuple[int, int, list[Meaning]]]) -> list[Meaning]:
+def _subject_meanings(
+    subject: int, matches: Sequence[tuple[int, int, list[Meaning]]]
+) -> list[Meaning]:
     """What the subject names; a table followed by one of its columns ("product categories",
     English order) names that column."""
     meanings: list[Meaning] = []
@@ -560,7 +547,7 @@ rows named, counted."""
 
 
 def _counted(
-    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
+    intent: Intent, tokens: Sequence[str], matches: Sequence[tuple[int, int, list[Meaning]]]
 ) -> str | None:
     """ "com mais pedidos", "the most orders": the table named right after the rank word;
     "com mais faltas": the table whose rows are in the state named there (the state is
@@ -580,7 +567,7 @@ NUMBER_OF = said_as("number_of")
 EXTREMES = (*said_as("largest"), *said_as("smallest"))
 
 
-def _number_ranked(tokens: list[str], start: int) -> bool:
+def _number_ranked(tokens: Sequence[str], start: int) -> bool:
     """ "o menor número de tarefas", "the highest number of tasks": the rows counted."""
     before = start - 1
     while before > 0 and tokens[before] in NUMBER_OF:
@@ -615,12 +602,11 @@ def _group_for(meanings: list[Meaning], base: str, catalog: Catalog) -> Group | 
 DISTINCT = frozenset(said_as("distinct"))
 
 
-def distinct_count(
-    intent: Intent, tokens: list[str], matches: list[tuple[int, int, list[Meaning]]]
-) -> None:
+def distinct_count(q: Question, intent: Intent) -> None:
     """ "quantas tarefas distintas", "how many different customers": the rows of the table
     named beside the word, each counted once — by its whole key, whichever table holds the
     rows the question filters."""
+    tokens, matches = q.tokens, q.matches
     spots = [i for i, t in enumerate(tokens) if t in DISTINCT]
     if not spots:
         return

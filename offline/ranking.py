@@ -16,23 +16,19 @@ import re
 
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm
 from orquestra.ddl_catalog.text import fold, words
-from orquestra.offline.durations import AVERAGE, TIME_UNITS, is_time_taken, words_shared
+from orquestra.offline.durations import TIME_UNITS, is_time_taken, words_shared
+from orquestra.offline.grouping import GRAINS
 from orquestra.offline.intent import Group, Intent
-from orquestra.offline.lang import LANGUAGES, word_set
-from orquestra.offline.lexicon import SUMMED, is_measure, tied
-from orquestra.offline.phrasing import LEAD_WORDS, either, spelled
+from orquestra.offline.lang import each_language, word_set
+from orquestra.offline.lexicon import is_measure, tied
+from orquestra.offline.phrasing import LEAD_WORDS, spelled
+from orquestra.offline.question import Question
 
 
 def _the_more_the_better(more: str) -> re.Pattern[str]:
     """A glossary definition's "the more …, the better", in each language's own wording:
     one of its `more` words, then in the same sentence its "the better"."""
-    return re.compile(
-        "|".join(
-            f"{either(language.words(more))}[^.]*{either(language.words('the_better'))}"
-            for language in LANGUAGES.values()
-            if language.words(more) and language.words("the_better")
-        )
-    )
+    return re.compile(each_language(f"{{{more}}}[^.]*{{the_better}}", any_spaces=False))
 
 
 HIGHER_IS_BETTER = _the_more_the_better("the_more")
@@ -53,16 +49,17 @@ def better(term: GlossaryTerm) -> str | None:
         return "higher"
     if LOWER_IS_BETTER.search(said):
         return "lower"
-    if term.metric is None or not AVERAGE.match(term.metric.expression):
+    if term.metric is None or term.metric.shape.aggregate != "avg":
         return None
     return "lower" if fold(term.metric.unit or "") in TIME_UNITS else None
 
 
-def worst_and_best(intent: Intent, text: str) -> None:
+def worst_and_best(q: Question, intent: Intent) -> None:
     """ "a transportadora com pior OTIF": the groups ranked from the metric's worse end;
     "qual modal entrega mais rápido": a duration's shortest first ("slowest": longest).
     "o cliente com o maior valor em títulos vencidos", "the categories with the highest
     sales": the groups ranked by their measure, not by their single largest row."""
+    text = q.text
     if intent.ordering.top and intent.groups and intent.measures.aggregate in ("max", "min"):
         intent.ordering.ascending = intent.measures.aggregate == "min"
         intent.measures.aggregate = None if intent.measures.metric else "sum"
@@ -84,10 +81,11 @@ QUANTITY_WORDS = word_set("quantity_words")
 """The languages' words for how many units a row counts (a column named or called so)."""
 
 
-def most_sold(intent: Intent, catalog: Catalog) -> None:
+def most_sold(q: Question, intent: Intent) -> None:
     """ "o produto mais vendido", "the best-selling categories": ranked by the units of the
     rows tying the thing ranked to the rows the state word's metric measures (an order's
     items); with no such rows, by the metric itself."""
+    catalog = q.catalog
     if (
         not intent.ordering.top
         or not intent.measures.implied
@@ -121,16 +119,15 @@ def headline(catalog: Catalog) -> GlossaryTerm | None:
     """The deployment's headline metric: the first glossary metric that sums an amount and
     is better higher (what "our best month" is best at); else the first better higher."""
     ranked = [t for t in catalog.glossary if t.metric is not None and better(t) == "higher"]
-    summed = [t for t in ranked if t.metric is not None and SUMMED.match(t.metric.expression)]
+    summed = [t for t in ranked if t.metric is not None and t.metric.shape.aggregate == "sum"]
     return next(iter(summed or ranked), None)
 
 
-def time_ranked_alone(
-    intent: Intent, tokens: list[str], grains: dict[str, str], catalog: Catalog
-) -> None:
+def time_ranked_alone(q: Question, intent: Intent) -> None:
     """ "what was our best month in 2025?": a period ranked with no measure named is ranked
     by the headline metric; "the busiest month for orders", "o mês mais fraco em tarefas":
     by the rows named, counted (the weakest: the fewest)."""
+    tokens, catalog = q.tokens, q.catalog
     if (
         not intent.ordering.top
         or intent.measures.metric
@@ -140,7 +137,7 @@ def time_ranked_alone(
     ):
         return
     subject = next((t for t in tokens if t not in LEAD_WORDS and not t.isdigit()), None)
-    if subject not in grains:
+    if subject not in GRAINS:
         return
     text = " ".join(tokens)
     worst = bool(WORST.search(text))
@@ -149,7 +146,7 @@ def time_ranked_alone(
         # but the worst month for rows in a state may be the one with the most of them
         # ("o pior mês em tarefas canceladas"), so only "fraco"/"weakest" say fewest there
         weak = bool(WEAK.search(text)) or (worst and not intent.where.filters)
-        intent.groups.append(Group("", "", grains[subject]))
+        intent.groups.append(Group("", "", GRAINS[subject]))
         intent.measures.aggregate, intent.ordering.ascending = (
             "count",
             weak and not BUSIEST.search(text),
@@ -179,10 +176,11 @@ def _near(term: GlossaryTerm, tables: list[str], catalog: Catalog) -> bool:
     return own in catalog.tables and tied(catalog, own, tables)
 
 
-def speed_ranked(intent: Intent, tokens: list[str], catalog: Catalog) -> None:
+def speed_ranked(q: Question, intent: Intent) -> None:
     """ "qual transportadora entrega mais rápido?", "our slowest doctor": ranked by the
     glossary's duration that shares most words with the question (else its first one); a
     metric already read gives way only to a duration that shares some."""
+    tokens, catalog = q.tokens, q.catalog
     text = " ".join(tokens)
     if intent.measures.measure or not (FAST.search(text) or SLOW.search(text)):
         return

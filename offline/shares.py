@@ -13,20 +13,21 @@ import re
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values
 from orquestra.offline.lang import alternation, words
+from orquestra.offline.question import Question
 
 PERCENT = re.compile(rf"%|\b{alternation('percent')}\b")
-SIMPLE = re.compile(r"\s*\w+\([^()]*\)\s*")
 
 
-def share_asked(intent: Intent, text: str) -> None:
+def share_asked(q: Question, intent: Intent) -> None:
     """A percentage asked of rows the question narrows (a state, a named row), when its
     metric is not a rate of its own ("percentual de entregas no prazo" is OTIF)."""
+    text = q.text
     if not PERCENT.search(text) or not (intent.where.filters or intent.subject.entity):
         return
     rule = intent.measures.metric.metric if intent.measures.metric else None
-    if rule is not None and not SIMPLE.fullmatch(rule.expression):
+    if rule is not None and not rule.shape.simple:
         return
-    if rule is not None and re.search(r"\bcase\b", rule.expression, re.IGNORECASE):
+    if rule is not None and rule.shape.has_case:
         return  # a rate ("AVG(CASE … END)"): already a share, its conditions narrow its rows
     intent.measures.share = True
     if not (intent.measures.metric or intent.measures.measure or intent.measures.aggregate):
@@ -42,15 +43,16 @@ SHARE_VERBS = "|".join(
 EACH = re.compile(rf"\b(?:{alternation('group_markers')}|{SHARE_VERBS})\b")
 
 
-def group_shares(intent: Intent, text: str) -> None:
+def group_shares(q: Question, intent: Intent) -> None:
     """ "participação de cada dono no custo, em %", "what share of the tasks does each
     team account for": each group's part of the whole, in percent, beside its figure (the
     question's states narrow the whole, not the part)."""
+    text = q.text
     groups = [g for g in intent.groups if not g.grain]
     if len(groups) != 1 or intent.ordering.top or not PERCENT.search(text) or not EACH.search(text):
         return
     rule = intent.measures.metric.metric if intent.measures.metric else None
-    if rule is not None and not SIMPLE.fullmatch(rule.expression):
+    if rule is not None and not rule.shape.simple:
         return  # a rate per group ("OTIF por transportadora") is its own percentage
     intent.measures.group_shares, intent.measures.share = True, False
     if not (intent.measures.metric or intent.measures.measure or intent.measures.aggregate):

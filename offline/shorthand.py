@@ -12,10 +12,11 @@ is a small fixed list: it abbreviates no catalog word.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import abbreviated_by, fold, stem, words
-from orquestra.offline.lang import mapping, word_set
+from orquestra.offline.lang import alternation, mapping, word_set
 from orquestra.offline.lang import words as words_of
 from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon
 from orquestra.offline.periods import MONTHS, NUMBER_WORDS, ORDINALS, SPANS, UNITS
@@ -27,10 +28,9 @@ TIME_WORDS |= {*words_of("year_noun"), *words_of("hour_noun")}
 """Words the period reader knows: never an abbreviation ("tri", "mês")."""
 
 
-def _said(concept: str) -> str:
-    """A concept's words as a regular-expression alternation, as spelled (escaped, in the
-    data's order)."""
-    return "(?:" + "|".join(re.escape(w) for w in words_of(concept)) + ")"
+_said = partial(alternation, longest_first=False, any_spaces=False)
+"""A concept's words as a regular-expression alternation, as spelled (in the data's order,
+a space one space)."""
 
 
 HOW_MANY = re.compile(
@@ -47,7 +47,7 @@ HOW_MANY_SPELLED = words_of("quantity_abbreviation_spelled_out")[0]
 """The words a quantity abbreviation before a counted thing is read as ("quantos")."""
 OWN_QUANTITY = words_of("own_quantity_column_words")
 """What a catalog's own quantity column may be called ("qtd"): its rows are counted in units."""
-OPENING_OF = re.compile(rf"\s*({_said('opening_word_links')})\b")
+OPENING_OF = re.compile(rf"\s*({_said('of_singular')})\b")
 """A "de"/"of" right after a question's first word ("fat do mês passado")."""
 VOWELLESS = re.compile(r"[b-df-hj-np-tv-xz]{3,5}")
 KEPT = set(word_set("vowelless_words"))

@@ -7,12 +7,11 @@ timestamp) applies whenever the entity's events live in a table joined to it.
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 
 from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import words
-from orquestra.offline.dating import SIMPLE_STATE, rows_date, said_in_the_past, time_column
+from orquestra.offline.dating import rows_date, said_in_the_past, time_column
 from orquestra.offline.intent import Group, Intent, Others
 from orquestra.offline.joins import (
     Joins,
@@ -32,7 +31,6 @@ from orquestra.offline.lexicon import (
     is_measure,
     key_column,
 )
-from orquestra.offline.lifecycle import leaves_out
 from orquestra.offline.measures import (
     compared,
     counted_in_unit,
@@ -107,11 +105,11 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
         on_events = [c for t, c in elsewhere if t == series.name]
         on_events += places(series, intent.question) if intent.asked.wants_status else []
         if asked or on_events:  # "em que cidade estava a tarefa 12": its latest event says
-            intent.asked.wants_status = intent.asked.wants_status or not intent.asked.history
+            intent = intent.but(wants_status=intent.asked.wants_status or not intent.asked.history)
             return events(intent, catalog, series, on_events)
     if elsewhere and intent.ordering.recency and not intent.subject.tables:
         # "cliente 7: número e data do pedido mais antigo": the related row first in time
-        intent.subject.tables = [elsewhere[0][0]]
+        intent = intent.but(tables=[elsewhere[0][0]])
     elif elsewhere and not [t for t in intent.subject.tables if t != intent.row[0]]:
         return joined_details(intent, catalog, elsewhere)
     # "a tarefa mais recente", "o título vencido mais antigo": rows in date order (a metric's
@@ -131,7 +129,7 @@ def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
         counted = _base(intent)
         apart = counted != intent.subject.entity[0]
         if apart and intent.subject.entity[0] not in referred_paths(catalog, counted):
-            intent.subject.distinct_table = intent.subject.distinct_table or counted
+            intent = intent.but(distinct_table=intent.subject.distinct_table or counted)
     if not intent.understood and not intent.groups:
         raise Unmappable("no table, column, value or business term of the catalog was recognised")
     if intent.unread.unmapped:
@@ -202,16 +200,18 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
     where = _filters(of_all(intent) if intent.measures.share else intent, catalog, joins, today)
     selects, groups, apart = [], [], []
     rule = intent.measures.metric.metric if intent.measures.metric else None
-    simple = rule is None or bool(re.fullmatch(r"\s*\w+\([^()]*\)\s*", rule.expression))
+    simple = rule is None or rule.shape.simple
     apart_periods = len(intent.time.periods) > 1 and not intent.groups
     if apart_periods and (not simple or all(_one_month(p) for p in intent.time.periods)):
-        intent.groups = [Group("", "", "month")]  # months compared: a row for each
+        intent = intent.but(groups=[Group("", "", "month")])  # months compared: a row for each
         apart_periods = False
     if (
         intent.measures.aggregate == "avg"
     ):  # "média por venda" is the average over sales, not per sale
         itself = {display_column(catalog.table(base)).name, *catalog.table(base).primary_key}
-        intent.groups = [g for g in intent.groups if g.table != base or g.column not in itself]
+        intent = intent.but(
+            groups=[g for g in intent.groups if g.table != base or g.column not in itself]
+        )
     for group in intent.groups:
         if group.grain:
             dated = rows_date(intent, catalog, joins, base)
@@ -273,7 +273,7 @@ def _states_it_leaves_out(intent: Intent, metric: MetricDefinition) -> bool:
     """ "o frete das tarefas canceladas": the question asks of rows in a state the metric's
     filter leaves out; those rows are what it asks, so the filter yields (else no row)."""
     return any(
-        t == metric.table and leaves_out(metric.filter, c, values)
+        t == metric.table and metric.shape.leaves_out(c, values)
         for (t, c), values in intent.where.filters.items()
     )
 
@@ -302,11 +302,7 @@ def _conditions_apart(
     if not tested or not selects or " FILTER (" in selects[-1]:
         where.extend(mine)  # the first measure cannot take them alone: every row's, as before
         return
-    if (
-        rule is not None
-        and rule.filter
-        and any(re.search(rf"\b{c}\b", rule.filter) for c in tested)
-    ):
+    if rule is not None and rule.filter and tested & rule.shape.filter_names:
         stated = (
             f"({qualify(rule.filter.replace('{today}', f'DATE {today!r}'), joins.alias(base))})"
         )
@@ -361,8 +357,8 @@ def _filters(
         rule = term.metric
         # only metrics with a filter are implied (`conditions.implied_*`)
         assert rule is not None and rule.filter is not None
-        same = SIMPLE_STATE.match(rule.filter or "")
-        if same and same.group(2) in intent.where.filters.get((rule.table, same.group(1)), []):
+        same = rule.shape.state
+        if same and same[1] in intent.where.filters.get((rule.table, same[0]), []):
             continue  # the state is already asked in the question's words
         if rule.table == base or rule.table in _referred(catalog, base):
             condition = rule.filter.replace("{today}", f"DATE {today!r}")
@@ -383,7 +379,7 @@ def _filters(
     if intent.subject.tenant_value is not None and tenant_column:
         where.append(f"{alias}.{tenant_column} = {intent.subject.tenant_value}")
     periods = intent.time.periods
-    if metric and "{today}" in (metric.filter or ""):
+    if metric and metric.shape.as_of_today:
         # "tarefas atrasadas hoje": a state already measured as of today, not rows made today
         periods = [p for p in periods if p.start.isoformat() != today or (p.end - p.start).days > 1]
     dated = rows_date(intent, catalog, joins, base) if periods else None
@@ -445,12 +441,12 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
     columns = visible_columns(base, intent, catalog)
     asked = any(t == base.name for t, _c in intent.subject.columns)
     metric = intent.measures.metric.metric if intent.measures.metric else None
-    counts = metric is not None and not metric.expression.strip().upper().startswith("SUM(")
+    counts = metric is not None and metric.shape.aggregate != "sum"
     if (
         intent.lists_metric_rows and metric is not None and counts and not asked
     ):  # the rows a metric counts, and why
         key = key_column(base, catalog)
-        defining = _columns_in(metric.filter or "", base)
+        defining = [c.name for c in base.columns if c.name in metric.shape.filter_names]
         columns = list(dict.fromkeys([*([key.name] if key else []), *defining])) or columns
     dated = date_column(base)
     amounts = [c.name for c in base.columns if is_measure(base, c.name)]
@@ -544,9 +540,3 @@ def _without_dated_states(intent: Intent, table: Table, dated: str) -> Intent:
         if values:
             kept[(owner, column)] = values
     return intent.but(filters=kept) if kept != intent.where.filters else intent
-
-
-def _columns_in(expression: str, table: Table) -> list[str]:
-    """The table's columns an SQL expression mentions, in the table's order."""
-    said = set(words(expression))
-    return [c.name for c in table.columns if c.name in said]

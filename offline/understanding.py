@@ -9,6 +9,7 @@ cor"): answering the listing or the ungrouped total would be answering something
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog, Table
@@ -25,8 +26,8 @@ EXPLANATIONS = "explanation_texts"
 
 def unknown_words(
     intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
+    tokens: Sequence[str],
+    matches: Sequence[tuple[int, int, list[Meaning]]],
     used: set[int],
     known_words: set[str],
 ) -> list[str]:
@@ -45,7 +46,7 @@ def unknown_words(
     ]
 
 
-def unmapped(intent: Intent, tokens: list[str], grouping_words: tuple[str, ...]) -> list[str]:
+def unmapped(intent: Intent, tokens: Sequence[str], grouping_words: tuple[str, ...]) -> list[str]:
     """The unknown words that leave the question unanswered: one right after "por"/"by"
     (or a grouping only another table's rows have), or any when all that is left is a bare
     listing of rows."""

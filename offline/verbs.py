@@ -9,7 +9,7 @@ come from their data (`offline/lang`); the metrics and their words from the glos
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 
 from orquestra.ddl_catalog.model import Catalog, ColumnMeta, GlossaryTerm, TableMeta, per_catalog
 from orquestra.ddl_catalog.text import stem, words
@@ -32,6 +32,7 @@ from orquestra.offline.lexicon import (
     is_measure,
     lexicon_for,
 )
+from orquestra.offline.question import Question
 
 ONES_OWN_PAST = tuple(FIRST_PERSON_PAST)
 """Endings of the first person's past ("vendi", "recebi")."""
@@ -42,15 +43,11 @@ HOW_MUCH = said_as("amount_askers")
 """Words that ask an amount right before a verb ("quanto vendi")."""
 
 
-def metric_by_verb(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def metric_by_verb(q: Question, intent: Intent) -> None:
     """ "quanto faturamos em maio", "how much did we bill": a verb whose root starts a word
     of a metric's phrase asks for that metric, when the question names no table other than
     by that verb (then it is a state of those rows: "quantas tarefas concluímos")."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     if intent.measures.metric is not None or intent.subject.entity is not None:
         return
     stems = {stem(t) for t in tokens}
@@ -152,16 +149,12 @@ def _a_date_of_named_rows(intent: Intent, token: str, catalog: Catalog) -> bool:
     return False
 
 
-def states_that_are_the_rows_verb(
-    intent: Intent,
-    tokens: list[str],
-    matches: list[tuple[int, int, list[Meaning]]],
-    catalog: Catalog,
-) -> None:
+def states_that_are_the_rows_verb(q: Question, intent: Intent) -> None:
     """ "how much did we spend on shipping", "how many kilos have we shipped", "tasks closed
     in May": a state of rows the question does not name, said with a verb that names a date
     of the rows it measures ("shipped at"), is what those rows did, not a condition on the
     others."""
+    tokens, matches, catalog = q.tokens, q.matches, q.catalog
     rule = intent.measures.metric.metric if intent.measures.metric else None
     base = rule.table if rule else (intent.measures.measure[0] if intent.measures.measure else None)
     if base is None and len(intent.subject.tables) == 1:
@@ -192,11 +185,10 @@ def _amounts_named(intent: Intent, catalog: Catalog) -> list[str]:
 def _measures_any(term: GlossaryTerm, columns: list[str]) -> bool:
     """The metric's expression adds up one of `columns` ("gastamos com frete": the freight
     spend sums the freight)."""
-    expression = term.metric.expression if term.metric else ""
-    return any(re.search(rf"\b{re.escape(c)}\b", expression) for c in columns)
+    return term.metric is not None and any(c in term.metric.shape.expression_names for c in columns)
 
 
-def tables_by_verb(tokens: list[str], catalog: Catalog) -> set[str]:
+def tables_by_verb(tokens: Sequence[str], catalog: Catalog) -> set[str]:
     """The tables a verb of the question is a form of, by a word of the table's or its
     columns' synonyms ("how many kilos did we ship": the rows with a "shipped at"): whose
     rows an amount asked is of."""
@@ -214,7 +206,7 @@ def tables_by_verb(tokens: list[str], catalog: Catalog) -> set[str]:
 
 
 def _sums(term: GlossaryTerm) -> bool:
-    return term.metric is not None and term.metric.expression.strip().upper().startswith("SUM(")
+    return term.metric is not None and term.metric.shape.aggregate == "sum"
 
 
 def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
@@ -244,7 +236,7 @@ def _roots(token: str, before: str) -> tuple[list[str], list[str]]:
 
 
 def _tables_named_apart(
-    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]], own: bool
+    intent: Intent, index: int, matches: Sequence[tuple[int, int, list[Meaning]]], own: bool
 ) -> set[str]:
     """The tables the question names by some word other than the verb at `index`, other
     than as what groups ("how much did we sell per customer": the sales, by customer). Of a
@@ -265,7 +257,7 @@ def _tables_named_apart(
 
 
 def _drop_things_at(
-    intent: Intent, index: int, matches: list[tuple[int, int, list[Meaning]]]
+    intent: Intent, index: int, matches: Sequence[tuple[int, int, list[Meaning]]]
 ) -> None:
     """The tables and columns a verb was read as ("did we bill": not the bills)."""
     for start, end, meanings in matches:

@@ -19,8 +19,9 @@ True
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -86,23 +87,57 @@ def _read(folder: Path) -> Language:
     return Language(folder.name, lists, maps)
 
 
-def _load() -> dict[str, Language]:
-    folders = sorted(p for p in HERE.iterdir() if p.is_dir() and not p.name.startswith("_"))
-    # Portuguese first: where languages share a word, its first meaning is the one kept
-    ordered = sorted(folders, key=lambda p: (p.name != "pt", p.name != "en", p.name))
-    return {p.name: _read(p) for p in ordered if any(p.glob("*.yaml"))}
+READ_ENV = "ORQUESTRA_OFFLINE_LANGUAGES"
+"""The languages the offline model reads, by code, comma-separated, in order of precedence
+(default `pt,en`). A language's words are read in every question, whatever language it is
+in, so a pack is read only when named: Spanish "no" says "not", Portuguese "no" is "in the"."""
+DEFAULT_LANGUAGES = ("pt", "en")
 
 
-LANGUAGES: dict[str, Language] = _load()
-"""Every language with data, Portuguese then English then the rest by code."""
+def read_codes(setting: str | None) -> tuple[str, ...]:
+    """The language codes a setting names, each once, in its order (the default if unset).
+
+    >>> read_codes(None), read_codes(" es, en ,es")
+    (('pt', 'en'), ('es', 'en'))
+    """
+    codes = [c.strip() for c in (setting or "").split(",") if c.strip()]
+    return tuple(dict.fromkeys(codes)) or DEFAULT_LANGUAGES
+
+
+def _load(codes: tuple[str, ...]) -> dict[str, Language]:
+    packs = {p.name: p for p in HERE.iterdir() if p.is_dir() and any(p.glob("*.yaml"))}
+    missing = [code for code in codes if code not in packs]
+    if missing:
+        raise LanguageDataError(
+            f"{READ_ENV} names {', '.join(missing)}, which offline/lang/ has no data for "
+            f"(it has: {', '.join(sorted(packs))})"
+        )
+    # In precedence order: where languages share a word, its first language's meaning is kept
+    return {code: _read(packs[code]) for code in codes}
+
+
+LANGUAGES: dict[str, Language] = _load(read_codes(os.environ.get(READ_ENV)))
+"""The languages read, in precedence order: Portuguese then English unless configured."""
+
+
+@cache
+def _every_concept() -> frozenset[str]:
+    """The concepts of every language on disk, read or not."""
+    packs = (p for p in HERE.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
+    return frozenset(c for pack in packs for c in _read(pack).concepts)
+
+
+def _known(concept: str) -> None:
+    """A concept no language has is a mistake in the code (a read language may lack one)."""
+    if concept not in _every_concept():
+        raise KeyError(f"no language has the concept {concept!r}")
 
 
 @cache
 def words(concept: str) -> Words:
     """Every language's words for `concept`, each once, languages in `LANGUAGES` order."""
+    _known(concept)
     said = [w for language in LANGUAGES.values() for w in language.words(concept)]
-    if not said and not any(concept in lang.concepts for lang in LANGUAGES.values()):
-        raise KeyError(f"no language has the concept {concept!r}")
     return tuple(dict.fromkeys(said))
 
 
@@ -119,21 +154,89 @@ def mapping(concept: str) -> Mapping[str, str]:
     for language in LANGUAGES.values():
         for word, meaning in language.mapping(concept).items():
             merged.setdefault(word, meaning)
-    if not merged and not any(concept in lang.concepts for lang in LANGUAGES.values()):
-        raise KeyError(f"no language has the concept {concept!r}")
+    _known(concept)
     return merged
 
 
-def alternation(*concepts: str) -> str:
-    """The concepts' words as a regular-expression alternation, escaped, longest first (so
-    "em aberto" is tried before "em"), spaces matching any run of spaces.
+def alternation_of(
+    said: Iterable[str], *, longest_first: bool = True, any_spaces: bool = True
+) -> str:
+    """Words and phrases as a regular-expression group, escaped, each once: longest first
+    (so "em aberto" is tried before "em"; words of one length in the order given) or, with
+    `longest_first=False`, in the order given; a phrase's space matching any run of spaces
+    (a line break, two spaces) or, with `any_spaces=False`, one space only.
+
+    >>> alternation_of(["em", "em aberto", "a", "em"])
+    '(?:em\\\\s+aberto|em|a)'
+    >>> alternation_of(["em", "em aberto", "a.b"], longest_first=False, any_spaces=False)
+    '(?:em|em\\\\ aberto|a\\\\.b)'
+    """
+    ordered = list(dict.fromkeys(said))
+    if longest_first:
+        ordered.sort(key=len, reverse=True)
+    escaped = [re.escape(w) for w in ordered]
+    if any_spaces:
+        escaped = [w.replace(r"\ ", r"\s+") for w in escaped]
+    return "(?:" + "|".join(escaped) + ")"
+
+
+@cache
+def alternation(*concepts: str, longest_first: bool = True, any_spaces: bool = True) -> str:
+    """Every language's words for the concepts (`words`, languages and files in order) as
+    a regular-expression group: `alternation_of` them, longest first and spaces matching
+    any run of spaces unless told otherwise. Remembered: readings build some per question.
 
     >>> alternation("negation").startswith("(?:")
     True
+    >>> alternation("today", "yesterday", longest_first=False, any_spaces=False)
+    '(?:hoje|today|ontem|yesterday)'
+    >>> alternation("today", "yesterday")
+    '(?:yesterday|today|ontem|hoje)'
     """
-    said = dict.fromkeys(w for c in concepts for w in words(c))
-    ordered = sorted(said, key=len, reverse=True)
-    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered) + ")"
+    said = (w for c in concepts for w in words(c))
+    return alternation_of(said, longest_first=longest_first, any_spaces=any_spaces)
+
+
+SLOT = re.compile(r"\{([a-z_]\w*)\}")
+"""A concept's place in a template ("{what_pronoun}"); a regex's repetition ("{2}") is none."""
+
+
+def each_language(*templates: str, longest_first: bool = True, any_spaces: bool = True) -> str:
+    """The templates' `{concept}`s filled with one language's words at a time (an
+    `alternation_of` that language's words for each), never one language's word beside
+    another's ("do highest to lowest" is no order): languages in `LANGUAGES` order, each
+    language's templates in the order given, one it lacks a concept of skipped; the
+    alternatives joined by "|", each once.
+
+    >>> print(each_language("{permission_asks} {list_first}"))
+    (?:podemos|posso) (?:primeiro)|(?:can\\s+we|may\\s+we|can\\s+i|may\\s+i) (?:first)
+    >>> print(each_language("{permission_asks}", "{become} {classed_as}", longest_first=False))
+    (?:posso|podemos)|(?:can\\s+i|can\\s+we|may\\s+i|may\\s+we)|(?:get|gets|be|become|becomes) \
+(?:considered\\s+as|classed\\s+as|classified\\s+as|counted\\s+as)
+    >>> each_language("{permission_asks} {no_such_concept}")
+    Traceback (most recent call last):
+    KeyError: "no language has the concept 'no_such_concept'"
+    """
+    for concept in {c for template in templates for c in SLOT.findall(template)}:
+        _known(concept)
+    filled = []
+    for language in LANGUAGES.values():
+        for template in templates:
+            said = {
+                concept: alternation_of(
+                    language.words(concept), longest_first=longest_first, any_spaces=any_spaces
+                )
+                for concept in SLOT.findall(template)
+                if language.words(concept)
+            }
+            if len(said) == len(set(SLOT.findall(template))):
+                filled.append(_filled(template, said))
+    return "|".join(dict.fromkeys(filled))
+
+
+def _filled(template: str, said: Mapping[str, str]) -> str:
+    """`template` with each `{concept}` replaced by what `said` has for it."""
+    return SLOT.sub(lambda slot: said[slot[1]], template)
 
 
 @cache

@@ -36,6 +36,7 @@ PACKAGES = (
 )
 MUST_HAVE_EXAMPLES = {
     "orquestra.guards.sql_guard",
+    "orquestra.offline.readings",
     "orquestra.guards.rewrite",
     "orquestra.guards.validate",
     "orquestra.core.errors",
