@@ -24,7 +24,7 @@ from orquestra.offline.question import Question
 GROUP_MARKERS = words("group_markers")
 STEPS = words("grain_steps")
 ALONE_GRAINS = tuple(mapping("grain_adjectives"))
-"""Grains said by an adjective, which group alone ("faturamento mensal", "monthly")."""
+"""Grains said by an adjective, which group alone ("custo mensal", "monthly")."""
 GRAINS = {**mapping("grains"), **mapping("grain_adjectives")}
 """A time grain's words, singular and plural ("meses com mais pedidos"), -> the grain."""
 WEEKDAY = words("weekday")
