@@ -156,7 +156,14 @@ they are given (a query the guard never sees), and `ts_headline` re-parses every
 document in full to build HTML-ish snippets with caller-chosen markup: search-page output,
 not an answer's data, and the costliest call of the family when put in WHERE or ORDER BY."""
 
-FUNCTIONS = AGGREGATES | WINDOW | MATH | STRING | DATE_TIME | CONDITIONAL | ARRAYS | FULL_TEXT
+TYPE_FUNCTIONS = {"date", "text", "int2", "int4", "int8", "float4", "float8", "bool"}
+"""Allowed types called as functions, as analysts write them (`DATE(updated_at)`,
+`int8(x)`): PostgreSQL's conversion functions, the same as a cast to the type (`::date`),
+which is allowed. (`regclass(...)`, `oid(...)` and other types outside `TYPES` stay refused.)"""
+
+FUNCTIONS = (
+    AGGREGATES | WINDOW | MATH | STRING | DATE_TIME | CONDITIONAL | ARRAYS | FULL_TEXT
+) | TYPE_FUNCTIONS
 """Every function name a guarded query may call."""
 
 SET_RETURNING_IN_FROM = {"generate_series", "unnest"}
