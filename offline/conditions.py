@@ -310,14 +310,19 @@ def drop_values_at(
     for start, end, meanings in matches:
         if start <= index < end:
             for meaning in meanings:
-                values = intent.where.filters.get((meaning.table, meaning.column), [])
-                if meaning.kind == "value" and meaning.value in values:
-                    values.remove(meaning.value)
-                    if not values:
-                        del intent.where.filters[meaning.table, meaning.column]
+                drop_value(intent, meaning)
 
 
-"""Endings of a state's word ("vendido", "sold"): what a metric's name may say its rows are."""
+def drop_value(intent: Intent, meaning: Meaning) -> bool:
+    """Takes a state's value back out of the rows' filters; whether it was one of them."""
+    key = (meaning.table, meaning.column)
+    values = intent.where.filters.get(key, [])
+    if meaning.kind != "value" or meaning.value not in values:
+        return False
+    values.remove(meaning.value)
+    if not values:
+        del intent.where.filters[key]
+    return True
 
 
 def implied_metric_rows(q: Question, intent: Intent) -> None:

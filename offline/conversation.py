@@ -20,7 +20,7 @@ from orquestra.graph.hints import ModelHints
 from orquestra.offline.answers import written
 from orquestra.offline.concepts import asks_a_procedure
 from orquestra.offline.intent import Intent
-from orquestra.offline.lang import alternation, words
+from orquestra.offline.lang import alternation, first_word
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, key_column
 from orquestra.offline.lifecycle import PRESENT
@@ -49,7 +49,7 @@ JUST_A_NUMBER = re.compile(
 )
 """A reply that is only the number asked for ("e 12", "nº 12")."""
 RELATIVE_PERIOD = re.compile(_spelled("relative_period_stems"))
-YEAR_PREPOSITION = words("date_parts_link")[0]
+YEAR_PREPOSITION = first_word("date_parts_link")
 QUARTERS = _spelled("quarter_abbreviations")
 
 

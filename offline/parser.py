@@ -32,7 +32,7 @@ from orquestra.offline.deadlines import days_past_deadline
 from orquestra.offline.filler import kinds_unknown, without_pronoun_codes
 from orquestra.offline.grouping import GRAINS, GROUP_MARKERS
 from orquestra.offline.intent import Intent
-from orquestra.offline.lang import alternation, mapping, word_set
+from orquestra.offline.lang import alternation, first_word, mapping, word_set
 from orquestra.offline.lang import words as said_as
 from orquestra.offline.lang.morphology import IRREGULAR
 from orquestra.offline.lexicon import (
@@ -59,7 +59,7 @@ also "this", as in "esta semana".)"""
 LEFT_OUT_SAID = re.compile(rf"\b{alternation('left_out_phrases')}\b", re.IGNORECASE)
 """Phrases that leave rows out ("leaving out cancelled loads"): read as "excluding" (the
 verb alone is an event: "loads leaving in June")."""
-LEFT_OUT_READ_AS = said_as("left_out_read_as")[0]
+LEFT_OUT_READ_AS = first_word("left_out_read_as")
 NUMBER_MARKERS: tuple[str, ...] = (*said_as("number_markers"), "#")
 """Words between a table's name and its row's number ("tarefa nº 12", "médico de código 12",
 "carrier code 3"); "#" a number hidden (a day's)."""

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from functools import partial
 
 from orquestra.ddl_catalog.text import fold
-from orquestra.offline.lang import LANGUAGES, alternation, mapping, word_set, words
+from orquestra.offline.lang import LANGUAGES, alternation, first_word, mapping, word_set, words
 
 either = partial(alternation, longest_first=False, any_spaces=False)
 """The concepts' words as a regular-expression alternation in the order the languages and
@@ -342,7 +342,7 @@ SINCE_DAY = re.compile(
     rf"\b{either('since')}\s+(?:(?:{either('the_day')}\s+)?(\d{{1,2}})\s+"
     rf"{either('date_parts_link')}\s+({MONTH_NAMES})|({MONTH_NAMES})\s+(\d{{1,2}}))\b"
 )
-YEAR_OF = words("date_of")[0]
+YEAR_OF = first_word("date_of")
 """How a month is joined to its year where one is spelled out ("mai/26" -> "maio de 2026"):
 the first language's word, which the period readers read."""
 

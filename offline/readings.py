@@ -133,6 +133,7 @@ from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
     coded_values,
     date_comparison,
+    drop_value,
     events_not_happened,
     first_state_is_its_event,
     implied_metric_rows,
@@ -508,11 +509,7 @@ def _negations(q: Question, intent: Intent) -> None:
         if not (any(t in NEGATIONS for t in before) or left_out or waiting):
             continue
         for meaning in meanings:
-            values = intent.where.filters.get((meaning.table, meaning.column), [])
-            if meaning.kind == "value" and meaning.value in values:
-                values.remove(meaning.value)
-                if not values:
-                    del intent.where.filters[meaning.table, meaning.column]
+            if drop_value(intent, meaning):  # said not to hold: excluded instead
                 excluded = intent.where.excluded.setdefault((meaning.table, meaning.column), [])
                 excluded.append(meaning.value)
     for index, token in enumerate(tokens):

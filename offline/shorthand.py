@@ -16,7 +16,7 @@ from functools import partial
 
 from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.text import abbreviated_by, fold, stem, words
-from orquestra.offline.lang import alternation, mapping, word_set
+from orquestra.offline.lang import alternation, first_word, mapping, word_set
 from orquestra.offline.lang import words as words_of
 from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon
 from orquestra.offline.periods import MONTHS, NUMBER_WORDS, ORDINALS, SPANS, UNITS
@@ -41,9 +41,9 @@ NUMBER_OF = re.compile(
     rf"\b{_said('number_sign_abbreviations')}\s*(?={_said('of_any_article')}\s)", re.IGNORECASE
 )
 """The number sign before "de" ("nº de títulos", "nro de pedidos"): "número", how many."""
-NUMBER_SPELLED = words_of("number_sign_spelled_out")[0]
+NUMBER_SPELLED = first_word("number_sign_spelled_out")
 """The word the number sign is read as ("número")."""
-HOW_MANY_SPELLED = words_of("quantity_abbreviation_spelled_out")[0]
+HOW_MANY_SPELLED = first_word("quantity_abbreviation_spelled_out")
 """The words a quantity abbreviation before a counted thing is read as ("quantos")."""
 OWN_QUANTITY = words_of("own_quantity_column_words")
 """What a catalog's own quantity column may be called ("qtd"): its rows are counted in units."""

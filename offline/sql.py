@@ -22,8 +22,7 @@ from orquestra.offline.joins import (
     looks_like_series,
     qualify,
 )
-from orquestra.offline.lang import mapping
-from orquestra.offline.lang import words as concept_words
+from orquestra.offline.lang import first_word, mapping
 from orquestra.offline.lexicon import (
     amount_column,
     date_column,
@@ -64,7 +63,7 @@ _series_for = series_for  # its name before the row lookups had a module of thei
 
 GRAIN_NAMES = dict(mapping("grain_result_names"))
 """How the result names a column of dates grouped by a grain, by the grain ("mes")."""
-SHARE_NAME = concept_words("group_share_result_name")[0]
+SHARE_NAME = first_word("group_share_result_name")
 """How the result names each group's share of the whole ("percentual")."""
 LIST_LIMIT = 100
 

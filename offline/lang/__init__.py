@@ -61,6 +61,7 @@ class Language:
         return self.maps.get(concept, {})
 
 
+@cache
 def _read(folder: Path) -> Language:
     lists: dict[str, Words] = {}
     maps: dict[str, dict[str, str]] = {}
@@ -139,6 +140,23 @@ def words(concept: str) -> Words:
     _known(concept)
     said = [w for language in LANGUAGES.values() for w in language.words(concept)]
     return tuple(dict.fromkeys(said))
+
+
+def first_word(concept: str) -> str:
+    """The first read language's word for `concept`, for where the model writes one word
+    (the SQL's column name, the word a shorthand is read as): a configuration whose languages
+    have none is a clear error at start, not an index error.
+
+    >>> first_word("date_of")
+    'de'
+    """
+    said = words(concept)
+    if not said:
+        raise LanguageDataError(
+            f"none of the languages read ({', '.join(LANGUAGES)}) has a word for {concept!r}: "
+            f"add it to one of them, or name another language in {READ_ENV}"
+        )
+    return said[0]
 
 
 @cache

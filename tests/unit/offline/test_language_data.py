@@ -20,7 +20,7 @@ CODES = ("pt", "en")
 OFFLINE = Path(periods.__file__).resolve().parent
 DATA = {code: _read(HERE / code) for code in CODES}
 
-LANG_FUNCTIONS = {"words", "word_set", "mapping", "alternation", "each_language"}
+LANG_FUNCTIONS = {"words", "word_set", "first_word", "mapping", "alternation", "each_language"}
 """`orquestra.offline.lang`'s functions that take concepts (`each_language`: templates)."""
 LANGUAGE_METHODS = {"words", "word_set", "mapping"}
 """A `Language`'s (or the `lang` module's) methods that take a concept."""

@@ -99,3 +99,13 @@ def test_a_language_without_data_is_a_clear_error() -> None:
     with pytest.raises(subprocess.CalledProcessError) as failed:
         _read("xx", ["status da nota 1"])
     assert "ORQUESTRA_OFFLINE_LANGUAGES names xx" in failed.value.stderr
+
+
+def test_languages_without_a_word_the_model_writes_are_a_clear_error() -> None:
+    """Spanish alone has no word for what "leaving out" is read as (English has): said at
+    start, with the concept and the languages read, not an index error."""
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        _read("es", ["status da nota 1"])
+    assert "none of the languages read (es) has a word for 'left_out_read_as'" in (
+        failed.value.stderr
+    )
