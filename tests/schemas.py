@@ -1,0 +1,58 @@
+"""The public schemas in `tests/fixtures/schemas/`, loaded into scratch databases.
+
+`load_schema(server_url, "chinook", "db_name")` creates the database (dropping one a
+previous run left) and runs the schema's own script in it; `foreign_keys=False` drops every
+foreign key afterwards, which is how most real databases arrive (the declared keys are then
+the answer key for the joins `init` proposes).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import asyncpg
+
+from tests.databases import fresh_database
+
+SCHEMAS = Path(__file__).parent / "fixtures" / "schemas"
+NAMES = ("northwind", "chinook")
+_OWN_DATABASE = re.compile(
+    r"^(DROP DATABASE[^;]*;|CREATE DATABASE[^;]*;|\\c [^\n]*)$", re.MULTILINE | re.IGNORECASE
+)
+DECLARED_KEYS_SQL = """
+SELECT c.conrelid::regclass::text AS child, a.attname AS child_column,
+       c.confrelid::regclass::text AS parent, b.attname AS parent_column
+FROM pg_constraint c
+JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+JOIN pg_attribute b ON b.attrelid = c.confrelid AND b.attnum = ANY (c.confkey)
+WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace
+ORDER BY 1, 2
+"""
+
+
+def script(name: str) -> str:
+    """The schema's SQL without the lines that create or switch to its own database."""
+    path = next((SCHEMAS / name).glob("*.sql"))
+    return _OWN_DATABASE.sub("", path.read_text(encoding="utf-8"))
+
+
+async def load_schema(
+    server_url: str, name: str, database: str, *, foreign_keys: bool = True
+) -> tuple[str, list[tuple[str, str, str, str]]]:
+    """Create `database` holding schema `name`; its URL and the foreign keys it declared
+    (child, column, parent, column), whether or not they were kept."""
+    url = await fresh_database(server_url, database)
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(script(name))
+        declared = [tuple(r) for r in await conn.fetch(DECLARED_KEYS_SQL)]
+        if not foreign_keys:
+            for row in await conn.fetch(
+                "SELECT conrelid::regclass::text AS t, conname FROM pg_constraint "
+                "WHERE contype = 'f' AND connamespace = 'public'::regnamespace"
+            ):
+                await conn.execute(f'ALTER TABLE {row["t"]} DROP CONSTRAINT "{row["conname"]}"')
+    finally:
+        await conn.close()
+    return url, declared  # type: ignore[return-value]
