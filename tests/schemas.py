@@ -16,7 +16,7 @@ import asyncpg
 from tests.databases import fresh_database
 
 SCHEMAS = Path(__file__).parent / "fixtures" / "schemas"
-NAMES = ("northwind", "chinook")
+NAMES = ("northwind", "chinook", "nycflights13")
 _OWN_DATABASE = re.compile(
     r"^(DROP DATABASE[^;]*;|CREATE DATABASE[^;]*;|\\c [^\n]*)$", re.MULTILINE | re.IGNORECASE
 )
@@ -29,6 +29,11 @@ JOIN pg_attribute b ON b.attrelid = c.confrelid AND b.attnum = ANY (c.confkey)
 WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace
 ORDER BY 1, 2
 """
+
+
+def schema_names() -> list[str]:
+    """Every public schema in `tests/fixtures/schemas/` (a folder holding its SQL)."""
+    return sorted(p.name for p in SCHEMAS.iterdir() if p.is_dir() and any(p.glob("*.sql")))
 
 
 def script(name: str) -> str:
