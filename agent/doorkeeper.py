@@ -25,7 +25,7 @@ from langgraph_sdk import Auth
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
-from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+from orquestra.guards.tenant_key import NO_TENANT, InvalidTenant, TenantKey, deployment_key
 from orquestra.guards.tokens import Caller
 
 log = logging.getLogger("orquestra.auth")
@@ -58,7 +58,9 @@ class Doorkeeper:
     def load(cls) -> Doorkeeper:
         """Read the settings and the catalog (files: call off the event loop)."""
         settings = Settings()
-        key = TenantKey.from_catalog(load_catalog(settings.catalog_folder))
+        key = deployment_key(
+            load_catalog(settings.catalog_folder), settings.active_deployment.profile
+        )
         return cls(settings, key, dev_tenant(settings, key))
 
 
@@ -72,8 +74,8 @@ def dev_tenant(settings: Settings, key: TenantKey) -> str | None:
             "STUDIO_DEV_MODE_REFUSED",
             f"{DEV_TENANT_ENV} lets requests without a token in; it is refused in production",
         )
-    try:
-        tenant = key.canonical(named)
+    try:  # without tenants, `-` (NO_TENANT) turns the mode on
+        tenant = key.canonical(None if named == NO_TENANT and not key.has_tenants else named)
     except InvalidTenant as exc:
         raise DevModeRefused("STUDIO_DEV_MODE_REFUSED", f"{DEV_TENANT_ENV}: {exc}") from None
     log.warning(

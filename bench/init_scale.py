@@ -1,11 +1,14 @@
 """Benchmark `orquestra init` on a generated 100-table schema: median and p95 seconds.
 
-Usage: python bench/init_scale.py [--tables 100] [--runs 7]
+Usage: python bench/init_scale.py [--tables 100] [--runs 7] [--rows 0]
 Builds, in a throw-away embedded PostgreSQL, a schema of `--tables` tables: a tenants table,
 root tables holding the tenant column, foreign-key chains of up to four hops below them
 (some tables with two parents), shared lookup tables, a few enums and a domain, comments on
-some tables. Each run scaffolds a fresh deployment folder (import, tenancy proposal, files,
-load, `catalog check`) through `scaffold_deployment`, the function the command calls.
+some tables. `--rows N` fills every root and chained table with N rows (50 tenants, a text
+column of 5 values per root, lookups of 5 rows) and analyses them, so that profiling reads
+data (above 20,000 rows a table is sampled). Each run scaffolds a fresh deployment folder
+(import, tenancy proposal, profiling, files, load, `catalog check`) through
+`scaffold_deployment`, the function the command calls.
 """
 
 from __future__ import annotations
@@ -45,7 +48,8 @@ def schema_sql(tables: int) -> str:
             f"CREATE TABLE {parent} (id bigint PRIMARY KEY,"
             " tenant_id integer NOT NULL REFERENCES tenant,"
             f" kind text REFERENCES lookup_{chain % lookups},"
-            f" status status_{chain % ENUMS} NOT NULL, created_at timestamptz NOT NULL);"
+            f" status status_{chain % ENUMS} NOT NULL, created_at timestamptz NOT NULL,"
+            " channel text);"
         )
         statements.append(f"COMMENT ON TABLE {parent} IS 'Root {chain}';")
         made += 1
@@ -87,6 +91,43 @@ async def build(base_url: str, tables: int) -> str:
     return url
 
 
+async def fill(url: str, rows: int) -> None:
+    """`rows` rows in every root and chained table, parents first; then ANALYZE."""
+    conn = await asyncpg.connect(url)
+    try:
+        names = [
+            r["relname"]
+            for r in await conn.fetch(
+                "SELECT relname FROM pg_class WHERE relkind = 'r'"
+                " AND relnamespace = 'public'::regnamespace"
+            )
+        ]
+        await conn.execute(
+            "INSERT INTO tenant SELECT g, 'tenant ' || g FROM generate_series(1, 50) g"
+        )
+        for name in sorted(n for n in names if n.startswith("lookup_")):
+            await conn.execute(
+                f"INSERT INTO {name} SELECT 'k' || g, 'label ' || g FROM generate_series(0, 4) g"
+            )
+        roots = sorted(n for n in names if n.startswith("root_"))
+        for name in roots:
+            await conn.execute(
+                f"INSERT INTO {name} SELECT g, 1 + g % 50, 'k' || (g % 5), 'new', now(),"
+                f" (ARRAY['web', 'store', 'phone', 'partner', 'other'])[1 + g % 5]"
+                f" FROM generate_series(1, {rows}) g"
+            )
+        children = [n for n in names if n.startswith("child_")]
+        for name in sorted(children, key=lambda n: int(n.rsplit("_", 1)[1])):
+            await conn.execute(
+                f"INSERT INTO {name} (id, parent_id, amount, note)"
+                f" SELECT g, g, g % 1000, 'note ' || g FROM generate_series(1, {rows}) g"
+            )
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+    print(f"filled: {rows} rows in each of {len(roots) + len(children)} tables, analysed")
+
+
 async def bench(url: str, folder: Path, runs: int) -> None:
     seconds: list[float] = []
     report: ScaffoldReport | None = None
@@ -119,11 +160,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--rows", type=int, default=0, help="rows per table (default: none)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="orq-bench-init-"))
     try:
         base_url = admin_url(Settings(data_dir=folder))
         url = asyncio.run(build(base_url, args.tables))
+        if args.rows:
+            asyncio.run(fill(url, args.rows))
         asyncio.run(bench(url, folder / "deployments", args.runs))
     finally:
         stop_embedded(folder)

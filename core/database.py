@@ -17,12 +17,13 @@ import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 import asyncpg
 import psutil
 import psycopg
 
+from orquestra.core.conninfo import FORMS, DatabaseUrlInvalid, as_url
 from orquestra.core.errors import OrquestraError
 
 if TYPE_CHECKING:
@@ -39,6 +40,12 @@ class DatabaseUnavailable(OrquestraError):
     """The configured PostgreSQL cannot be reached; the message says what to do."""
 
     code = "DB_UNAVAILABLE"
+
+
+class AgentRoleMissing(DatabaseUnavailable):
+    """The agent's least-privilege role does not exist yet: `db policies --apply` creates it."""
+
+    code = "AGENT_ROLE_MISSING"
 
 
 class StateDatabaseMissing(DatabaseUnavailable):
@@ -174,7 +181,7 @@ async def ensure_state_database(settings: Settings) -> str:
     url = state_url(settings)
     if settings.state_url:
         try:
-            await (await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)).close()
+            await (await _connect(url, "ORQUESTRA_STATE_URL")).close()
         except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
             raise DatabaseUnavailable(
                 f"cannot use ORQUESTRA_STATE_URL ({describe(url)}): {type(exc).__name__}: {exc}."
@@ -184,7 +191,7 @@ async def ensure_state_database(settings: Settings) -> str:
     if not settings.database_url:
         return url  # the embedded database: it exists
     try:
-        await (await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)).close()
+        await (await _connect(url, "DATABASE_URL")).close()
         return url
     except asyncpg.InvalidCatalogNameError:
         pass  # not created yet
@@ -228,7 +235,7 @@ def with_database(url: str, database: str) -> str:
 def describe(url: str) -> str:
     """Host (or socket folder), port and database of a URL, without the password."""
     parts = urlsplit(url)
-    query = dict(p.split("=", 1) for p in parts.query.split("&") if "=" in p)
+    query = dict(parse_qsl(parts.query))
     host = parts.hostname or query.get("host", "localhost")
     port = f":{parts.port}" if parts.port else ""
     return f"{host}{port}/{parts.path.lstrip('/') or 'postgres'}"
@@ -251,16 +258,70 @@ class Connection(asyncpg.Connection):  # type: ignore[misc]  # asyncpg ships no 
 
 
 async def connect(url: str, **kwargs: object) -> asyncpg.Connection:
-    """One connection, with an error that names the server and the way out."""
+    """One connection, with an error that names the server and the way out. `url` in either
+    form libpq accepts (a command's `--database-url` reaches here as typed)."""
     kwargs.setdefault("connection_class", Connection)
+    url = as_url(url, "the database URL")
     try:
-        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S, **kwargs)
+        return await _connect(url, "the database URL", **kwargs)
     except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
         raise DatabaseUnavailable(
             f"cannot reach PostgreSQL at {describe(url)} ({type(exc).__name__}: {exc}). "
             "Check DATABASE_URL, or unset it to use the embedded PostgreSQL "
             "that Orquestra starts by itself in ORQUESTRA_DATA_DIR (default .orquestra/)."
         ) from exc
+
+
+async def _connect(url: str, setting: str, **kwargs: object) -> asyncpg.Connection:
+    """asyncpg's connect, with what it refuses to read (a port that is not a number, an
+    unknown `sslmode`: its `ClientConfigurationError`, a `ValueError`) named for people."""
+    url = as_url(url, setting)
+    try:
+        return await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S, **kwargs)
+    except ValueError as exc:
+        raise DatabaseUrlInvalid(
+            f"{setting} ({describe(url)}) cannot be used: {exc}. It takes {FORMS}."
+        ) from None
+
+
+async def connect_agent(settings: Settings) -> asyncpg.Connection:
+    """A connection as the agent's role; when that role does not exist yet, an error that
+    names the step that creates it (`orquestra db policies --apply`)."""
+    url = agent_url(settings)
+    try:
+        return await connect(url)
+    except DatabaseUnavailable as exc:
+        refused = isinstance(exc.__cause__, asyncpg.InvalidAuthorizationSpecificationError)
+        role = settings.agent_role
+        if not refused or _user_of(url) != role or await _role_exists(settings, role) is not False:
+            raise
+        raise AgentRoleMissing(
+            f'the agent\'s role "{role}" (setting agent_role, ORQUESTRA_AGENT_ROLE) does not exist'
+            f" on {describe(url)}. The agent's queries run as this least-privilege role (layer 3"
+            " of the guard): run `orquestra db policies --apply` once, as the tables' owner with"
+            " the same DATABASE_URL and deployment, to create it with its grants."
+        ) from exc.__cause__
+
+
+def _user_of(url: str) -> str | None:
+    """The user a URL connects as, if it names one."""
+    parts = urlsplit(url)
+    if parts.username:
+        return unquote(parts.username)
+    return dict(parse_qsl(parts.query)).get("user")
+
+
+async def _role_exists(settings: Settings, role: str) -> bool | None:
+    """Whether `role` exists on the server, asked as the owner; None when that cannot be
+    asked either (the first error then stands)."""
+    try:
+        conn = await connect(admin_url(settings))
+    except DatabaseUnavailable:
+        return None
+    try:
+        return bool(await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", role))
+    finally:
+        await conn.close()
 
 
 async def ensure_database(settings: Settings) -> str:

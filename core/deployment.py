@@ -51,6 +51,13 @@ class TenantLabel(BaseModel):
     plural: str = Field(min_length=1, max_length=60)
 
 
+ORGANISATION: dict[Language, TenantLabel] = {
+    "pt": TenantLabel(singular="organização", plural="organizações"),
+    "en": TenantLabel(singular="organisation", plural="organisations"),
+}
+"""What the people of a deployment without tenants belong to, when the profile names nothing."""
+
+
 class Profile(BaseModel):
     """The business a deployment serves, in the words its people use."""
 
@@ -66,8 +73,13 @@ class Profile(BaseModel):
     """Language used when a message's language is unknown, and the fallback for texts."""
     business: dict[Language, str]
     """A paragraph per language: what the business does."""
-    tenant: dict[Language, TenantLabel]
-    """What a tenant is called, per language."""
+    tenancy: Literal["tenants", "none"] = "tenants"
+    """`tenants`: the data belongs to many customers (tenants) and each person sees one
+    tenant's rows; `none`: one organisation's data, every catalog table readable by every
+    signed-in person, and tokens carry no tenant claim (one with a claim is refused)."""
+    tenant: dict[Language, TenantLabel] = {}
+    """What a tenant is called, per language (required with tenants; with `tenancy: none`
+    the people are said to belong to one organisation)."""
     timezone: str = "UTC"
     """IANA time zone the business reads dates in (feeds `limits.timezone`)."""
     currency: str = Field("USD", pattern=r"^[A-Z]{3}$")
@@ -104,7 +116,7 @@ class Profile(BaseModel):
     def _languages_cover_texts(self) -> Profile:
         if self.default_language not in self.languages:
             raise ValueError(f"default_language {self.default_language!r} is not in languages")
-        for field_name in ("business", "tenant"):
+        for field_name in ("business", "tenant") if self.has_tenants else ("business",):
             if self.default_language not in getattr(self, field_name):
                 raise ValueError(
                     f"{field_name} needs the default language {self.default_language!r}"
@@ -114,6 +126,11 @@ class Profile(BaseModel):
             if extra:
                 raise ValueError(f"{field_name} has languages not in languages: {sorted(extra)}")
         return self
+
+    @property
+    def has_tenants(self) -> bool:
+        """Whether the data is separated by tenant (`tenancy: tenants`)."""
+        return self.tenancy == "tenants"
 
     def language(self, lang: str | None) -> Language:
         """`lang` if the deployment speaks it ("pt-BR" counts as "pt"), else the default."""
@@ -145,8 +162,16 @@ class Profile(BaseModel):
         return next(iter(values.values()), None)
 
     def tenant_label(self, lang: str | None, plural: bool = False) -> str:
-        """What a tenant is called in `lang` ("loja", or "lojas" if `plural`)."""
-        label: TenantLabel = self.text("tenant", lang)
+        """What a tenant is called in `lang` ("loja", or "lojas" if `plural`); without tenants,
+        the organisation every person belongs to.
+
+        >>> Profile(name="one", languages=["en"], default_language="en",
+        ...         business={"en": "A clinic."}, tenancy="none").tenant_label("en")
+        'organisation'
+        """
+        label: TenantLabel = (
+            self.text("tenant", lang) if self.tenant else ORGANISATION[self.language(lang)]
+        )
         return label.plural if plural else label.singular
 
     def example_questions(self, lang: str | None) -> list[str]:

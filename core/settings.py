@@ -22,6 +22,7 @@ from pydantic import (
     Field,
     PrivateAttr,
     SecretStr,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -33,6 +34,7 @@ from pydantic_settings import (
     YamlConfigSettingsSource,
 )
 
+from orquestra.core.conninfo import as_url
 from orquestra.core.deployment import Deployment, known_sql_dialects, load_deployment
 from orquestra.core.limits import ExecutionLimits
 from orquestra.deployments import DEFAULT_DEPLOYMENT
@@ -53,6 +55,12 @@ TRACING_ENV = {
     "service_name": ("OTEL_SERVICE_NAME",),
 }
 """Tracing settings read from the tools' conventional variables, ahead of the YAML."""
+DATABASE_SETTINGS = {
+    "database_url": "DATABASE_URL",
+    "state_url": "ORQUESTRA_STATE_URL",
+    "agent_database_url": "ORQUESTRA_AGENT_DATABASE_URL",
+}
+"""The settings that name a PostgreSQL, by the variable people set them with."""
 
 
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode"]
@@ -369,6 +377,14 @@ class Settings(BaseSettings):
             names = [str(name).strip().lower() for name in value]
             return known_sql_dialects([name for name in names if name])
         return value
+
+    @field_validator(*DATABASE_SETTINGS, mode="after")
+    @classmethod
+    def _database_urls(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # Either form libpq accepts, as a URL from here on (DATABASE_URL_INVALID passes
+        # through pydantic unwrapped, like DeploymentError: the CLI prints its code).
+        assert info.field_name is not None
+        return as_url(value, DATABASE_SETTINGS[info.field_name]) if value else value
 
     @property
     def catalog_folder(self) -> Path:

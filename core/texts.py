@@ -76,6 +76,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "read your own data ({label} {tenant}). Please ask about your own "
         "data.",
     },
+    "refusal.PINJ_ONE": {
+        "pt": "Não posso mudar minhas instruções nem os filtros dos dados. Faça a pergunta "
+        "sobre os dados, por favor.",
+        "en": "I cannot change my instructions or the data filters. Please ask about the data.",
+    },
     "refusal.OOS": {
         "pt": "Essa pergunta está fora do que sei responder. Consulto os seus "
         "dados de {topics}, e explico termos do negócio.{examples}",

@@ -230,7 +230,12 @@ def _compatible(left: str, right: str) -> bool:
 
 async def _metric_drifts(conn: asyncpg.Connection, catalog: Catalog) -> list[Drift]:
     drifts = []
-    for term, where in zip(catalog.glossary, catalog.glossary_locations, strict=True):
+    terms = zip(
+        (*catalog.glossary, *catalog.drafts),
+        (*catalog.glossary_locations, *catalog.draft_locations),
+        strict=True,
+    )
+    for term, where in terms:  # a draft is checked too: its owner confirms a working query
         metric = term.metric
         if metric is None:
             continue

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from orquestra.ddl_catalog.join_proposals import describe_link, proposed_links
 from orquestra.ddl_catalog.path_agreement import PathAgreement
-from orquestra.ddl_catalog.tenancy import TenancyProposal, describe_via
+from orquestra.ddl_catalog.profiling import profile_review
+from orquestra.ddl_catalog.tenancy import Key, TenancyProposal, describe_via
 
 if TYPE_CHECKING:
     from orquestra.ddl_catalog.import_withheld import Withheld
@@ -28,6 +30,7 @@ def table_comments(
     proposal: TenancyProposal,
     agreement: list[PathAgreement],
     withheld: Sequence[Withheld] = (),
+    proposed: Sequence[Key] = (),
 ) -> str:
     """YAML comments above a table: what kind it is, the tenancy a person must confirm, and
     its texts left out as personal data."""
@@ -40,6 +43,10 @@ def table_comments(
     if name in proposal.via:
         lines.append(f"REVIEW tenant_via: {describe_via(proposal.via[name])}")
         lines += [f"  not chosen, {a.describe()}" for a in agreement]
+        lines += [
+            f"  rests on a PROPOSED join, not declared: {describe_link(key)}"
+            for key in proposed_links(name, proposal, proposed)
+        ]
     elif name in proposal.shared:
         lines.append("REVIEW shared: no foreign key of this table reaches tenant data")
     elif name in proposal.undecided:
@@ -63,12 +70,19 @@ def review_lines(result: SchemaImport) -> list[str]:
     """What a person must review before using the catalog, one item a line."""
     tenancy = result.tenancy
     lines = [f"tables with the tenant column: {', '.join(tenancy.roots) or 'none'}"]
+    proposed = result.joins.tenancy_keys()
     for name, via in tenancy.via.items():
         lines.append(f"tenant_via (confirm the path): {describe_via(via)}")
         lines += [f"  not chosen, {a.describe()}" for a in result.agreement.get(name, [])]
+        lines += [
+            f"  rests on a PROPOSED join (no foreign key declares it; it decides which tenant"
+            f" sees each row): {describe_link(key)}"
+            for key in proposed_links(name, tenancy, proposed)
+        ]
     if tenancy.shared:
         lines.append(f"shared by every tenant (confirm): {', '.join(tenancy.shared)}")
     lines += [f"NO TENANCY, decide: {name}: {why}" for name, why in tenancy.undecided.items()]
+    lines += result.joins.review()
     lines += [
         f"personal data, not copied into the catalog (decide): {item.describe()}"
         for item in result.withheld
@@ -81,6 +95,7 @@ def review_lines(result: SchemaImport) -> list[str]:
             " cannot hold on a view (it reads as its owner unless security_invoker is set),"
             " so for them the guard's rewrite is the tenant filter"
         )
+    lines += profile_review(result.profile)
     if result.undescribed:
         lines.append(
             f"{len(result.undescribed)} column(s) without a description (no COMMENT ON), e.g. "

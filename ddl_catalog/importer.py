@@ -11,6 +11,8 @@ read-only tables when asked for. Tenancy is proposed by `ddl_catalog.tenancy`: a
 cannot decide gets none, which the loader refuses until a person declares it. A comment or
 other schema text that looks like personal data is left out and listed
 (`ddl_catalog.import_withheld`): the catalog goes into every tenant's prompt.
+The data is profiled (`ddl_catalog.profiling`): common values as `values:`, each column's
+`kind:`, the words of camelCase and abbreviated names where no comment describes it.
 """
 
 from __future__ import annotations
@@ -35,8 +37,11 @@ from orquestra.ddl_catalog.importer_sql import (
     RELATIONS_SQL,
     TYPES_SQL,
 )
+from orquestra.ddl_catalog.join_evidence import unique_keys
+from orquestra.ddl_catalog.join_proposals import JoinProposals, naming_columns, propose_joins
 from orquestra.ddl_catalog.loader import CatalogError
 from orquestra.ddl_catalog.path_agreement import PathAgreement, measure_agreement
+from orquestra.ddl_catalog.profiling import ColumnProfile, SchemaProfile, profile_schema
 from orquestra.ddl_catalog.tenancy import Key, TenancyProposal, propose_tenancy
 
 __all__ = ["SchemaImport", "import_schema", "review_lines"]
@@ -59,6 +64,10 @@ class SchemaImport:
     """Per `tenant_via` table with several paths: do the others name the same tenant?"""
     withheld: tuple[Withheld, ...] = ()
     """Schema text that looks like personal data, not copied into the catalog."""
+    joins: JoinProposals = field(default_factory=JoinProposals)
+    """Joins proposed where no foreign key is declared: written, listed, unmatched keys."""
+    profile: SchemaProfile = field(default_factory=SchemaProfile)
+    """What profiling the data found: values, kinds of columns, words, language."""
 
     @property
     def undecided(self) -> list[str]:
@@ -70,10 +79,11 @@ async def import_schema(
     schema: str,
     *,
     system: str,
-    tenant_column: str,
+    tenant_column: str | None,
     views: bool = False,
 ) -> SchemaImport:
-    """A system file for `schema` and the proposal's review items."""
+    """A system file for `schema` and the proposal's review items; `tenant_column=None`:
+    one organisation's data (`--no-tenancy`), every table `shared: true`."""
     async with conn.transaction(readonly=True):
         await conn.execute("SELECT set_config('search_path', quote_ident($1), true)", schema)
         relations = [
@@ -87,6 +97,7 @@ async def import_schema(
         indexes = await conn.fetch(INDEXES_SQL, schema)
         foreign_keys = await conn.fetch(FOREIGN_KEYS_SQL, schema)
         partitions = await conn.fetch(PARTITIONS_SQL, schema)
+        unique = await unique_keys(conn, schema)
     screened = withhold_personal_data(relations, columns, types, indexes)
     relations, columns = screened.relations, screened.columns
     types, indexes = screened.types, screened.indexes
@@ -112,13 +123,40 @@ async def import_schema(
             _key(fk, schema, by_table) for fk in foreign_keys if fk["table_name"] in by_table
         )
     )
+    joins = await propose_joins(
+        conn,
+        schema,
+        {  # tables only: a view has no key to trust, a foreign table may be slow to read
+            r["table_name"]: naming_columns(
+                by_table[r["table_name"]],
+                primary_keys.get(r["table_name"]),
+                unique.get(r["table_name"], {}),
+            )
+            for r in relations
+            if r["kind"] in "rp"
+        },
+        keys,
+    )
     proposal = propose_tenancy(
         {n: tuple(c["column_name"] for c in by_table[n]) for n in names},
-        keys,
+        keys + joins.tenancy_keys(),
         tenant_column,
         frozenset(r["table_name"] for r in relations if r["kind"] in "vm"),
     )
-    agreement = await measure_agreement(conn, schema, proposal, tenant_column)
+    agreement = (
+        await measure_agreement(conn, schema, proposal, tenant_column) if tenant_column else {}
+    )
+    profile = await profile_schema(
+        conn,
+        schema,
+        by_table,
+        primary_keys,
+        keys + joins.tenancy_keys(),
+        proposal,
+        tenant_column,
+        [r["comment"] for r in [*relations, *columns] if r["comment"]],
+        domains={t["quoted"]: t["base"] for t in types if t["kind"] == "d"},
+    )
     header = {
         "system": system,
         "title": system,
@@ -131,10 +169,12 @@ async def import_schema(
     text += _dump(header) + "tables:\n"
     for relation in relations:
         name = relation["table_name"]
-        entry = _table_entry(relation, by_table[name], keys, proposal, tenant_column)
+        entry = _table_entry(relation, by_table[name], proposal, tenant_column, profile)
         withheld = [w for w in screened.withheld if w.table == name]
-        comments = table_comments(relation, proposal, agreement.get(name, []), withheld)
-        text += comments + _indent(_dump({name: entry}))
+        comments = table_comments(
+            relation, proposal, agreement.get(name, []), withheld, joins.tenancy_keys()
+        )
+        text += comments + _indent(_dump({name: entry})) + _joins_text(name, keys, joins)
     folded: dict[str, list[str]] = {}
     for row in partitions:
         folded.setdefault(row["parent"], []).append(row["partition"])
@@ -153,6 +193,8 @@ async def import_schema(
         ),
         agreement=agreement,
         withheld=tuple(screened.withheld),
+        joins=joins,
+        profile=profile,
     )
 
 
@@ -176,12 +218,12 @@ def _key(row: Any, schema: str, by_table: dict[str, list[Any]]) -> Key:
 def _table_entry(
     relation: Any,
     columns: list[Any],
-    keys: list[Key],
     proposal: TenancyProposal,
-    tenant_column: str,
+    tenant_column: str | None,
+    profile: SchemaProfile,
 ) -> dict[str, Any]:
     name = relation["table_name"]
-    entry: dict[str, Any] = {"description": relation["comment"] or "", "description_en": ""}
+    entry = _described(relation["comment"], profile.tables.get(name, ""), profile.language)
     if name in proposal.roots:
         entry["tenant_column"] = tenant_column
     elif name in proposal.via:
@@ -193,27 +235,58 @@ def _table_entry(
         entry["shared"] = True
     else:
         entry["tenant_column"] = None  # undecided: the loader refuses it until declared
-    entry["synonyms"] = {"pt": [], "en": []}
-    entry["columns"] = {c["column_name"]: _column_entry(c) for c in columns}
-    joins = [
-        {"to": k.target, "on": dict(zip(k.columns, k.target_columns, strict=True))}
-        for k in keys
-        if k.table == name and "." not in k.target
-    ]
-    if joins:
-        entry["joins"] = joins
+    entry["synonyms"] = _synonyms(profile.tables.get(name, ""), profile.language)
+    entry["columns"] = {
+        c["column_name"]: _column_entry(c, profile.column(name, c["column_name"]), profile.language)
+        for c in columns
+    }
     return entry
 
 
-def _column_entry(column: Any) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "description": column["comment"] or "",
-        "description_en": "",
-        "synonyms": {"pt": [], "en": []},
-    }
+def _joins_text(name: str, keys: list[Key], proposals: JoinProposals) -> str:
+    """The table's `joins:`, its declared foreign keys then the joins proposed, each of these
+    under a comment with its evidence (YAML cannot carry comments through a dump)."""
+    items = [("", k) for k in keys if k.table == name and "." not in k.target]
+    items += [
+        (p.comment(), p.candidate.key()) for p in proposals.written if p.candidate.table == name
+    ]
+    if not items:
+        return ""
+    text = "joins:\n"
+    for comment, key in items:
+        join = {"to": key.target, "on": dict(zip(key.columns, key.target_columns, strict=True))}
+        text += (f"# {comment}\n" if comment else "") + _dump_item(join)
+    return _indent(_indent(text))
+
+
+def _column_entry(column: Any, profiled: ColumnProfile, language: str) -> dict[str, Any]:
+    entry = _described(column["comment"], profiled.words, language)
+    entry["synonyms"] = _synonyms(profiled.words, language)
     if column["enum_values"]:
         entry["values"] = dict.fromkeys(column["enum_values"], "")  # meanings left to a person
+    elif profiled.values:
+        entry["values"] = dict.fromkeys(profiled.values, "")  # read from the data (profiling)
+    if profiled.kind:
+        entry["kind"] = profiled.kind
     return entry
+
+
+def _described(comment: str | None, words: str, language: str) -> dict[str, Any]:
+    """`description` from the database's comment; a name's words (`custJoinDt` → "cust join
+    date") where there is none, in the field of the language they are in."""
+    entry: dict[str, Any] = {"description": comment or "", "description_en": ""}
+    field_name = "description_en" if language == "en" else "description"
+    if words and not entry[field_name]:
+        entry[field_name] = words
+    return entry
+
+
+def _synonyms(words: str, language: str) -> dict[str, list[str]]:
+    """The name's words (when they say more than the name) as a synonym in their language."""
+    synonyms: dict[str, list[str]] = {"pt": [], "en": []}
+    if words:
+        synonyms.setdefault(language, []).append(words)
+    return synonyms
 
 
 def _type_ddl(row: Any) -> str:
@@ -272,6 +345,12 @@ _Dumper.add_representer(
 
 def _dump(document: dict[str, Any]) -> str:
     text: str = yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return text
+
+
+def _dump_item(item: dict[str, Any]) -> str:
+    """One list item (`- to: …`), for a list written item by item under comments."""
+    text: str = yaml.dump([item], Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return text
 
 

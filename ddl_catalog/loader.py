@@ -85,8 +85,19 @@ def load_catalog(folder: Path | None = None) -> Catalog:
             f"{directories[1].where}: tenant_name_column is already declared on"
             f" {directories[0].name}; only the tenants' own table has it",
         )
-    glossary, where = load_glossary(folder / "glossary.yaml", tables)
-    return Catalog(tuple(systems), tables, glossary, where, tuple(warnings), types)
+    terms, where = load_glossary(folder / "glossary.yaml", tables)
+    confirmed = [i for i, term in enumerate(terms) if not term.draft]
+    drafts = [i for i, term in enumerate(terms) if term.draft]
+    return Catalog(
+        tuple(systems),
+        tables,
+        tuple(terms[i] for i in confirmed),
+        tuple(where[i] for i in confirmed),
+        tuple(warnings),
+        types,
+        drafts=tuple(terms[i] for i in drafts),
+        draft_locations=tuple(where[i] for i in drafts),
+    )
 
 
 def load_system_file(path: Path) -> tuple[System, list[Table], list[str]]:

@@ -34,6 +34,10 @@ class Synonyms(_Strict):
         return [*self.pt, *self.en]
 
 
+ColumnKind = Literal["date", "amount", "quantity", "identifier", "name"]
+"""What a column holds, as profiling reads it (`ddl_catalog.naming.column_kind`)."""
+
+
 class ColumnMeta(_Strict):
     """What the database cannot say about a column."""
 
@@ -54,6 +58,9 @@ class ColumnMeta(_Strict):
 
     unit: str | None = None
     example: str | None = None
+    kind: ColumnKind | None = None
+    """What the column holds, as `init` read it from its type and its name's words (a date,
+    an amount of money, a quantity, an identifier or code, a name); unset: none of these."""
 
 
 class JoinMeta(_Strict):
@@ -272,6 +279,9 @@ class Catalog:
     warnings: tuple[str, ...] = field(default=())
     types: dict[str, CatalogType] = field(default_factory=dict)
     """The catalog's own enum, domain and composite types, by name."""
+    drafts: tuple[GlossaryTerm, ...] = ()
+    """Glossary terms still marked `draft: true`: checked, never used (not in `glossary`)."""
+    draft_locations: tuple[Location, ...] = ()
 
     def table(self, name: str) -> Table:
         return self.tables[name]
@@ -374,6 +384,9 @@ class GlossaryTerm(_Strict):
     definition_en: str = ""
     tables: list[str] = []
     metric: MetricDefinition | None = None
+    draft: bool = False
+    """Written by `orquestra init` for the owner to confirm: loaded and checked like any term,
+    used by no stage until the owner removes `draft: true` (or deletes the term)."""
 
 
 class GlossaryFile(_Strict):

@@ -1,30 +1,49 @@
-"""Source selection: which catalog tables (and glossary terms) a question needs.
+"""Source selection: which catalog tables (and glossary terms) a question needs, and why.
 
-Two signals, then the join graph:
-1. lexical: table names and synonyms, enumerated values and glossary terms found in the
-   question (accents and plurals folded);
-2. semantic: similarity between the question's embedding and each table's description;
-3. join-key expansion: the chosen tables are connected through the shortest join paths,
-   adding the tables in between, so the SQL writer can always join what it was given.
+1. The question's words found in the catalog (`question_words`, `selection_words`): the
+   tables it names (names, synonyms, glossary terms); each other phrase a column answers —
+   a value, a column's name, a measure's head word, the languages' words for sales, time and
+   who, a proper name — brings the table holding it unless one chosen already does
+   (`selection_choice`). A word the catalog does not know is read as the catalog phrase
+   nearest in meaning, when near enough (`NEAR`, `MARGIN`): "clientes" as `customers`.
+2. A table much nearer the question in meaning than the others (`STRONG_SIMILARITY`) comes
+   too; with no word found, the tables nearest in meaning are all there is.
+3. The chosen tables are connected along the join graph (`join_paths`), adding the tables in
+   between, so the SQL writer can always join what it was given.
+
+Every choice keeps its reason (`Reason`): what `orquestra catalog select` shows an owner
+asking why a table was, or was not, used.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from orquestra.ddl_catalog.join_paths import JoinGraph
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, Table
-from orquestra.ddl_catalog.text import phrase_key, stem, words
+from orquestra.ddl_catalog.question_words import (
+    Match,
+    QuestionWords,
+    question_words,
+    unknown_words,
+)
+from orquestra.ddl_catalog.selection_choice import Evidence, Reason, chosen_tables, evidence_of
+from orquestra.ddl_catalog.selection_words import vocabulary_of
 
-TABLE_HIT = 1.0
-VALUE_HIT = 0.6
-COLUMN_HIT = 0.25
-MAX_CORE_TABLES = 4
+__all__ = ["MARGIN", "NEAR", "Reason", "Selection", "SourceIndex", "table_document"]
+
+SEMANTIC_WEIGHT = 0.35
+STRONG_SIMILARITY = 2.0
+"""A table this near the question in meaning (standard deviations above the catalog's mean)
+is chosen too, even when the question's words chose others: it is what the question is
+about, said in words the catalog lacks."""
 DOCUMENT_CHARS = 600
-Phrase = tuple[str, ...]
-"""A phrase as `phrase_key` compares it: folded, stemmed words."""
+EVIDENCE_KEPT = 10
+"""Tables not chosen whose evidence a selection keeps (the best scored): what an owner asks
+about is a table that nearly made it."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +54,14 @@ class Selection:
     systems: tuple[str, ...]
     terms: tuple[GlossaryTerm, ...] = field(default=())
     scores: dict[str, float] = field(default_factory=dict, compare=False)
+    """Every table's score (words found, then nearness of meaning), best first."""
+    reasons: dict[str, Reason] = field(default_factory=dict, compare=False)
+    """Why each chosen table was chosen."""
+    evidence: dict[str, Reason] = field(default_factory=dict, compare=False)
+    """What spoke for each chosen table, and for the best-scored others the question's words
+    mention (`EVIDENCE_KEPT`)."""
+    similarity: dict[str, float] = field(default_factory=dict, compare=False)
+    """Each table's nearness in meaning to the question (standard deviations from the mean)."""
 
     def as_dict(self) -> dict[str, list[str]]:
         return {
@@ -56,128 +83,116 @@ def table_document(table: Table) -> str:
 class SourceIndex:
     """Catalog tables with their vectors and matching phrases, ready to select from."""
 
-    def __init__(self, catalog: Catalog, table_vectors: dict[str, np.ndarray]) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        table_vectors: dict[str, np.ndarray],
+        meaning_vectors: np.ndarray | None = None,
+    ) -> None:
+        """`meaning_vectors`: one per phrase of `meanings(catalog)`, in order
+        (`embeddings.embed_terms`); without them, no word is compared by meaning."""
         self.catalog = catalog
         self.names = list(catalog.tables)
         self.matrix = np.stack([table_vectors[name] for name in self.names])
-        self.neighbours = _join_graph(catalog)
-        # Phrases folded and stemmed once, not for every question.
-        self.phrases = {name: _table_phrases(catalog.table(name)) for name in self.names}
-        self.term_phrases = [
-            (t, [phrase_key(p) for p in [t.term, *t.synonyms]]) for t in catalog.glossary
-        ]
-        self.longest = max(map(len, self._keys()), default=0)
-        """Words in the longest phrase: no longer run of a question's words can match."""
+        self.graph = JoinGraph.of(catalog)
+        self.vocabulary = vocabulary_of(catalog)
+        self.meanings = self.vocabulary.meanings()
+        self.meaning_words = [set(self.vocabulary.key(m)) for m in self.meanings]
+        self.meaning_matrix = meaning_vectors if self.meanings else None
 
-    def select(self, question: str, question_vector: np.ndarray, k: int = 2) -> Selection:
-        """The tables `question` needs (at least one), plus the join path between them."""
-        text = _runs([stem(w) for w in words(question)], self.longest)
-        terms = tuple(t for t, keys in self.term_phrases if any(k in text for k in keys))
-        lexical = {name: self._lexical(text, name) for name in self.names}
-        for term in terms:
-            for name in {*term.tables[:1], *([term.metric.table] if term.metric else [])}:
-                lexical[name] = lexical.get(name, 0.0) + TABLE_HIT
+    @staticmethod
+    def meanings_of(catalog: Catalog) -> list[str]:
+        """The catalog phrases a question's unknown words are compared with, by meaning."""
+        return vocabulary_of(catalog).meanings()
+
+    def unknown_words(self, question: str) -> list[str]:
+        """The question's words to compare by meaning (their vectors go to `select`)."""
+        found = question_words(question, self.vocabulary)
+        return [w for _, w in unknown_words(question, found, self.vocabulary)]
+
+    def select(
+        self,
+        question: str,
+        question_vector: np.ndarray,
+        k: int = 2,
+        words: Mapping[str, np.ndarray] | None = None,
+    ) -> Selection:
+        """The tables `question` needs (at least one), plus the join paths between them;
+        `words`: the vectors of its `unknown_words`, each then read as the catalog phrase
+        nearest in meaning, when near enough."""
+        found = question_words(question, self.vocabulary)
+        if words and self.meaning_matrix is not None:
+            found = self._translated(question, found, words)
+        said = evidence_of(found)
         similarity = self.matrix @ question_vector
         spread = float(similarity.std()) or 1.0
+        mean = float(similarity.mean())
         semantic = {
-            n: float((s - similarity.mean()) / spread)
-            for n, s in zip(self.names, similarity, strict=True)
+            n: (float(s) - mean) / spread for n, s in zip(self.names, similarity, strict=True)
         }
-        scores = {n: lexical[n] + 0.35 * semantic[n] for n in self.names}
-        core = [
-            n
-            for n in sorted(self.names, key=scores.__getitem__, reverse=True)
-            if lexical[n] >= TABLE_HIT
-        ][:MAX_CORE_TABLES]
-        if not core:
-            core = sorted(self.names, key=scores.__getitem__, reverse=True)[:k]
-        tables = self._connect(core)
-        systems = tuple(s.name for s in self.catalog.systems if any(t in tables for t in s.tables))
-        ordered = tuple(n for n in self.names if n in tables)
-        return Selection(ordered, systems, terms, scores)
+        scores = {
+            n: (said[n].lexical() if n in said else 0.0) + SEMANTIC_WEIGHT * semantic[n]
+            for n in self.names
+        }
+        chosen = chosen_tables(found, scores, self.graph)
+        nearest = max(self.names, key=semantic.__getitem__)
+        similar = chosen and nearest not in chosen and semantic[nearest] >= STRONG_SIMILARITY
+        if not chosen:
+            chosen = {n: "similar" for n in sorted(self.names, key=scores.__getitem__)[-k:]}
+        paths = self.graph.connect(sorted(chosen, key=scores.__getitem__, reverse=True), scores)
+        if similar:  # joined to what the words chose, never a shortcut between them
+            chosen[nearest] = "similar"
+            paths = {**self.graph.connect([*paths, nearest], scores), **paths}
+        empty = Evidence()
 
-    def _lexical(self, text: set[tuple[str, ...]], name: str) -> float:
-        """The table's lexical score; `text` is the question's runs of words (`_runs`)."""
-        names, columns = self.phrases[name]
-        score = TABLE_HIT if any(key in text for key in names) else 0.0
-        for values, synonyms in columns:
-            if any(key in text for key in values):
-                score += VALUE_HIT
-            if any(key in text for key in synonyms):
-                score += COLUMN_HIT
-        return score
+        def reason(name: str, why: str, path: tuple[str, ...] = ()) -> Reason:
+            return said.get(name, empty).reason(why, semantic[name], path)
 
-    def _keys(self) -> list[tuple[str, ...]]:
-        """Every phrase a question is matched against: names, values, synonyms, terms."""
-        keys = [key for _, phrases in self.term_phrases for key in phrases]
-        for names, columns in self.phrases.values():
-            keys += names
-            keys += [key for values, synonyms in columns for key in (*values, *synonyms)]
-        return keys
+        reasons = {name: reason(name, chosen.get(name, "join"), paths[name]) for name in paths}
+        ranked = dict(sorted(scores.items(), key=lambda item: item[1], reverse=True))
+        others = [n for n in ranked if n in said and n not in paths][:EVIDENCE_KEPT]
+        evidence = {**{n: reason(n, "") for n in others}, **reasons}
+        tables = tuple(n for n in self.names if n in paths)
+        systems = tuple(s.name for s in self.catalog.systems if any(t in paths for t in s.tables))
+        return Selection(tables, systems, found.terms, ranked, reasons, evidence, semantic)
 
-    def _connect(self, core: list[str]) -> set[str]:
-        """`core` plus every table on a shortest join path between them."""
-        chosen = {core[0]}
-        for name in core[1:]:
-            chosen |= set(_shortest_path(self.neighbours, chosen, name))
-        return chosen
+    def _translated(
+        self, question: str, found: QuestionWords, vectors: Mapping[str, np.ndarray]
+    ) -> QuestionWords:
+        """`found` and, for each unknown word, the phrase nearest in meaning
+        (`_nearest_meaning`)."""
+        assert self.meaning_matrix is not None
+        extra: list[Match] = []
+        for at, word in unknown_words(question, found, self.vocabulary):
+            if word not in vectors or len(self.meanings) < 2:
+                continue
+            similarity = self.meaning_matrix @ vectors[word]
+            first = self._nearest_meaning(similarity)
+            if first is not None:
+                best = float(similarity[first])
+                meaning = self.meanings[first]
+                hits = self.vocabulary.phrases[self.vocabulary.key(meaning)]
+                said = f"{word} ~ {meaning} ({best:.2f})"
+                extra.append(Match((at,), said, tuple(h for h in hits if not h.typed_as)))
+        return QuestionWords((*found.matches, *extra), found.terms)
 
-
-def _runs(text: list[str], longest: int) -> set[tuple[str, ...]]:
-    """Every run of 1 to `longest` consecutive words of `text` (folded and de-pluralised):
-    a phrase occurs in the question exactly when it is one of them, so each of the catalog's
-    thousands of phrases is a set lookup rather than a scan of the question.
-
-    >>> sorted(_runs(["red", "fox", "runs"], 2))
-    [('fox',), ('fox', 'runs'), ('red',), ('red', 'fox'), ('runs',)]
-    """
-    return {
-        tuple(text[i : i + size])
-        for size in range(1, longest + 1)
-        for i in range(len(text) - size + 1)
-    }
-
-
-def _table_phrases(table: Table) -> tuple[list[Phrase], list[tuple[list[Phrase], list[Phrase]]]]:
-    """The table's name phrases, and each column's value phrases and name phrases."""
-    names = [phrase_key(p) for p in [table.name.replace("_", " "), *table.meta.synonyms.all()]]
-    columns = [
-        (
-            [phrase_key(v) for v in c.meta.values]
-            + [phrase_key(w) for ws in c.meta.value_synonyms.values() for w in ws],
-            [phrase_key(p) for p in c.meta.synonyms.all() if len(p) > 3],
-        )
-        for c in table.columns
-    ]
-    return names, columns
+    def _nearest_meaning(self, similarity: np.ndarray) -> int | None:
+        """The phrase a word reads as, given its similarity to each: the nearest, when as
+        near as `NEAR` and nearer by `MARGIN` than the next phrase that shares none of its
+        words ("customers" and "customer id" say the same thing: not rivals)."""
+        order = np.argsort(-similarity)
+        best = int(order[0])
+        own = self.meaning_words[best]
+        rival = next((int(i) for i in order[1:] if not own & self.meaning_words[int(i)]), None)
+        second = float(similarity[rival]) if rival is not None else -1.0
+        near = float(similarity[best]) >= NEAR
+        return best if near and float(similarity[best]) - second >= MARGIN else None
 
 
-def _join_graph(catalog: Catalog) -> dict[str, set[str]]:
-    graph: dict[str, set[str]] = {name: set() for name in catalog.tables}
-    for table in catalog.tables.values():
-        for join in table.meta.joins:
-            if set(join.on) == {table.tenant_column}:
-                continue  # a join on the tenant column alone relates every row to every row
-            graph[table.name].add(join.to)
-            graph[join.to].add(table.name)
-    return graph
-
-
-def _shortest_path(graph: dict[str, set[str]], sources: set[str], target: str) -> list[str]:
-    """Tables from the nearest of `sources` to `target` (just `target` if unreachable)."""
-    previous: dict[str, str | None] = {s: None for s in sources}
-    queue = deque(sources)
-    while queue:
-        node = queue.popleft()
-        if node == target:
-            path = []
-            step: str | None = node
-            while step is not None:
-                path.append(step)
-                step = previous[step]
-            return path
-        for neighbour in sorted(graph[node]):
-            if neighbour not in previous:
-                previous[neighbour] = node
-                queue.append(neighbour)
-    return [target]
+NEAR = 0.90
+"""Cosine similarity from which a question's word is read as a catalog phrase (E5, both
+sides embedded as queries: a word and its translation score 0.90-0.97, unrelated words
+0.85-0.89)."""
+MARGIN = 0.02
+"""How much nearer than the next phrase the nearest must be: a word near several phrases
+alike ("music": album, playlist) means none of them in particular."""

@@ -57,11 +57,14 @@ class TenancyProposal:
 def propose_tenancy(
     tables: dict[str, tuple[str, ...]],
     keys: list[Key],
-    tenant_column: str,
+    tenant_column: str | None,
     views: frozenset[str] = frozenset(),
 ) -> TenancyProposal:
     """Tenancy for `tables` (name → column names) from foreign `keys` (targets may lie
-    outside `tables`: those keys make a table undecided unless it has a path)."""
+    outside `tables`: those keys make a table undecided unless it has a path).
+    `tenant_column=None`: one organisation's data (`--no-tenancy`), every table shared."""
+    if tenant_column is None:
+        return TenancyProposal(shared=tuple(sorted(tables)))
     roots = tuple(sorted(t for t, cols in tables.items() if tenant_column in cols))
     if not roots:
         reason = f"no table has the tenant column {tenant_column!r}; pass --tenant-column"

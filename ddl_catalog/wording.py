@@ -21,6 +21,8 @@ AND = {"pt": "e", "en": "and"}
 OR = {"pt": "ou", "en": "or"}
 ASK_CONCEPT = {"pt": "o que é {term}?", "en": "what does {term} mean?"}
 """How a concept question is asked, to show the knowledge route with a glossary term."""
+MAIN_TABLES = 4
+"""Tables a fallback names when nothing else says what the data holds."""
 PROMPT_EXAMPLES = 3
 """Example questions per route in a prompt: enough to show the shape, few enough to be cheap."""
 
@@ -36,6 +38,28 @@ def spoken_list(items: Sequence[str], lang: str) -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {AND.get(lang, 'and')} {items[-1]}"
+
+
+def main_table_words(catalog: Catalog, lang: str, count: int = MAIN_TABLES) -> list[str]:
+    """What the catalog's main tables hold, as people say it: the tables most joined to
+    others first (the entities a schema is about), each by its first synonym in `lang`, else
+    its name in words (`order_details` → "order details").
+
+    >>> from orquestra.ddl_catalog.loader import load_catalog
+    >>> main_table_words(load_catalog(), "en", 2) != []
+    True
+    """
+    degree = {name: len(table.meta.joins) for name, table in catalog.tables.items()}
+    for table in catalog.tables.values():
+        for join in table.meta.joins:
+            if join.to in degree:
+                degree[join.to] += 1
+    ranked = sorted(catalog.tables.values(), key=lambda t: (-degree[t.name], t.name))
+    words = []
+    for table in ranked[:count]:
+        said = table.meta.synonyms.pt if lang == "pt" else table.meta.synonyms.en
+        words.append(said[0] if said else table.name.replace("_", " ").strip().lower())
+    return words
 
 
 @dataclass(frozen=True)
@@ -56,12 +80,16 @@ class Voice:
         return self.profile.tenant_label(lang, plural=plural)
 
     def topics(self, lang: str | None) -> str:
-        """What one can ask about, as a phrase; the systems' titles when the profile is silent."""
+        """What one can ask about, as a phrase: the profile's topics; else the systems' titles
+        a person wrote; else the words of the catalog's main tables — never a schema's name,
+        which is all an imported system's title is until someone writes one."""
         chosen = self.lang(lang)
         phrases = self.profile.topic_phrases(chosen) or [
-            system.title.lower() for system in self.catalog.systems if system.title
+            system.title.lower()
+            for system in self.catalog.systems
+            if system.title and system.title not in (system.name, system.db_schema)
         ]
-        return spoken_list(phrases, chosen)
+        return spoken_list(phrases or main_table_words(self.catalog, chosen), chosen)
 
     def example_questions(self, lang: str | None, count: int = 2) -> list[str]:
         """The greeting's example questions; the catalog's examples when the profile has none."""

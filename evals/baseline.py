@@ -34,11 +34,12 @@ from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.evals.baseline_metrics import BaselineResult, score_baseline
-from orquestra.evals.dataset import Case
+from orquestra.evals.dataset import Case, bind_tenants
 from orquestra.graph.context import RunContext
 from orquestra.graph.local_model import approx_tokens
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
+from orquestra.guards.tenant_key import deployment_key
 from orquestra.guards.tenant_query import TENANT_PATTERN, TIMEZONE_PATTERN, QueryError
 
 log = logging.getLogger("orquestra.eval.baseline")
@@ -264,6 +265,7 @@ async def run_baseline(
     baseline: Baseline, cases: list[Case], resources: Resources, *, concurrency: int = 2
 ) -> list[BaselineResult]:
     """Every case through the baseline, `concurrency` at a time, in dataset order."""
+    cases = bind_tenants(cases, deployment_key(resources.catalog, resources.profile))
     gate = asyncio.Semaphore(concurrency)
 
     async def one(case: Case) -> BaselineResult:

@@ -19,7 +19,7 @@ from orquestra.core.settings import Settings
 from orquestra.evals.baseline import Baseline, baseline_model, run_baseline
 from orquestra.evals.baseline_metrics import BaselineRun, summarize_baseline
 from orquestra.evals.dataset import Case, load_dataset
-from orquestra.evals.metrics import summarize
+from orquestra.evals.metrics import nothing_scored, summarize
 from orquestra.evals.report import COMPARED, HEADLINE, compare, write_report
 from orquestra.evals.runner import CaseResult, run_dataset
 from orquestra.evals.suite_report import SuiteRun, write_suite_report
@@ -29,6 +29,8 @@ from orquestra.graph.models import spec_for
 from orquestra.graph.resources import Resources
 
 log = logging.getLogger("orquestra.eval")
+SHOWN_FAILURES = 20
+"""Failed cases printed to the terminal; report.md and report.json list every one."""
 
 
 @dataclass
@@ -62,6 +64,7 @@ def run_eval(
         print(f"\n  {'side by side':<28} {'orquestra':>12} {compared.name:>22}")
         for name in COMPARED:
             print(f"  {name:<28} {summary.get(name)!s:>12} {compared.summary.get(name)!s:>22}")
+    _print_failed_cases(summary)
     failed = _failures(summary, thresholds)
     for failure in failed:
         print(f"FAIL {failure}")
@@ -97,6 +100,7 @@ def run_suite(
                 f" {summary['route_accuracy']} · exec. {summary['execution_accuracy']}"
                 f" → {where}/report.md"
             )
+            _print_failed_cases(summary, indent="    ")
             failed += [f"{chosen.name}: {f}" for f in _failures(summary, thresholds)]
             runs.append(SuiteRun(chosen, run.model, summary, run.results, settings.prices))
     written = write_suite_report(out, name, runs)
@@ -107,9 +111,31 @@ def run_suite(
 
 
 def _failures(summary: dict[str, Any], thresholds: dict[str, float]) -> list[str]:
-    return [
+    """Why the run fails (exit 1): every case failed, or a metric is under its threshold."""
+    failed = [
         f"{k}={summary.get(k)} < {v}" for k, v in thresholds.items() if (summary.get(k) or 0) < v
     ]
+    if nothing_scored(summary):
+        failed.insert(
+            0,
+            f"every case failed ({summary['errors']} of {summary['cases']}):"
+            " nothing could be scored",
+        )
+    return failed
+
+
+def _print_failed_cases(summary: dict[str, Any], indent: str = "  ") -> None:
+    """The failed cases, each with its code and message (the first `SHOWN_FAILURES`)."""
+    found = summary["failures"]
+    if not found:
+        return
+    print(f"{indent}failed cases ({len(found)} of {summary['cases']}):")
+    for failure in found[:SHOWN_FAILURES]:
+        message = " ".join(failure["message"].split())
+        message = message if len(message) <= 100 else message[:99] + "…"
+        print(f"{indent}  {failure['id']:<14} {failure['code']:<26} {message}")
+    if len(found) > SHOWN_FAILURES:
+        print(f"{indent}  … and {len(found) - SHOWN_FAILURES} more (report.md lists every one)")
 
 
 async def _run(

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from orquestra.core.errors import OrquestraError
+from orquestra.guards.tenant_key import NO_TENANT, InvalidTenant, TenantKey
 
 
 class DatasetError(OrquestraError):
@@ -40,7 +41,9 @@ class Case(BaseModel):
     id: str
     question: str | None = None
     turns: list[str] | None = None
-    tenant: str
+    tenant: str = NO_TENANT
+    """The tenant asking. Left out: no tenant, for a deployment without tenants (where a
+    case's tenant is not used: every case reads the one organisation's data)."""
     route: Literal["tracking", "analytics", "knowledge", "chat", "clarify", "blocked"]
     """`blocked`: an input rail must stop the message (`blocked_by` names which)."""
     complexity: Literal["simple", "complex"] = "simple"
@@ -105,3 +108,22 @@ def _problems(exc: ValidationError) -> str:
     return "; ".join(
         f"{'.'.join(map(str, error['loc'])) or 'case'}: {error['msg']}" for error in exc.errors()
     )
+
+
+def bind_tenants(cases: list[Case], key: TenantKey) -> list[Case]:
+    """The cases as they run on a deployment with tenant key `key`: each case's tenant in its
+    canonical spelling, or `NO_TENANT` for every case of a deployment without tenants (one set
+    of questions can then serve a deployment with tenants and one without). A case without
+    a valid tenant where the data has tenants is a `DatasetError` before anything runs."""
+    if not key.has_tenants:
+        return [case.model_copy(update={"tenant": NO_TENANT}) for case in cases]
+    bound = []
+    for case in cases:
+        try:
+            bound.append(case.model_copy(update={"tenant": key.canonical(case.tenant)}))
+        except InvalidTenant as exc:
+            raise DatasetError(
+                "DATASET_TENANT_INVALID",
+                f"case {case.id}: {exc} (this deployment's data has tenants: every case needs one)",
+            ) from None
+    return bound

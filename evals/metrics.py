@@ -68,6 +68,7 @@ def summarize(
         "cap_hits": sum(len(r.caps_hit) for r in results),
         "tenant_leaks": sum(r.tenant_leak for r in results),
         "errors": sum(r.error is not None for r in results),
+        "failures": failures(results),
         **usage(results, prices, model),
     }
     for key in ("expected_route", "complexity", "lang"):
@@ -77,6 +78,24 @@ def summarize(
         }
     summary["model_calls_by_route_taken"] = calls_by_route_taken(results)
     return summary
+
+
+def failures(results: list[CaseResult]) -> list[dict[str, str]]:
+    """Each failed case (see `CaseResult.error`): its id, the failure's code and message."""
+    return [
+        {"id": r.id, "code": r.error, "message": r.error_message or ""}
+        for r in results
+        if r.error is not None
+    ]
+
+
+def nothing_scored(summary: dict[str, Any]) -> bool:
+    """Every case failed: the run measured nothing, whatever its figures say.
+
+    >>> nothing_scored({"cases": 3, "errors": 3}), nothing_scored({"cases": 3, "errors": 2})
+    (True, False)
+    """
+    return bool(summary["cases"]) and summary["errors"] == summary["cases"]
 
 
 def calls_by_route_taken(results: list[CaseResult]) -> dict[str, dict[str, float]]:

@@ -116,6 +116,22 @@ def markdown(dataset: str, model: str, summary: dict[str, Any], results: list[Ca
         f"| {route} | {values['cases']} | {values['model_calls_per_case']} |"
         for route, values in summary.get("model_calls_by_route_taken", {}).items()
     ]
+    errored = [r for r in results if r.error is not None]
+    if errored:
+        lines += [
+            "",
+            f"## Cases that failed ({len(errored)} of {len(results)})",
+            "",
+            "Each counts as a miss: its turn ended in an error, every SQL it tried was refused"
+            " or failed, it stopped before any query ran, or its gold SQL could not run.",
+            "",
+            "| id | code | message | question |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {r.id} | {r.error} | {_cell(r.error_message or '')} | {_cell(r.question[:70])} |"
+            for r in errored
+        ]
     failed = [r for r in results if r.route != r.expected_route or r.exact is False]
     if failed:
         lines += [
@@ -130,6 +146,11 @@ def markdown(dataset: str, model: str, summary: dict[str, Any], results: list[Ca
             for r in failed
         ]
     return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """`text` on one line of a Markdown table (its own `|` escaped)."""
+    return " ".join(text.split()).replace("|", "\\|")
 
 
 def baseline_markdown(model: str, summary: dict[str, Any], baseline: BaselineRun) -> str:

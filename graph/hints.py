@@ -76,6 +76,10 @@ class ModelHints:
     """SQL writer: words of the question that name the asker's own company, as written:
     whose data this is, never a value to filter a row by. Another tenant's name is never
     here: it is read as any other name would be."""
+    read_as: tuple[tuple[str, str], ...] = ()
+    """SQL writer: the question's words the catalog does not know, each read as the catalog
+    phrase nearest in meaning (word as typed, phrase: "pedidos" → "orders";
+    `graph.meaning`)."""
     tried_sql: tuple[str, ...] = ()
     """SQL writer: the SQL already tried this turn (a retry after zero rows), in order."""
 

@@ -18,20 +18,27 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from orquestra.core.database import Connection, admin_url, agent_url, connect, ensure_state_database
+from orquestra.core.database import (
+    Connection,
+    admin_url,
+    agent_url,
+    connect_agent,
+    ensure_state_database,
+)
 from orquestra.core.deployment import Deployment, Profile
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
 from orquestra.ddl_catalog.knowledge import Chunk, Example, load_chunks, load_examples
-from orquestra.ddl_catalog.selection import SourceIndex, table_document
+from orquestra.ddl_catalog.selection import SourceIndex
 from orquestra.graph import tracing
 from orquestra.graph.embeddings import build_embeddings
 from orquestra.graph.models import prepare_models
+from orquestra.graph.sources import source_index
 from orquestra.graph.tenant_note import NoteAllowance
 from orquestra.graph.vector_cache import VectorCache
 from orquestra.guards import GuardPolicy
 from orquestra.guards.rails import Guardrails, Toolkit
-from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+from orquestra.guards.tenant_key import InvalidTenant, TenantKey, deployment_key
 from orquestra.guards.tenant_names import TenantNames
 from orquestra.sandbox.pool import AnalysisPool
 
@@ -157,6 +164,7 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
     # Blocking work (files, starting the embedded server, loading the embedding model) runs
     # in a thread so the event loop keeps serving.
     catalog = await asyncio.to_thread(load_catalog, folder)
+    deployment_key(catalog, deployment.profile)  # profile and catalog agree on tenancy
     # Before any pool opens: an invalid guardrails file stops start-up with a clear error.
     if guardrails is None:
         toolkit = Toolkit(catalog, settings.limits.max_message_chars, deployment.profile)
@@ -165,7 +173,8 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
         )
     await asyncio.to_thread(tracing.configure, settings)
     urls = await asyncio.to_thread(lambda: (agent_url(settings), admin_url(settings)))
-    await (await connect(urls[0])).close()  # a clear error if unreachable
+    # A clear error if unreachable, or if the agent's role was never created.
+    await (await connect_agent(settings)).close()
     # Connecting is bounded like the server's own database work: a lost server is an error
     # within seconds, not a minute's wait.
     bound = settings.limits.database_timeout_s
@@ -181,9 +190,7 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
     )
     embeddings = await asyncio.to_thread(build_embeddings, settings.embeddings)
     vectors = await VectorCache.open(embeddings, state_pool, settings.data_dir / "cache")
-    tables = list(catalog.tables.values())
-    table_vectors = await vectors.passages([table_document(t) for t in tables])
-    index = SourceIndex(catalog, {t.name: v for t, v in zip(tables, table_vectors, strict=True)})
+    index = await source_index(catalog, vectors)
     examples, chunks = await asyncio.to_thread(lambda: (load_examples(folder), load_chunks(folder)))
     for warm in _warm_ups:  # the stages' own files (prompts), read now rather than in a run
         await asyncio.to_thread(warm, settings)

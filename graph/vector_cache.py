@@ -17,10 +17,13 @@ import asyncpg
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from orquestra.graph.embeddings import embedding_name
+from orquestra.graph.embeddings import embed_terms, embedding_name
 
 log = logging.getLogger(__name__)
 TABLE = "orquestra_internal.embedding_cache"
+TERM_KEY = "term: "
+"""Prefixed to a term's text in its cache key, so a term and a passage of the same text
+(embedded differently) never share a vector."""
 RECENT_QUERIES = 256
 """Query vectors kept, over every asker: enough for the stages of the turns in flight."""
 
@@ -59,15 +62,27 @@ class VectorCache:
 
     async def passages(self, texts: list[str]) -> np.ndarray:
         """One L2-normalised vector per text, in order."""
-        keys = [text_key(t) for t in texts]
+        return await self._cached(texts, "")
+
+    async def terms(self, texts: list[str]) -> np.ndarray:
+        """One L2-normalised vector per short text of the catalog (a name, a value), embedded
+        to be compared with a question's words (`embeddings.embed_terms`); cached apart
+        from the passages."""
+        return await self._cached(texts, TERM_KEY)
+
+    async def _cached(self, texts: list[str], side: str) -> np.ndarray:
+        keys = [text_key(side + t) for t in texts]
         missing = [k for k in dict.fromkeys(keys) if k not in self.memory]
         if missing:
             self.memory.update(await self._load(missing))
         todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in self.memory}
         if todo:
-            vectors = np.asarray(
-                await self.embeddings.aembed_documents(list(todo.values())), dtype=np.float32
-            )
+            if side:
+                vectors = await embed_terms(self.embeddings, list(todo.values()))
+            else:
+                vectors = np.asarray(
+                    await self.embeddings.aembed_documents(list(todo.values())), dtype=np.float32
+                )
             fresh = dict(zip(todo, vectors, strict=True))
             self.memory.update(fresh)
             self.embedded += len(fresh)

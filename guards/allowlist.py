@@ -109,6 +109,13 @@ STRING = {
 }
 DATE_TIME = {
     "now",
+    "clock_timestamp",
+    "statement_timestamp",
+    "transaction_timestamp",
+    "timeofday",
+    "date_add",
+    "date_subtract",
+    "overlaps",
     "date_trunc",
     "date_part",
     "extract",
@@ -129,6 +136,14 @@ DATE_TIME = {
     "current_date",
     "generate_series",
 }
+"""PostgreSQL 16's date/time functions (docs §9.9, Table 9.33) and formatting ones (§9.8,
+`to_char` under STRING), checked against the docs' table in
+tests/integration/guards/test_date_time_functions.py. `OVERLAPS` and `AT TIME ZONE` reach
+the guard as the calls `overlaps()` and `timezone()`; `CURRENT_DATE`, `LOCALTIMESTAMP` and the
+like as SQL value functions (below); `+ - * /` on dates, times and intervals are OPERATORS.
+`clock_timestamp()` and `timeofday()` are volatile but only read the clock, like `now()`.
+Left out on purpose: `pg_sleep`, `pg_sleep_for`, `pg_sleep_until` (§9.9.6, "Delaying
+Execution"): they read nothing and hold a connection of the agent's pool while they wait."""
 CONDITIONAL = {"coalesce", "nullif"}
 ARRAYS = {
     "array_length",
@@ -156,10 +171,26 @@ they are given (a query the guard never sees), and `ts_headline` re-parses every
 document in full to build HTML-ish snippets with caller-chosen markup: search-page output,
 not an answer's data, and the costliest call of the family when put in WHERE or ORDER BY."""
 
-TYPE_FUNCTIONS = {"date", "text", "int2", "int4", "int8", "float4", "float8", "bool"}
+TYPE_FUNCTIONS = {
+    "date",
+    "timestamp",
+    "timestamptz",
+    "time",
+    "timetz",
+    "interval",
+    "text",
+    "int2",
+    "int4",
+    "int8",
+    "float4",
+    "float8",
+    "bool",
+}
 """Allowed types called as functions, as analysts write them (`DATE(updated_at)`,
 `int8(x)`): PostgreSQL's conversion functions, the same as a cast to the type (`::date`),
-which is allowed. (`regclass(...)`, `oid(...)` and other types outside `TYPES` stay refused.)"""
+which is allowed. `timestamp`, `time` and `interval` are keywords, so PostgreSQL reads them as
+calls only quoted or qualified (`"timestamp"(d)`, `pg_catalog.time(ts)`). (`regclass(...)`,
+`oid(...)` and other types outside `TYPES` stay refused.)"""
 
 FUNCTIONS = (
     AGGREGATES | WINDOW | MATH | STRING | DATE_TIME | CONDITIONAL | ARRAYS | FULL_TEXT

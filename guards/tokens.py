@@ -23,7 +23,7 @@ import jwt
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog.text import UNSAFE_CHARACTERS
-from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+from orquestra.guards.tenant_key import NO_TENANT, InvalidTenant, TenantKey
 
 LEEWAY_S = 30
 """Clock skew tolerated between the token's issuer and this server."""
@@ -51,7 +51,9 @@ def mint_token(settings: Settings, tenant: str, user: str = "demo") -> str:
             "with RS256 tokens come from your identity provider; this server holds no private key",
         )
     now = int(time.time())
-    claims: dict[str, Any] = {"sub": user, "tenant": tenant, "iat": now}
+    claims: dict[str, Any] = {"sub": user, "iat": now}
+    if tenant != NO_TENANT:  # a deployment without tenants: a token without the claim
+        claims["tenant"] = tenant
     claims["exp"] = now + settings.token_ttl_s
     if settings.jwt_audience:
         claims["aud"] = settings.jwt_audience

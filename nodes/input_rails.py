@@ -26,6 +26,7 @@ from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 from orquestra.guards.rails import RailResult
+from orquestra.guards.tenant_key import NO_TENANT
 from orquestra.nodes.short_circuit import latest_user_message
 
 log = logging.getLogger("orquestra.audit")
@@ -37,6 +38,8 @@ def blocked_text(result: RailResult, code: str, lang: str, tenant: str, voice: V
         key = "UNCHECKED"
     else:
         key = result.code.upper() if f"refusal.{result.code.upper()}" in TEXTS else "OTHER"
+    if key == "PINJ" and tenant == NO_TENANT:  # no tenant to name: one organisation's data
+        key = "PINJ_ONE"
     lang = language(lang)
     examples = voice.quoted_examples(lang, count=1)
     return say(

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 from orquestra.ddl_catalog.render import render_schema
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
+from orquestra.graph.sources import choose_sources
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 
@@ -25,8 +26,9 @@ def _summary(update: dict[str, Any]) -> str:
 async def select_sources(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
-    vector = await resources.vectors.query(state["question"], asker=runtime.context.asker)
-    selection = resources.sources.select(state["question"], vector)
+    selection = await choose_sources(
+        resources.sources, resources.vectors, state["question"], asker=runtime.context.asker
+    )
     today = runtime.context.today_date(resources.settings).isoformat()
     schema = render_schema(resources.catalog, selection.tables, selection.terms, today)
     return {"sources": selection.as_dict(), "schema_text": schema}

@@ -17,6 +17,8 @@ from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.hints import ModelHints
 from orquestra.graph.llm import Meter, chat
+from orquestra.graph.local_model import LocalChatModel
+from orquestra.graph.meaning import catalog_languages, read_by_meaning
 from orquestra.graph.model_errors import ModelContext
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
@@ -91,6 +93,16 @@ def _core_schema(state: AgentState, runtime: Runtime[RunContext], resources: Res
     )
 
 
+async def _read_as(state: AgentState, resources: Resources) -> tuple[tuple[str, str], ...]:
+    """The question's words read as catalog phrases by meaning, for an in-process model (a
+    hosted one reads the question itself), when it is asked in a language the catalog does
+    not speak."""
+    lang = state.get("lang")
+    if lang is None or lang in catalog_languages(resources.catalog):
+        return ()  # asked in the catalog's own language: nothing to read by meaning
+    return await read_by_meaning(resources.sources, resources.vectors, state["question"])
+
+
 def _summary(update: dict[str, Any]) -> str:
     return "no SQL: " + (update.get("last_error") or "") if not update.get("draft_sql") else "SQL"
 
@@ -115,12 +127,13 @@ async def sql_writer(
         instruction=RETRY_INSTRUCTION if previous else "",
     )
     meter = Meter.of(state, context, context.today_date(resources.settings))
+    model = model_for("sql_writer", context, resources.settings)
     hints = ModelHints(
         question=state["question"],
         own_company_names=tuple(own),
+        read_as=await _read_as(state, resources) if isinstance(model, LocalChatModel) else (),
         tried_sql=tuple(a["sql"] for a in state.get("attempts") or [] if a.get("sql")),
     )
-    model = model_for("sql_writer", context, resources.settings)
     try:
         system = _system(state, runtime, resources, state["schema_text"], shown or "(none)")
         draft = await meter.structured(model, "sql_writer", SqlDraft, chat(system, user), hints)

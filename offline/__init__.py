@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +24,24 @@ from orquestra.core.deployment import load_deployment
 from orquestra.ddl_catalog import DEMO_CATALOG_DIR, Catalog, load_catalog
 from orquestra.ddl_catalog.knowledge import load_examples
 from orquestra.ddl_catalog.language import language_words
-from orquestra.ddl_catalog.text import words
+from orquestra.ddl_catalog.text import fold, words
 from orquestra.ddl_catalog.wording import Voice, voice_for
 from orquestra.deployments import DEFAULT_DEPLOYMENT
 from orquestra.graph.hints import ModelHints
 from orquestra.graph.local_model import LocalChatModel
+from orquestra.graph.meaning import catalog_languages
 from orquestra.offline import answers
 from orquestra.offline.conversation import augment, route
+from orquestra.offline.coverage import LeftOut
 from orquestra.offline.fixer import follow, repair
 from orquestra.offline.joins import Unmappable
 from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, lexicon_for
 from orquestra.offline.parser import parse
+from orquestra.offline.result_names import named_in
 from orquestra.offline.sql import build_sql
 from orquestra.offline.understanding import explain
+from orquestra.offline.unread import the_languages_own
 
 _catalogs: dict[str, Catalog] = {}
 _voices: dict[tuple[str, str], Voice] = {}
@@ -93,7 +98,12 @@ class OfflineChatModel(LocalChatModel):
             return route(question, catalog, lexicon, today)
         if self.role == "sql_writer":
             asked = _without(question, hints.own_company_names)
-            return _write_sql(asked, catalog, lexicon, today, hints.tried_sql, lang)
+            # in a language the catalog does not speak, "pedidos" is read as its "orders"
+            # (never "ones" as "units": the languages' own words are theirs)
+            foreign = lang not in catalog_languages(catalog)
+            said = [(w, p) for w, p in hints.read_as if foreign and not the_languages_own(fold(w))]
+            read = lexicon.reading(said)
+            return _write_sql(asked, catalog, read, today, hints.tried_sql, lang)
         if self.role == "fixer":
             failing = hints.failing_sql.strip()
             followed = follow(failing, [dict(p) for p in hints.sql_problems])
@@ -123,6 +133,16 @@ def _without(question: str, companies: Sequence[str]) -> str:
     return question
 
 
+def _answered(catalog: Catalog, lexicon: Lexicon, today: date, question: str) -> bool:
+    """The offline model writes SQL for `question` (a suggestion is only made of those)."""
+    intent = parse(question, catalog, lexicon, today)
+    try:
+        build_sql(intent, catalog, today.isoformat())
+    except Unmappable:
+        return False
+    return True
+
+
 def _write_sql(
     question: str,
     catalog: Catalog,
@@ -136,9 +156,20 @@ def _write_sql(
     intent = parse(question, catalog, lexicon, today)
     try:
         sql = build_sql(intent, catalog, today.isoformat())
+        # its computed columns named in the question's language ("count", not "quantidade")
+        sql = named_in(sql, lang)
     except Unmappable as reason:
+        if isinstance(reason, LeftOut):  # said, and left out of the query: said so
+            intent = intent.but(unmapped=reason.words)
+        elif not intent.understood and intent.unread.unknown:  # nothing read: say its words
+            intent = intent.but(unmapped=intent.unread.unknown)
         # What was understood and what can be asked instead: a clear non-answer.
-        said = explain(intent, catalog, lang, today) if intent.unread.unmapped else str(reason)
+        if intent.unread.unmapped:
+            answered = partial(_answered, catalog, lexicon, today)
+            unused = isinstance(reason, LeftOut)
+            said = explain(intent, catalog, lang, today, answered, unused)
+        else:
+            said = str(reason)
         return {
             "thought_process": "no mapping",
             "sql": "",

@@ -78,6 +78,8 @@ RANKED_BY_MORE = re.compile(rf"\b{alternation('most_or_fewest')}\b")
 AT_LEAST = re.compile(rf"\b{alternation('at_least')}\b")
 ONE_ASKED = re.compile(rf"\b{alternation('asks_which_one')}\b")
 THAN = re.compile(rf"\s+{alternation('than')}\b")
+THAN_A_NUMBER = re.compile(rf"\s+{alternation('than')}\s+\d")
+"""A number right after "more than" ("mais de 10"): a threshold, not a ranking."""
 HOW_MUCH_ALONE = re.compile(rf"\b{alternation('how_much_alone')}\b")
 
 
@@ -97,7 +99,11 @@ def top_asked(q: Question, intent: Intent) -> None:
         intent.ordering.top = 10
     elif RANKED_ONE.search(text):
         intent.ordering.top = 1  # "qual foi a maior venda": the single largest
-    elif (ranked := RANKED_BY_MORE.search(text)) and not AT_LEAST.search(text):
+    elif (
+        (ranked := RANKED_BY_MORE.search(text))
+        and not AT_LEAST.search(text)
+        and not THAN_A_NUMBER.match(text[ranked.end() :])  # "mais de 10": a threshold
+    ):
         # "mês com mais pedidos", "the month with the most": one subject, singular
         subject = SINGLE_SUBJECT.search(text[: ranked.end()])
         single = subject and not THAN.match(text[ranked.end() :])  # "mais de 10"

@@ -198,6 +198,64 @@ def owners_listed(q: Question, intent: Intent) -> None:
     intent.subject.tables = [acts, *(t for t in intent.subject.tables if t != acts)]
 
 
+COUNTED = mapping("counted_thresholds")
+"""Words before a number of other rows a row has, and how its count compares ("more than")."""
+
+
+def owners_counted(q: Question, intent: Intent) -> None:
+    """ "which customers have more than 20 orders", "clientes com mais de 5 pedidos": the
+    rows of a table named before a threshold, a number and another table whose rows refer to
+    them, kept when those rows (in the period said) are that many; the threshold and the
+    number are taken."""
+    tokens, catalog = q.tokens, q.catalog
+    if intent.subject.entity or intent.groups or intent.ordering.top:
+        return
+    for start, _end, meanings in q.matches:
+        number = start - 1
+        if number < 1 or not tokens[number].isdigit():
+            continue
+        said = next(
+            (
+                (n, w)
+                for w, operator in COUNTED.items()
+                if list(tokens[number - (n := len(w.split())) : number]) == w.split()
+            ),
+            None,
+        )
+        if said is None:
+            continue
+        here = [m.table for m in meanings if m.kind == "table"]  # "itens": items or products
+        pairs = [
+            (acts, owner)
+            for acts in here
+            for owner in intent.subject.tables
+            if owner != acts
+            and any(j.to == owner for j in catalog.table(acts).meta.joins)
+            and _said_before(q, owner, start)
+        ]
+        if not pairs:
+            continue
+        acts, owner = pairs[0]
+        period = intent.time.periods[0] if intent.time.periods else None
+        intent.time.periods, intent.time.period = intent.time.periods[1:], None
+        count = (COUNTED[said[1]], int(tokens[number]))
+        intent.where.having.append(Others(acts, period, count=count))
+        intent.subject.tables = [
+            owner,
+            *(t for t in intent.subject.tables if t != owner and t not in here),
+        ]
+        intent.unread.taken.update(range(number - said[0], number + 1))
+        return
+
+
+def _said_before(q: Question, table: str, position: int) -> bool:
+    """`table` is named by a phrase of the question that starts before `position`."""
+    return any(
+        s < position and any(m.table == table and m.kind == "table" for m in found)
+        for s, _e, found in q.matches
+    )
+
+
 EITHER = re.compile(rf"\b({alternation('or_words')})\b")
 WHICH_MORE = re.compile(
     rf"\b({alternation('who_or_which')})\b.*\b({alternation('more', 'less')})\b"

@@ -555,6 +555,7 @@ def values_starting_with(q: Question, intent: Intent) -> None:
             named, key=lambda found: (found[1].table in intent.subject.tables, found[0])
         )
         intent.where.conditions.append((meaning.table, f"{meaning.column} ILIKE '{start}%'"))
+        intent.unread.taken.add(at)  # "Ana" of "começando com Ana": read as the start
         if meaning.table not in intent.subject.tables:
             intent.subject.tables.append(meaning.table)
         intent.subject.columns = [

@@ -200,6 +200,8 @@ def _clarifying(catalog: Catalog, lang: str) -> str:
     )
 
 
+NUMBER = re.compile(r"\d")
+"""A number in a question: a row's, a year, an amount (data, in any words)."""
 RULE = re.compile(rf"\b{_spelled('rule_words')}\b")
 """Words of a rule or procedure ("how fast must it be reported"), not of data."""
 
@@ -214,6 +216,10 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
     if not intent.understood:
         if intent.terms and not CHAT.search(text):
             return {"route": "KNOWLEDGE", "wants_knowledge": False, "reason": "glossary term"}
+        if (asks_for_data(intent) or NUMBER.search(text)) and not CHAT.search(text):
+            # "quantos pedidos em 1997?" on a catalog written in English: a data question in
+            # words the catalog does not know; the SQL writer reads them or says it cannot
+            return {"route": "ANALYTICS", "wants_knowledge": False, "reason": "data, unread"}
         return {"route": "CHAT", "wants_knowledge": False, "reason": "nothing from the catalog"}
     ranked = (
         intent.ordering.top and not intent.ordering.recency
@@ -265,6 +271,21 @@ def route(question: str, catalog: Catalog, lexicon: Lexicon, today: date) -> dic
         ),
         "reason": "data",
     }
+
+
+def asks_for_data(intent: Intent) -> bool:
+    """The question is worded as a data question by the language alone, whatever it names: a
+    count or an aggregate asked, a grouping, a period, a list or data asked for ("quantos …
+    em 1997", "… por país", "quais … ?"), or a row named by its own name ("o telefone da
+    Around the Horn"). (A ranking's word alone is not: "valeu, até mais!".)"""
+    return bool(
+        intent.measures.aggregate
+        or intent.subject.named
+        or intent.groups
+        or intent.time.periods
+        or intent.asked.listing
+        or intent.asked.asks_data
+    )
 
 
 def _referred(catalog: Catalog, table: str) -> set[str]:

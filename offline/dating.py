@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog, Column
+from orquestra.ddl_catalog.model import Catalog, Column, Table, per_catalog
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline import lang
 from orquestra.offline.intent import Intent
@@ -39,6 +39,9 @@ def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str 
         if name is not None:
             return f"{joins.alias(acting)}.{name}"
     name = time_column(intent, catalog, base)
+    parts = date_parts(catalog.table(base), joins.alias(base))
+    if parts is not None and (name is None or not _date_said(intent, catalog, base, name)):
+        return parts  # the calendar date the table states, not a timestamp's in some zone
     if name is not None:
         return f"{joins.alias(base)}.{name}"
     table = catalog.table(base)
@@ -49,6 +52,48 @@ def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str 
         if referred is not None:
             return f"{joins.alias(join.to)}.{referred.name}"
     return None
+
+
+INTEGER_TYPES = ("int", "smallint", "bigint")
+"""PostgreSQL's integer types, as their names start."""
+DATE_PARTS = ("year_noun", "month_noun", "day_noun")
+"""The words for a year, a month and a day: the names of the columns of a date kept in parts."""
+
+
+def date_parts(table: Table, alias: str) -> str | None:
+    """The calendar date a table keeps in a year, a month and a day column (integers named by
+    the languages' words for them): `make_date` of the three. None when one is missing."""
+    found = []
+    for concept in DATE_PARTS:
+        said = lang.word_set(concept)
+        named = [
+            c.name for c in table.columns if c.name in said and c.type_sql.startswith(INTEGER_TYPES)
+        ]
+        if not named:
+            return None
+        found.append(f"{alias}.{named[0]}")
+    return f"make_date({', '.join(found)})"
+
+
+@per_catalog
+def _tables_words(catalog: Catalog) -> frozenset[str]:
+    """The words the catalog's tables are named with, one and many ("shipper", "shippers"):
+    the name of a thing, not a verb saying when something happened."""
+    named = {w for t in catalog.tables for w in words(t.replace("_", " "))}
+    return frozenset(named | {w.removesuffix("s") for w in named})
+
+
+def _date_said(intent: Intent, catalog: Catalog, base: str, name: str) -> bool:
+    """The date column `name` is the one the question or its metric asks by: named, the
+    metric's own, or a verb's (not merely the table's first)."""
+    first = date_column(catalog.table(base))
+    asked = {intent.time.date_column, _metric_date(intent)}
+    return (
+        name in asked
+        or (base, name) in intent.subject.columns
+        or first is None
+        or name != first.name
+    )
 
 
 def _rows_in_a_state_of_theirs(intent: Intent, catalog: Catalog, base: str) -> str | None:
@@ -124,12 +169,15 @@ def time_column(intent: Intent, catalog: Catalog, base: str) -> str | None:
     # a verb said not to have happened ("unsigned", "não assinados") names no date to place
     # the rows by: they have none
     question = words(intent.question)
+    things = _tables_words(catalog)
     said = [
         *states,
         *(
             w
             for i, w in enumerate(question)
-            if not (i and question[i - 1] in NEGATIONS) and not UNDONE.match(w)
+            if not (i and question[i - 1] in NEGATIONS)
+            and not UNDONE.match(w)
+            and w not in things  # "which shipper": a table's name, no verb of its date
         ),
     ]
     # "quantas tarefas chegaram", "eu fiz": the event an everyday verb names, spelled as the

@@ -27,6 +27,7 @@ from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import FUNCTION_WORDS, Lexicon, Meaning
 from orquestra.offline.question import Question
 from orquestra.offline.understanding import QUESTION_WORDS
+from orquestra.offline.unread import the_languages_own
 
 
 @per_catalog
@@ -112,6 +113,8 @@ def conditions_not_understood(
             continue
         word = tokens[beside]
         if word not in unknown or word in systems or word in LINKING or word.endswith(VERB_LIKE):
+            continue
+        if the_languages_own(word):  # "rows they shipped": a pronoun, no kind of rows
             continue
         if NEW.fullmatch(word):  # "clientes novos": placed by their registration date
             continue

@@ -45,6 +45,8 @@ class Others:
     table: str
     period: Period | None = None
     condition: str | None = None
+    count: tuple[str, int] | None = None
+    """How many of them, compared (">", 20: more than 20), when a number of them is said."""
 
 
 @dataclass

@@ -7,6 +7,7 @@ system added to the catalog with the same kind of metadata is understood the sam
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -170,6 +171,23 @@ class Lexicon:
         }
         """Every (stemmed) word of the catalog's phrases and column names: a word outside it
         is unknown to the catalog."""
+
+    def reading(self, said_as: Sequence[tuple[str, str]]) -> Lexicon:
+        """This lexicon with each word of `said_as` read as its catalog phrase (a word of
+        another language read by meaning: "pedidos" as "orders"), the phrase's meanings
+        then the word's; itself when none of the phrases is one of its own."""
+        extra: dict[tuple[str, ...], list[Meaning]] = {}
+        for word, phrase in said_as:
+            key = phrase_key(fold(word))
+            found = self.match(words(phrase))
+            if len(key) == 1 and len(found) == 1 and found[0][:2] == (0, len(words(phrase))):
+                extra[key] = found[0][2]
+        if not extra:
+            return self
+        read = copy.copy(self)
+        read.phrases = {**self.phrases, **extra}
+        read.vocabulary = self.vocabulary | {w for key in extra for w in key}
+        return read
 
     def terms_in(self, tokens: Sequence[str]) -> list[GlossaryTerm]:
         """Glossary terms mentioned anywhere in `tokens`; first, a term whose name's words
@@ -430,12 +448,39 @@ def date_column(table: Table) -> Column | None:
     return dated[0] if dated else None
 
 
+NAMING_FIRST = len(words_of("name_columns")) + len(words_of("legal_name_columns"))
+"""How many of `DISPLAY_NAMES` are names proper (before descriptions and titles)."""
+
+
 def display_column(table: Table) -> Column:
-    """The column that names a row for people (nome, descrição…), else the key."""
-    for name in DISPLAY_NAMES:
+    """The column that names a row for people: one called a name (nome, razão social), else
+    the first that profiling read as a name (`kind: name`: "company_name", "product_name"),
+    else a description or a title, else the key."""
+    for name in DISPLAY_NAMES[:NAMING_FIRST]:
+        if name in table.column_names:
+            return table.column(name)
+    named = [c for c in table.columns if c.meta.kind == "name"]
+    if named:
+        return named[0]
+    for name in DISPLAY_NAMES[NAMING_FIRST:]:
         if name in table.column_names:
             return table.column(name)
     return key_column(table) or table.columns[0]
+
+
+GIVEN_NAMES = word_set("given_name_columns")
+FAMILY_NAMES = word_set("family_name_columns")
+
+
+def person_name(table: Table, alias: str) -> str | None:
+    """A person's whole name, when the table keeps it in two columns (a given name and a
+    family name) and shows its rows by one of them: the two joined ("first last"), as people
+    say it ("s.first_name || ' ' || s.last_name"). None for any other table."""
+    given = [c for c in table.column_names if c in GIVEN_NAMES]
+    family = [c for c in table.column_names if c in FAMILY_NAMES]
+    if not given or not family or display_column(table).name not in {given[0], family[0]}:
+        return None
+    return f"{alias}.{given[0]} || ' ' || {alias}.{family[0]}"
 
 
 def is_numeric(column: Column) -> bool:

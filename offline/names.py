@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.model import Catalog, Column
 from orquestra.ddl_catalog.text import fold, stem, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, join_path
@@ -47,7 +47,33 @@ def find_name(question: str, lexicon: Lexicon, known: set[str]) -> str | None:
         said = words(" ".join(parts))
         if any(stem(w) not in lexicon.vocabulary and w not in known for w in said):
             return " ".join(parts)
+    return _one_word_after_its_table(question, lexicon, known)
+
+
+ONE_WORD = re.compile(rf"(?<=\s){CAPITAL}")
+
+
+def _one_word_after_its_table(question: str, lexicon: Lexicon, known: set[str]) -> str | None:
+    """ "the carrier Rapidão", "the Grunge playlist": one capitalised word the catalog does
+    not know, right after or right before a table's name, is that row's name."""
+    for found in ONE_WORD.finditer(question):
+        said = words(found.group(0))
+        if len(said) != 1 or stem(said[0]) in lexicon.vocabulary or said[0] in known:
+            continue
+        before = words(question[: found.start()])
+        after = lexicon.match(words(question[found.end() :]))
+        table_after = (
+            bool(after) and after[0][0] == 0 and any(m.kind == "table" for m in after[0][2])
+        )
+        if (before and lexicon.tables_ending_at(before, len(before))) or table_after:
+            return found.group(0).rstrip(".")
     return None
+
+
+def _named_by(column: Column) -> bool:
+    """The column holds names people type as they are: called a name, or read as one by
+    profiling (`kind: name`), not a description."""
+    return column.name in NAMING or column.meta.kind == "name"
 
 
 def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
@@ -58,7 +84,7 @@ def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
     candidates = [
         t.name
         for t in catalog.tables.values()
-        if display_column(t).name in NAMING and t.primary_key != (t.tenant_column,)
+        if _named_by(display_column(t)) and t.primary_key != (t.tenant_column,)
     ]
     said = [t for t in intent.subject.tables if t in candidates]
     if said:

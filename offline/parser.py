@@ -51,6 +51,7 @@ from orquestra.offline.ranking import SPEED_WORDS
 from orquestra.offline.readings import LEFT_OUT, READINGS, STATUS_WORDS, participle_endings_of
 from orquestra.offline.shorthand import spelled_out
 from orquestra.offline.understanding import QUESTION_WORDS, unknown_words, unmapped
+from orquestra.offline.unread import content_unread
 
 COPULA = re.compile(rf"\b{alternation('copulas')}\b", re.IGNORECASE)
 """Verbs that only link a noun to its state: "tarefas estão atrasadas" names the same thing as
@@ -168,6 +169,10 @@ def _unread(q: Question, intent: Intent) -> None:
     intent.unread.unmapped = unmapped(intent, q.tokens, GROUP_MARKERS)
     intent.unread.unmapped = intent.unread.unmapped or kinds_unknown(
         intent, q.said, q.catalog, q.lexicon
+    )
+    # a content word no reading used: answering the rest would answer something else
+    intent.unread.unmapped = intent.unread.unmapped or content_unread(
+        intent, q.tokens, q.matches, q.catalog
     )
 
 

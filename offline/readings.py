@@ -43,6 +43,7 @@ entity_columns                phrasing
 state_of_a_yes_no             asking
 who_did_it                    actors
 negations                     readings
+flags_said                    flags
 not_yet                       lifecycle
 state_today                   lifecycle
 done_state                    lifecycle
@@ -72,6 +73,7 @@ group_shares                  shares
 values_compared               grouping
 rows_that_acted               buyers
 owners_listed                 buyers
+owners_counted                buyers
 listed_columns                phrasing
 either_ranked                 buyers
 most_sold                     ranking
@@ -127,7 +129,12 @@ from orquestra.offline.asking import (
     top_asked,
 )
 from orquestra.offline.averages import average_per_row
-from orquestra.offline.buyers import either_ranked, owners_listed, rows_that_acted
+from orquestra.offline.buyers import (
+    either_ranked,
+    owners_counted,
+    owners_listed,
+    rows_that_acted,
+)
 from orquestra.offline.clauses import extremes_asked, several_measures
 from orquestra.offline.concepts import asks_what_it_means
 from orquestra.offline.conditions import (
@@ -154,6 +161,7 @@ from orquestra.offline.dating import undated_kinds_in_time
 from orquestra.offline.deadlines import aged_past_deadline, deadline_readings, late_now
 from orquestra.offline.durations import duration_asked
 from orquestra.offline.filler import examples_of_groups
+from orquestra.offline.flags import flags_said
 from orquestra.offline.grouping import (
     groups,
     groups_of_other_rows,
@@ -786,6 +794,7 @@ READINGS: tuple[Reading, ...] = (
     Reading("state_of_a_yes_no", state_of_a_yes_no),
     Reading("who_did_it", who_did_it),
     Reading("negations", _negations),
+    Reading("flags_said", flags_said),
     Reading("not_yet", not_yet),
     Reading("state_today", state_today),
     Reading("done_state", done_state),
@@ -815,6 +824,7 @@ READINGS: tuple[Reading, ...] = (
     Reading("values_compared", values_compared),
     Reading("rows_that_acted", rows_that_acted),
     Reading("owners_listed", owners_listed),
+    Reading("owners_counted", owners_counted),
     Reading("listed_columns", listed_columns),
     Reading("either_ranked", either_ranked),
     Reading("most_sold", most_sold),

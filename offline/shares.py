@@ -12,10 +12,12 @@ import re
 
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, in_values
-from orquestra.offline.lang import alternation, words
+from orquestra.offline.lang import alternation, first_word, words
 from orquestra.offline.question import Question
 
 PERCENT = re.compile(rf"%|\b{alternation('percent')}\b")
+SHARE_NAME = first_word("group_share_result_name")
+"""How the result names a percentage ("percentual")."""
 
 
 def share_asked(q: Question, intent: Intent) -> None:
@@ -80,4 +82,4 @@ def share_select(intent: Intent, measure: str, joins: Joins) -> str:
 
     The part's conditions are the question's states and the row it names."""
     part = f"{measure} FILTER (WHERE {' AND '.join(named_conditions(intent, joins))})"
-    return f"100.0 * {part} / NULLIF({measure}, 0) AS percentual"
+    return f"100.0 * {part} / NULLIF({measure}, 0) AS {SHARE_NAME}"

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 
 from orquestra.ddl_catalog.model import Catalog, MetricDefinition, Table
 from orquestra.ddl_catalog.text import words
+from orquestra.offline.coverage import LeftOut, left_out
 from orquestra.offline.dating import rows_date, said_in_the_past, time_column
 from orquestra.offline.intent import Group, Intent, Others
 from orquestra.offline.joins import (
@@ -29,6 +30,7 @@ from orquestra.offline.lexicon import (
     display_column,
     is_measure,
     key_column,
+    person_name,
 )
 from orquestra.offline.measures import (
     compared,
@@ -62,6 +64,7 @@ from orquestra.offline.shares import named_conditions, of_all, share_select
 _series_for = series_for  # its name before the row lookups had a module of their own
 
 GRAIN_NAMES = dict(mapping("grain_result_names"))
+RESULT_NAMES = mapping("result_names")
 """How the result names a column of dates grouped by a grain, by the grain ("mes")."""
 SHARE_NAME = first_word("group_share_result_name")
 """How the result names each group's share of the whole ("percentual")."""
@@ -80,6 +83,17 @@ def _own_details(intent: Intent, catalog: Catalog) -> bool:
 
 
 def build_sql(intent: Intent, catalog: Catalog, today: str) -> str:
+    """The SQL of `intent`, once checked against what the question says: a number, a period, a
+    percentage, a comparison or a table it names and the query leaves out stops it
+    (`coverage.LeftOut`): the query would answer something else."""
+    sql = _query(intent, catalog, today)
+    left = left_out(intent, sql, words(intent.question), catalog)
+    if left:
+        raise LeftOut(left)
+    return sql
+
+
+def _query(intent: Intent, catalog: Catalog, today: str) -> str:
     plain = (
         intent.subject.entity
         and not intent.measures.metric
@@ -224,7 +238,11 @@ def _aggregate_query(intent: Intent, catalog: Catalog, today: str) -> str:
                 )
         else:
             owner = _group_table(group, intent, catalog, joins)
-            selects.append(f"{joins.alias(owner)}.{group.column} AS {group.column}")
+            shown = f"{joins.alias(owner)}.{group.column} AS {group.column}"
+            whole = person_name(catalog.table(owner), joins.alias(owner))
+            if whole and group.column == display_column(catalog.table(owner)).name:
+                shown = f"{whole} AS {RESULT_NAMES['name']}"  # "first last", a person's name
+            selects.append(shown)
             key = key_column(catalog.table(owner), catalog)
             if key is not None and group.column == display_column(catalog.table(owner)).name:
                 # Rows named alike stay apart (two products with one description): grouped
@@ -409,6 +427,10 @@ def _some_of(catalog: Catalog, joins: Joins, base: str, others: Others, today: s
     if others.condition:
         stated = others.condition.replace("{today}", f"DATE {today!r}")
         keys.append(f"({qualify(stated, alias)})")
+    if others.count is not None:  # "with more than 20 orders": how many of them, compared
+        operator, number = others.count
+        counted = f"SELECT count(*) FROM {other} AS {alias} WHERE {' AND '.join(keys)}"
+        return f"({counted}) {operator} {number}"
     return f"EXISTS (SELECT 1 FROM {other} AS {alias} WHERE {' AND '.join(keys)})"
 
 

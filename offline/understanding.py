@@ -9,7 +9,7 @@ cor"): answering the listing or the ungrouped total would be answering something
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from orquestra.ddl_catalog.model import Catalog, Table
@@ -94,18 +94,27 @@ def unmapped(intent: Intent, tokens: Sequence[str], grouping_words: tuple[str, .
     return list(intent.unread.unknown) if bare else []
 
 
-def explain(intent: Intent, catalog: Catalog, lang: str, today: date) -> str:
+def explain(
+    intent: Intent,
+    catalog: Catalog,
+    lang: str,
+    today: date,
+    answered: Callable[[str], bool] | None = None,
+    unused: bool = False,
+) -> str:
     """What was understood of the question, and questions that can be answered about the
-    same tables."""
+    same tables (each one `answered` says the model answers, when given). `unused`: the words
+    are the catalog's, and the query could not use them ("discontinued", "below", "10")."""
     tables = about(intent)
     named = ", ".join(_name(catalog.table(t), lang) for t in tables[:2])
     unknown = ", ".join(f'"{w}"' for w in intent.unread.unmapped)
-    asks = suggestions(tables or list(catalog.tables)[:1], catalog, lang, today)
+    asks = suggestions(tables or list(catalog.tables)[:1], catalog, lang, today, answered)
     listed = "; ".join(asks)
     if intent.unread.elsewhere and named:
         return _not_theirs(intent, catalog, lang, named, listed)
     subject = _written("about_tables", lang, named=named) if named else ""
-    return _written("nothing_for", lang, subject=subject, unknown=unknown, listed=listed)
+    said = "not_used" if unused else "nothing_for"
+    return _written(said, lang, subject=subject, unknown=unknown, listed=listed)
 
 
 def _not_theirs(intent: Intent, catalog: Catalog, lang: str, named: str, listed: str) -> str:
@@ -148,9 +157,26 @@ def about(intent: Intent) -> list[str]:
     return list(dict.fromkeys([*metric, *intent.subject.tables, *filtered]))
 
 
-def suggestions(tables: list[str], catalog: Catalog, lang: str, today: date) -> list[str]:
-    """Two or three questions the offline model answers about `tables`: their metrics by
-    month, their rows counted by a categorical column, their most recent row."""
+def suggestions(
+    tables: list[str],
+    catalog: Catalog,
+    lang: str,
+    today: date,
+    answered: Callable[[str], bool] | None = None,
+) -> list[str]:
+    """Two or three questions the offline model answers about `tables` (those `answered`
+    says it answers, when given): their metrics by month, their rows counted by a categorical
+    column, their most recent row, how many there are. When none of those is answered, the
+    same of the catalog's other tables: never an empty list."""
+    asked = [q for q in _asks(tables, catalog, lang, today) if answered is None or answered(q)]
+    if len(asked) < 2 and answered is not None:
+        others = [t for t in catalog.tables if t not in tables]
+        asked += [q for q in _asks(others, catalog, lang, today) if answered(q)][: 3 - len(asked)]
+    return list(dict.fromkeys(asked))[:3]
+
+
+def _asks(tables: list[str], catalog: Catalog, lang: str, today: date) -> list[str]:
+    """The questions `suggestions` tries about `tables`, in order."""
     found: list[str] = []
     for name in tables:
         table = catalog.table(name)
@@ -168,7 +194,8 @@ def suggestions(tables: list[str], catalog: Catalog, lang: str, today: date) -> 
                 break
         if date_column(table) is not None:
             found.append(_written("latest_rows", lang, plural=plural))
-    return list(dict.fromkeys(found))[:3]
+        found.append(_written("how_many_rows", lang, plural=plural))
+    return list(dict.fromkeys(found))
 
 
 def _name(table: Table, lang: str) -> str:

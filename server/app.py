@@ -25,7 +25,7 @@ from orquestra.graph.checkpoints import postgres_checkpointer
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.guards.rails import Guardrails
-from orquestra.guards.tenant_key import InvalidTenant, TenantKey
+from orquestra.guards.tenant_key import InvalidTenant, deployment_key
 from orquestra.server import chat, web
 from orquestra.server.auth import TokenRefused, mint_token
 from orquestra.server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
@@ -60,7 +60,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             postgres_checkpointer(state_url(settings), settings.limits.database_timeout_s)
         )
         app.state.resources = resources
-        app.state.tenant_key = TenantKey.from_catalog(resources.catalog)
+        app.state.tenant_key = deployment_key(resources.catalog, resources.profile)
         app.state.graph = build_graph(resources).compile(checkpointer=saver)
         yield
 
@@ -164,7 +164,8 @@ def _dev_login_route(app: FastAPI) -> None:
         settings: Settings = app.state.settings
         try:
             tenant = app.state.tenant_key.canonical(body.tenant)
-            return {"token": mint_token(settings, tenant, f"demo-{tenant}"), "tenant": tenant}
+            user = f"demo-{tenant}" if app.state.tenant_key.has_tenants else "demo"
+            return {"token": mint_token(settings, tenant, user), "tenant": tenant}
         except InvalidTenant as exc:
             raise HTTPException(422, {"code": "INVALID_TENANT", "message": str(exc)}) from None
         except TokenRefused as exc:

@@ -32,6 +32,7 @@ from orquestra.graph.event_types import (
 )
 from orquestra.graph.events import run_turn
 from orquestra.graph.resources import Resources
+from orquestra.guards.tenant_key import NO_TENANT
 from orquestra.nodes.display import local, period_label
 
 PREVIEW_ROWS = 10
@@ -80,13 +81,13 @@ async def _ask(
                 if as_json:  # the data as the model holds it: the SSE stream's exact JSON
                     print(json.dumps(event.wire(), ensure_ascii=False, default=str), flush=True)
                 else:
-                    show(event, thread)
+                    show(event, thread, tenant)
     finally:
         await resources.close()
     return 2 if failed else 0
 
 
-def show(event: Event, thread: str) -> None:
+def show(event: Event, thread: str, tenant: str = NO_TENANT) -> None:
     """Human-readable rendering: progress on stderr, the answer on stdout."""
     if isinstance(event, NodeEvent) and event.data.status == "end":
         node = event.data
@@ -100,7 +101,8 @@ def show(event: Event, thread: str) -> None:
         print(event.data.text, end="", flush=True)
     elif isinstance(event, ClarifyEvent):
         print(f"\n? {event.data.question}")
-        print(f'  (answer with: orquestra ask --tenant … --thread {thread} "…")', file=sys.stderr)
+        as_tenant = "" if tenant == NO_TENANT else f"--tenant {tenant} "
+        print(f'  (answer with: orquestra ask {as_tenant}--thread {thread} "…")', file=sys.stderr)
     elif isinstance(event, ResultEvent):
         print()
         _table(event.data)

@@ -26,6 +26,7 @@ from orquestra.guards.__main__ import add_rewrite
 from orquestra.server.cli_data import (
     _cmd_catalog_check,
     _cmd_catalog_import,
+    _cmd_catalog_select,
     _cmd_db_init,
     _cmd_db_policies,
     _cmd_init,
@@ -45,6 +46,7 @@ from orquestra.server.logs import configure_logging
 from orquestra.server.terminal import fail
 
 log = logging.getLogger("orquestra")
+TENANT_HELP = "the tenant to act as: required where the data has tenants, refused where it has none"
 
 
 def _deployment_help() -> str:
@@ -59,6 +61,18 @@ def _deployment_option(parser: argparse.ArgumentParser) -> argparse.ArgumentPars
     """`--deployment` on a command; SUPPRESS so it never hides the one given before it."""
     parser.add_argument("--deployment", default=argparse.SUPPRESS, help=_deployment_help())
     return parser
+
+
+def _tenancy_options(parser: argparse.ArgumentParser) -> None:
+    """Whether the imported data has tenants: one of the two, or the command fails closed."""
+    parser.add_argument(
+        "--tenant-column", default=None, help="the column that holds the tenant in its tables"
+    )
+    parser.add_argument(
+        "--no-tenancy",
+        action="store_true",
+        help="one organisation's data: no tenants, every table readable by every signed-in user",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=_cmd_serve)
 
     token = _deployment_option(commands.add_parser("token", help="a signed token for local use"))
-    token.add_argument("--tenant", required=True)
+    token.add_argument("--tenant", default=None, help=TENANT_HELP)
     token.add_argument("--user", default="local")
     token.set_defaults(run=_cmd_token)
 
@@ -127,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     sql = _deployment_option(
         commands.add_parser("sql", help="run SQL as the agent would (guard + executor)")
     )
-    sql.add_argument("--tenant", required=True, help="tenant code to run as")
+    sql.add_argument("--tenant", default=None, help=TENANT_HELP)
     sql.add_argument("--raw", action="store_true", help="skip layers 1-2: the database alone")
     sql.add_argument("--json", action="store_true", help="print the result as JSON")
     sql.add_argument(
@@ -150,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(run=_cmd_models_check)
 
     ask = _deployment_option(commands.add_parser("ask", help="one turn in the terminal, streamed"))
-    ask.add_argument("--tenant", required=True, help="tenant code asking")
+    ask.add_argument("--tenant", default=None, help=TENANT_HELP)
     ask.add_argument("--thread", default=None, help="continue this conversation")
     ask.add_argument("--json", action="store_true", help="one JSON event per line")
     ask.add_argument("--chart", type=Path, default=None, help="render the chart to FILE.svg|png")
@@ -200,6 +214,11 @@ def build_parser() -> argparse.ArgumentParser:
         catalog.add_parser("check", help="compare the catalog with the live database")
     )
     check.add_argument("--catalog", type=Path, default=None, help="catalog folder")
+    check.add_argument(
+        "--data",
+        action="store_true",
+        help="also try each join on the rows (values found in the parent, parent unique)",
+    )
     check.set_defaults(run=_cmd_catalog_check)
     imp = _deployment_option(
         catalog.add_parser("import", help="write a catalog file from a live schema")
@@ -208,14 +227,24 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--system", default=None, help="system name (default: the schema's)")
     imp.add_argument("--out", type=Path, default=Path("catalog/systems"), help="output folder")
     imp.add_argument("--force", action="store_true", help="overwrite an existing file")
-    imp.add_argument("--tenant-column", default=None, help="the tenant column's name")
+    _tenancy_options(imp)
     imp.add_argument("--views", action="store_true", help="also views, as read-only tables")
     imp.set_defaults(run=_cmd_catalog_import)
+    select = _deployment_option(
+        catalog.add_parser(
+            "select", help="the tables source selection chooses for each question, and why"
+        )
+    )
+    select.add_argument("--json", action="store_true", help="one JSON object per question")
+    select.add_argument(
+        "questions", nargs="*", metavar="QUESTION", help="questions (default: one per stdin line)"
+    )
+    select.set_defaults(run=_cmd_catalog_select)
 
     init = commands.add_parser("init", help="scaffold a deployment folder from a live schema")
     init.add_argument("folder", type=Path, metavar="DIR", help="new (or empty) folder to write")
     init.add_argument("--schema", required=True, help="database schema to read")
-    init.add_argument("--tenant-column", default=None, help="the tenant column's name")
+    _tenancy_options(init)
     init.add_argument("--views", action="store_true", help="also views, as read-only tables")
     init.add_argument("--database-url", default=None, help="default: DATABASE_URL")
     init.set_defaults(run=_cmd_init)
@@ -248,13 +277,25 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    """The settings, with `--deployment` (if given) ahead of the environment."""
+    """The settings, with `--deployment` (if given) ahead of the environment. `init` writes
+    the deployment ORQUESTRA_DEPLOYMENT may already name (set first, as people do): until it
+    exists the settings are read without it."""
+    if _writes_named_deployment(args):
+        return Settings(deployment=DEFAULT_DEPLOYMENT)
     if not getattr(args, "deployment", None):
         return Settings()
     settings = Settings(deployment=args.deployment)
     # The server's app factory (and any worker process) reads the settings again.
     os.environ["ORQUESTRA_DEPLOYMENT"] = str(settings.active_deployment.root)
     return settings
+
+
+def _writes_named_deployment(args: argparse.Namespace) -> bool:
+    named = os.environ.get("ORQUESTRA_DEPLOYMENT", "")
+    folder: Path | None = getattr(args, "folder", None) if args.run is _cmd_init else None
+    if folder is None or not named:
+        return False
+    return Path(named).expanduser().resolve() == folder.expanduser().resolve()
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 from typing import Any
 
 import asyncpg
 
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
-from orquestra.ddl_catalog import CatalogError, load_catalog
+from orquestra.ddl_catalog import load_catalog
 from orquestra.server.db_policies import PolicyError
 from orquestra.server.terminal import fail
 
@@ -142,28 +143,44 @@ def _apply_db_policies(
 def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.core.database import admin_url, connect
     from orquestra.ddl_catalog.check import check_catalog
+    from orquestra.ddl_catalog.check_joins import check_join_data
 
     catalog = load_catalog(args.catalog or settings.catalog_dir)
 
-    async def run() -> list[Any]:
+    async def run() -> tuple[list[Any], list[Any]]:
         conn = await connect(admin_url(settings))
         try:
-            return await check_catalog(conn, catalog)
+            drifts = await check_catalog(conn, catalog)
+            return drifts, await check_join_data(conn, catalog) if args.data else []
         finally:
             await conn.close()
 
-    drifts = asyncio.run(run())
+    drifts, joins = asyncio.run(run())
     for warning in catalog.warnings:
         print(f"warning: {warning}")
     for drift in drifts:
         print(drift)
+    for finding in joins:
+        print(finding)
+    contradicted = sum(finding.contradicted for finding in joins)
     summary = f"{len(catalog.systems)} systems, {len(catalog.tables)} tables, "
     summary += f"{len(catalog.glossary)} glossary terms"
-    if drifts:
-        print(f"\ncatalog check: {len(drifts)} drift(s) ({summary})")
+    if catalog.drafts:  # `init`'s drafts: checked above, used by no stage until confirmed
+        summary += f", {len(catalog.drafts)} drafts to confirm (draft: true)"
+    summary += f", {len(joins)} joins tried on the data" if args.data else ""
+    if drifts or contradicted:
+        found = [f"{len(drifts)} drift(s)"] if drifts else []
+        found += [f"{contradicted} join(s) the data contradicts"] if contradicted else []
+        print(f"\ncatalog check: {', '.join(found)} ({summary})")
         return 1
     print(f"\ncatalog check: clean ({summary})")
     return 0
+
+
+def _cmd_catalog_select(args: argparse.Namespace, settings: Settings) -> int:
+    from orquestra.server.catalog_select import catalog_select
+
+    return catalog_select(args, settings)
 
 
 def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
@@ -174,13 +191,11 @@ def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
     target = args.out / f"{system}.yaml"
     if target.exists() and not args.force:
         return fail("FILE_EXISTS", f"{target} exists; pass --force to overwrite it")
-    tenant_column = _tenant_column(args, settings)
-    if tenant_column is None:
-        return fail("TENANT_COLUMN_REQUIRED", TENANT_COLUMN_HINT)
 
     async def run() -> Any:
         conn = await connect(admin_url(settings))
         try:
+            tenant_column = await _tenancy(conn, args, settings, reuse_deployment=True)
             return await import_schema(
                 conn,
                 args.schema,
@@ -200,35 +215,75 @@ def _cmd_catalog_import(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-TENANT_COLUMN_HINT = (
-    "name the column that holds the tenant with --tenant-column COL "
-    "(or ORQUESTRA_TENANT_COLUMN); the active deployment's catalog has no single one to reuse"
-)
+CANDIDATE_COLUMNS_SQL = """
+SELECT column_name, count(*) AS tables
+FROM information_schema.columns
+WHERE table_schema = $1
+GROUP BY column_name
+HAVING count(*) > 1
+ORDER BY count(*) DESC, column_name
+LIMIT 8
+"""
+"""Columns of the same name in several tables: where a tenant column usually is."""
 
 
-def _tenant_column(args: argparse.Namespace, settings: Settings) -> str | None:
-    """`--tenant-column`, else the setting, else the one tenant column name the active
-    deployment's catalog uses (so importing more of the same database needs no flag)."""
-    if args.tenant_column or settings.tenant_column:
-        return args.tenant_column or settings.tenant_column
-    try:
-        names = set(load_catalog(settings.catalog_folder).tenant_tables().values())
-    except CatalogError:
+class TenancyUndecided(OrquestraError):
+    """`init`/`catalog import` were not told whether the data has tenants, and by which column."""
+
+
+async def _tenancy(
+    conn: Any, args: argparse.Namespace, settings: Settings, *, reuse_deployment: bool = False
+) -> str | None:
+    """The tenant column to import with, or None for one organisation's data
+    (`--no-tenancy`). Never a guess: without `--tenant-column`, `ORQUESTRA_TENANT_COLUMN` or
+    `--no-tenancy` it fails closed, naming the columns that could hold a tenant. `catalog
+    import` into a deployment named explicitly reuses that deployment's tenancy."""
+    if args.no_tenancy and (args.tenant_column or settings.tenant_column):
+        raise TenancyUndecided(
+            "TENANCY_CONFLICT", "--no-tenancy and a tenant column exclude each other: give one"
+        )
+    if args.no_tenancy:
         return None
-    return names.pop() if len(names) == 1 else None
+    if args.tenant_column or settings.tenant_column:
+        return str(args.tenant_column or settings.tenant_column)
+    if reuse_deployment and _deployment_named(args):
+        deployment = settings.active_deployment
+        if not deployment.profile.has_tenants:
+            return None
+        names = set(load_catalog(settings.catalog_folder).tenant_tables().values())
+        if len(names) == 1:
+            return names.pop()
+    found = [
+        f"{row['column_name']} ({row['tables']} tables)"
+        for row in await conn.fetch(CANDIDATE_COLUMNS_SQL, args.schema)
+    ]
+    listed = (
+        f"Columns found in several tables of {args.schema}: {', '.join(found)}"
+        if found
+        else f"No column name repeats across the tables of {args.schema}"
+    )
+    raise TenancyUndecided(
+        "TENANT_COLUMN_REQUIRED",
+        "say whether the data belongs to many tenants: --tenant-column COL names the column "
+        "that holds the tenant (or ORQUESTRA_TENANT_COLUMN), --no-tenancy declares one "
+        f"organisation's data, readable by every signed-in person. {listed}.",
+    )
+
+
+def _deployment_named(args: argparse.Namespace) -> bool:
+    """Whether a deployment was chosen (`--deployment` or ORQUESTRA_DEPLOYMENT), rather than
+    the packaged default: only a chosen one's tenancy is reused."""
+    return bool(getattr(args, "deployment", None) or os.environ.get("ORQUESTRA_DEPLOYMENT"))
 
 
 def _cmd_init(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.core.database import admin_url, connect
     from orquestra.ddl_catalog.scaffold import scaffold_deployment
 
-    tenant_column = _tenant_column(args, settings)
-    if tenant_column is None:
-        return fail("TENANT_COLUMN_REQUIRED", TENANT_COLUMN_HINT)
-
     async def run() -> Any:
         conn = await connect(args.database_url or admin_url(settings))
         try:
+            tenant_column = await _tenancy(conn, args, settings)
             return await scaffold_deployment(
                 conn,
                 args.folder,

@@ -9,6 +9,7 @@ import logging
 import os
 import sys
 
+from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.guards.rails import Guardrails, Toolkit
@@ -34,7 +35,7 @@ def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     print(f"Orquestra demo ({name}): starting the embedded PostgreSQL and loading the sample data…")
     report = asyncio.run(init_database(settings))
     _print_report(report, settings)
-    checked = _cmd_catalog_check(argparse.Namespace(catalog=None), settings)
+    checked = _cmd_catalog_check(argparse.Namespace(catalog=None, data=False), settings)
     if checked != 0:
         return checked
     from orquestra.server.auth import mint_token
@@ -102,16 +103,35 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+class TenantOptionError(OrquestraError):
+    """`--tenant` given where there are no tenants, missing where there are, or invalid."""
+
+
+def asked_tenant(settings: Settings, given: str | None) -> str:
+    """The canonical tenant a command runs as: `--tenant` in a deployment with tenants
+    (required), none in one without (refused if given, as a token's claim is)."""
+    from orquestra.guards.tenant_key import InvalidTenant, deployment_key
+
+    key = deployment_key(load_catalog(settings.catalog_folder), settings.active_deployment.profile)
+    if given is None and key.has_tenants:
+        raise TenantOptionError(
+            "TENANT_REQUIRED", "this deployment's data has tenants: name one with --tenant T"
+        )
+    if given is not None and not key.has_tenants:
+        raise TenantOptionError(
+            "TENANT_NOT_USED",
+            "this deployment has no tenants (tenancy: none in its profile): leave out --tenant",
+        )
+    try:
+        return key.canonical(given)
+    except InvalidTenant as exc:
+        raise TenantOptionError("INVALID_TENANT", f"{given!r}: {exc}") from None
+
+
 def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
-    from orquestra.guards.tenant_key import InvalidTenant, TenantKey
     from orquestra.server.auth import mint_token
 
-    key = TenantKey.from_catalog(load_catalog(settings.catalog_folder))
-    try:
-        tenant = key.canonical(args.tenant)
-    except InvalidTenant as exc:
-        return fail("INVALID_TENANT", f"{args.tenant!r}: {exc}")
-    print(mint_token(settings, tenant, args.user))
+    print(mint_token(settings, asked_tenant(settings, args.tenant), args.user))
     return 0
 
 
@@ -126,7 +146,7 @@ def _cmd_sql(args: argparse.Namespace, settings: Settings) -> int:
 
     return run_sql_command(
         args.query,
-        args.tenant,
+        asked_tenant(settings, args.tenant),
         raw=args.raw,
         as_json=args.json,
         settings=settings,
@@ -151,10 +171,11 @@ def _sample_loaded(settings: Settings) -> None:
 def _cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.server.ask_command import run_ask_command
 
+    tenant = asked_tenant(settings, args.tenant)
     _sample_loaded(settings)
     return run_ask_command(
         args.question,
-        args.tenant,
+        tenant,
         thread=args.thread,
         as_json=args.json,
         settings=settings,

@@ -98,7 +98,7 @@ async def apply_policies(
             await conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
             for statement in statements:
                 await _run(conn, statement)
-            if not owned:
+            if not owned and catalog.tenant_tables():
                 await _require_tenant_readable(conn, role)
         await asyncio.sleep(0)  # notices are delivered through the event loop
     finally:
@@ -165,7 +165,8 @@ async def findings(
     exists = await conn.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", role)
     who = role if exists else "public"
     found = [
-        None if owned else await _tenant_switchable(conn, who),
+        # Without tenants there is no tenant to switch: nothing for layers 2 and 3 to filter.
+        None if owned or not catalog.tenant_tables() else await _tenant_switchable(conn, who),
         await _relations_without_row_security(conn, catalog),
         await _dangerous_functions(conn, who),
         await _temp(conn, who),

@@ -55,7 +55,9 @@ class ChatRequest(BaseModel):
 
 
 class DevLogin(BaseModel):
-    tenant: str | int = Field(description="The tenant to sign in as (demo only).")
+    tenant: str | int | None = Field(
+        None, description="The tenant to sign in as (demo only); none where there are no tenants."
+    )
 
 
 class ErrorBody(BaseModel):

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from orquestra.core.database import agent_url, connect
+from orquestra.core.database import connect_agent
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
@@ -102,7 +102,7 @@ def _normalised(query: str, dialect: str, as_json: bool) -> tuple[str, dict[str,
 
 
 async def _execute(sql: str, params: list[str], tenant: str, settings: Settings) -> QueryResult:
-    conn = await connect(agent_url(settings))
+    conn = await connect_agent(settings)
     try:
         return await run_as_tenant(
             conn, sql, params, tenant=tenant, limits=settings.limits.execution()

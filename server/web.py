@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, Response
@@ -100,6 +100,8 @@ class PublicProfile(BaseModel):
     assistant_name: str
     languages: list[Language]
     default_language: Language
+    tenancy: Literal["tenants", "none"] = "tenants"
+    """`none`: one organisation's data; sign-in names no tenant."""
     tenant: dict[Language, TenantLabel]
     locale: dict[Language, str]
     currency: str
@@ -112,15 +114,19 @@ class PublicProfile(BaseModel):
     @classmethod
     def of(cls, profile: Profile, tenants: list[DemoTenant] | None) -> PublicProfile:
         # Every language gets an entry, falling back to the default language's text.
-        def each(field: str) -> dict[Language, Any]:
-            return {lang: profile.text(field, lang) for lang in profile.languages}
-
         return cls(
             name=profile.name,
             assistant_name=profile.assistant_name,
             languages=profile.languages,
             default_language=profile.default_language,
-            tenant=each("tenant"),
+            tenancy=profile.tenancy,
+            tenant={
+                lang: TenantLabel(
+                    singular=profile.tenant_label(lang),
+                    plural=profile.tenant_label(lang, plural=True),
+                )
+                for lang in profile.languages
+            },
             locale={lang: profile.locale_for(lang) for lang in profile.languages},
             currency=profile.currency,
             timezone=profile.timezone,

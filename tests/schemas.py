@@ -3,7 +3,9 @@
 `load_schema(server_url, "chinook", "db_name")` creates the database (dropping one a
 previous run left) and runs the schema's own script in it; `foreign_keys=False` drops every
 foreign key afterwards, which is how most real databases arrive (the declared keys are then
-the answer key for the joins `init` proposes).
+the answer key for the joins `init` proposes). By default a schema comes as it was published:
+nycflights13 declares no foreign keys (its script adds the documented ones, marked as the
+answer key, which are dropped), Northwind and Chinook keep theirs.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from tests.databases import fresh_database
 
 SCHEMAS = Path(__file__).parent / "fixtures" / "schemas"
 NAMES = ("northwind", "chinook", "nycflights13")
+PUBLISHED_WITHOUT_FOREIGN_KEYS = frozenset({"nycflights13"})
 _OWN_DATABASE = re.compile(
     r"^(DROP DATABASE[^;]*;|CREATE DATABASE[^;]*;|\\c [^\n]*)$", re.MULTILINE | re.IGNORECASE
 )
@@ -43,10 +46,12 @@ def script(name: str) -> str:
 
 
 async def load_schema(
-    server_url: str, name: str, database: str, *, foreign_keys: bool = True
+    server_url: str, name: str, database: str, *, foreign_keys: bool | None = None
 ) -> tuple[str, list[tuple[str, str, str, str]]]:
     """Create `database` holding schema `name`; its URL and the foreign keys it declared
-    (child, column, parent, column), whether or not they were kept."""
+    (child, column, parent, column), whether or not they were kept (`None`: as published)."""
+    if foreign_keys is None:
+        foreign_keys = name not in PUBLISHED_WITHOUT_FOREIGN_KEYS
     url = await fresh_database(server_url, database)
     conn = await asyncpg.connect(url)
     try:

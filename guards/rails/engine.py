@@ -39,6 +39,7 @@ from orquestra.guards.rails.contracts import (
 from orquestra.guards.rails.judges import Groundedness, RelevanceJudge
 from orquestra.guards.rails.native_input import MessageSize, OutOfScope, PromptInjection, Toolkit
 from orquestra.guards.rails.native_output import PersonalData
+from orquestra.guards.rails.shape import AnswerShape
 
 log = logging.getLogger("orquestra.guardrails")
 Result = TypeVar("Result", RailResult, JudgeResult)
@@ -46,7 +47,7 @@ Result = TypeVar("Result", RailResult, JudgeResult)
 NATIVE: dict[str, dict[str, Callable[[Entry, Toolkit], Any]]] = {
     "input": {"PINJ": PromptInjection, "OOS": OutOfScope, "SIZE": MessageSize},
     "output": {"PII": PersonalData},
-    "judges": {"GROUNDEDNESS": Groundedness, "RELEVANCE": RelevanceJudge},
+    "judges": {"GROUNDEDNESS": Groundedness, "RELEVANCE": RelevanceJudge, "SHAPE": AnswerShape},
 }
 OUTCOMES = Counter(
     "orquestra_guardrail_outcomes_total",

@@ -136,17 +136,23 @@ DATA_NOUNS = re.compile(
 # Two of these (what to measure, and when) make a data question even without a catalog word
 # ("quanto vendemos no mês passado?"); one alone does not ("what is the weather today").
 QUANTITY = re.compile(
-    r"\b(quant[oa]s?|how (many|much)|total\w*|soma|sum|media|average|mediana|median|maior\w*|"
+    r"\b(quant[oa]s?|how (many|much)|total\w*|soma|sum|medi[ao]s?|average|mediana|median|maior\w*|"
     r"menor\w*|top|ranking|lista\w*|list|mostr\w*|show|compar\w*|melhor\w*|pior\w*|best|"
     r"worst|highest|lowest|biggest|smallest|most|least)\b"
 )
+LISTING = re.compile(r"\b(quais|which|list|liste)\b")
+"""Words that ask for items of the data; with a number, a data question whatever language
+its other words are in ("quais os 3 álbuns com mais faixas?", "quais músicas da fatura 150")."""
+SHAPED = re.compile(r"\b(por|per|by|each|cada|every)\b|\d")
+"""With a quantity, what shapes a data question in any words, catalog's or not: a grouping or
+a number ("frete médio por país", "top 3 clientes", "os 5 que mais gastaram")."""
 PERIOD = re.compile(
     r"\b(por (mes|ano|semana|dia|trimestre)|per (month|year|week|day|quarter)|mensal|monthly|"
     r"anual|yearly|ultim\w*|last|este (mes|ano)|esta semana|this (month|year|week)|"
     r"mes passado|ano passado|semana passada|hoje|today|ontem|yesterday|trimestre|quarter|"
     r"janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro|"
     r"january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"20\d\d)\b"
+    r"(?:19|20)\d\d|mes a mes|month by month)\b"
 )
 FOLLOW_UP = re.compile(
     r"^(e|and|what about|how about|agora|now|entao|so|tambem|also|mas|but|e se|e quanto|"
@@ -197,8 +203,10 @@ class OutOfScope:
             return True
         if any(self._abbreviates(a) for a in abbreviations(text)):
             return True
-        if QUANTITY.search(text) and PERIOD.search(text):
+        if QUANTITY.search(text) and (PERIOD.search(text) or SHAPED.search(text)):
             return True
+        if LISTING.search(text) and re.search(r"\d", text):
+            return True  # "quais músicas vieram na fatura 150?", in words the catalog lacks
         if META.search(text) or SOCIAL.search(text) or DATA_NOUNS.search(text):
             return True
         if check.history:

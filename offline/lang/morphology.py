@@ -93,6 +93,10 @@ class Morphology:
     """Verb forms whose root is not the start of their noun ("sold" → "sale")."""
     plural_endings: Words = ()
     """Endings of a plural noun or adjective ("pedidos urgentes")."""
+    verb_only_endings: Words = ()
+    """Endings only a verb's forms have, of any root ("viajam", "pagarem")."""
+    dropped_before_endings: Words = ()
+    """A base form's last letters dropped before an ending ("place" → "placed", "handling")."""
     adjectives_after_noun: bool = False
     """An adjective that says a kind of a thing stands after its noun, agreeing with it
     ("pedidos urgentes"), not before ("urgent orders")."""
@@ -245,6 +249,10 @@ ADVERB_ENDINGS: Words = _joined("adverb_endings")
 PERSON_ENDINGS: Words = _joined("person_endings")
 """Endings of a verb said of a person ("pagamos", "clientes pagarem")."""
 PLURAL_ENDINGS: Words = _joined("plural_endings")
+VERB_ONLY_ENDINGS: Words = _joined("verb_only_endings")
+"""Endings only a verb's forms have ("viajam", "pagarem")."""
+DROPPED: Words = _joined("dropped_before_endings")
+"""A base form's last letters dropped before an ending ("place" → "placed")."""
 """Endings of a plural noun or adjective ("pedidos urgentes", "orders")."""
 IRREGULAR_PARTICIPLES: Words = _joined("irregular_participle_endings")
 """Endings of participles spelled without the regular endings ("aberto", "feita")."""
@@ -399,3 +407,57 @@ def past_of_many(word: str) -> str:
         (word[: -len(one)] + many for one, many in PRETERITE_PLURALS.items() if word.endswith(one)),
         word,
     )
+
+
+VERB_FORM_ENDINGS: Words = tuple(
+    dict.fromkeys(
+        (
+            *VERB_ENDINGS,
+            *PARTICIPLES,
+            *FINITE_PAST,
+            *FIRST_PERSON,
+            *PROGRESSIVE_ENDINGS,
+            *ADVERB_ENDINGS,
+            *REGULAR_PAST_ENDINGS,
+            *VERB_ONLY_ENDINGS,
+            *NOUN_ENDINGS,
+        )
+    )
+)
+"""Endings that make a word a verb's form, an act's noun or an adverb whatever its root
+("cadastraram", "placed", "handling", "movimentação", "exactly"): a word ending so says what
+was done or how, not a thing a question asks about."""
+
+
+def looks_like_a_verb(word: str) -> bool:
+    """`word` ends as a verb's form or an adverb does, with a root left before the ending.
+
+    >>> [looks_like_a_verb(w) for w in ("cadastraram", "handled", "revenue", "agenda")]
+    [True, True, False, False]
+    """
+    return any(
+        word.endswith(end) and len(word) - len(end) >= SHORT_ROOT - 1 for end in VERB_FORM_ENDINGS
+    )
+
+
+def forms_of(verb: str) -> frozenset[str]:
+    """Every form the languages' endings make of `verb` (an infinitive or a base form): its
+    root with any ending of a verb's forms, of a present or a person, or a plural's ("vender" →
+    "vendem", "vendeu"; "handle" → "handled", "handles").
+
+    >>> sorted(w for w in forms_of("vender") if w.startswith("vendem"))
+    ['vendem', 'vendemos']
+    >>> {"handled", "handles", "handling"} <= forms_of("handle")
+    True
+    """
+    endings = (
+        *VERB_FORM_ENDINGS,
+        *PRESENT_ENDINGS,
+        *PERSON_ENDINGS,
+        *PLURAL_ENDINGS,
+        *FIRST_PERSON_PAST,
+    )
+    roots = {verb, *(verb[: -len(end)] for end in VERB_ENDINGS if verb.endswith(end))}
+    roots |= {verb[: -len(end)] for end in DROPPED if verb.endswith(end)}
+    forms = {root + end for root in roots for end in endings}
+    return frozenset({verb, *forms, *(plural_stem(verb) + end for end in PLURAL_ENDINGS)})

@@ -9,9 +9,9 @@
 
 // {tenant}: what a tenant is called ({Tenant} capitalised); {topics}: what one can ask about.
 const TEXT = {
-  pt: { loginIntro: "Entrar na demonstração como {tenant}:", enter: "Entrar",
+  pt: { loginIntro: "Entrar na demonstração como {tenant}:", loginIntroOne: "Entrar na demonstração:", enter: "Entrar",
         tokenIntro: "Cole o token de acesso emitido pelo seu provedor de identidade "
-          + "(ou pelo comando orquestra token --tenant T).", signOut: "Sair",
+          + "(ou pelo comando orquestra token).", signOut: "Sair",
         newThread: "+ Nova conversa", newThreadTitle: "Nova conversa", switchTenant: "Trocar {tenant}",
         send: "Enviar", placeholder: "Pergunte sobre {topics}…", placeholderAny: "Pergunte sobre os seus dados…",
         examples: "Experimente perguntar:",
@@ -21,9 +21,9 @@ const TEXT = {
         offlineNote: "entende perguntas diretas sobre {topics}: contagens, somas e médias, listas, "
           + "séries por período e os maiores de um grupo. Para perguntas mais livres, configure um "
           + "modelo de linguagem." },
-  en: { loginIntro: "Choose the {tenant} to enter the demo as:", enter: "Enter",
+  en: { loginIntro: "Choose the {tenant} to enter the demo as:", loginIntroOne: "Enter the demo:", enter: "Enter",
         tokenIntro: "Paste the access token your identity provider issued "
-          + "(or by the command orquestra token --tenant T).", signOut: "Sign out",
+          + "(or by the command orquestra token).", signOut: "Sign out",
         newThread: "+ New conversation", newThreadTitle: "New conversation", switchTenant: "Switch {tenant}",
         send: "Send", placeholder: "Ask about {topics}…", placeholderAny: "Ask about your data…",
         examples: "Try asking:",
@@ -51,6 +51,9 @@ function t(key) {
     .replace("{topics}", topics().join(", "));
 }
 const tenantLabel = (code) => `${capitalise(tenantWord())} ${code}`;
+// Without tenants (tenancy: none) a person is who they signed in as, not a tenant.
+const hasTenants = () => state.profile.tenancy !== "none";
+const whoLabel = () => hasTenants() ? tenantLabel(state.tenant) : String(tokenClaims(state.token).sub ?? "");
 
 async function loadProfile() {
   try {
@@ -77,7 +80,7 @@ function applyLanguage() {
     el.placeholder = t(el.dataset.i18nPlaceholder); });
   document.querySelectorAll(".lang").forEach((el) => { el.textContent = otherLanguage().toUpperCase(); });
   for (const option of $("tenant").options) option.text = pickerLabel(option.value);
-  if (state.tenant) $("who").textContent = tenantLabel(state.tenant);
+  if (state.tenant) $("who").textContent = whoLabel();
   showExamples();
 }
 
@@ -128,14 +131,19 @@ function showLogin(reason) {
     $("bearer").focus(); return;
   }
   // The tenants the server lists; none listed (too many, or no tenant table): a typed code.
+  // Without tenants there is nothing to choose: the button alone signs in.
   const select = $("tenant"); select.innerHTML = "";
   const tenants = state.profile.tenants || [];
   for (const { code } of tenants) select.append(new Option(pickerLabel(code), code));
-  select.hidden = !tenants.length; $("tenant-code").hidden = Boolean(tenants.length);
+  select.hidden = !tenants.length || !hasTenants();
+  $("tenant-code").hidden = Boolean(tenants.length) || !hasTenants();
+  $("login-intro").dataset.i18n = hasTenants() ? "loginIntro" : "loginIntroOne";
+  $("login-intro").textContent = t($("login-intro").dataset.i18n);
 }
 
 async function login(tenant) {
-  const response = await api("/v1/dev/token", { method: "POST", body: JSON.stringify({ tenant }) });
+  const body = hasTenants() ? { tenant } : {};
+  const response = await api("/v1/dev/token", { method: "POST", body: JSON.stringify(body) });
   const { token } = await response.json();
   await begin(token, tenant);
 }
@@ -173,7 +181,7 @@ function signOut(reason) {
 
 async function showApp() {
   $("login").hidden = true; $("app").hidden = false;
-  $("who").textContent = tenantLabel(state.tenant);
+  $("who").textContent = whoLabel();
   newThread();
   await loadThreads();
 }
@@ -470,7 +478,7 @@ function table(data, display) {
 
 async function start() {
   [state.devLogin] = await Promise.all([signInOptions(), loadProfile()]);
-  $("switch").dataset.i18n = state.devLogin ? "switchTenant" : "signOut";
+  $("switch").dataset.i18n = state.devLogin && hasTenants() ? "switchTenant" : "signOut";
   applyLanguage();
   $("login-form").onsubmit = (e) => {
     e.preventDefault(); login($("tenant").hidden ? $("tenant-code").value.trim() : $("tenant").value);

@@ -152,7 +152,7 @@ def test_a_yearly_series_is_said_and_tabled_by_its_years(demo_db, data_dir: Path
     assert "In 2026, freight spend" in result.stdout, result.stdout
     assert "03:00" not in result.stdout and "+00:00" not in result.stdout
     lines = result.stdout.splitlines()
-    table = lines[next(i for i, line in enumerate(lines) if line.startswith("ano ")) :]
+    table = lines[next(i for i, line in enumerate(lines) if line.startswith("year ")) :]
     assert [line.split()[0] for line in table[1:]] == ["2024", "2025", "2026"], table
 
 

@@ -8,7 +8,8 @@ import doctest
 import pytest
 
 from orquestra.core import errors
-from orquestra.core.database import DatabaseUnavailable, StateDatabaseMissing
+from orquestra.core.conninfo import DatabaseUrlInvalid
+from orquestra.core.database import AgentRoleMissing, DatabaseUnavailable, StateDatabaseMissing
 from orquestra.core.deployment import DeploymentError
 from orquestra.core.errors import OrquestraError
 from orquestra.ddl_catalog import CatalogError
@@ -30,6 +31,8 @@ NAMED = [
     (DeploymentError("DEPLOYMENT_NOT_FOUND", "no folder x"), "DEPLOYMENT_NOT_FOUND"),
     (DatabaseUnavailable("cannot reach PostgreSQL"), "DB_UNAVAILABLE"),
     (StateDatabaseMissing("create it"), "STATE_DATABASE_MISSING"),
+    (AgentRoleMissing("run orquestra db policies --apply"), "AGENT_ROLE_MISSING"),
+    (DatabaseUrlInvalid("neither a URL nor key=value pairs"), "DATABASE_URL_INVALID"),
     (CatalogError("CATALOG_EMPTY", "no system files"), "CATALOG_EMPTY"),
     (SampleDataError("SAMPLE_DATA_UNKNOWN", "no such sample"), "SAMPLE_DATA_UNKNOWN"),
     (ScaffoldError("INIT_DIR_NOT_EMPTY", "x is not empty"), "INIT_DIR_NOT_EMPTY"),

@@ -117,3 +117,52 @@ def test_the_check_sees_the_framework_files() -> None:
     # An empty walk would make the first test pass without reading anything.
     names = {path.name for path in framework_files()}
     assert {"prompts.py", "router.md", "wiring.py"} <= names
+
+
+def _defaults(value: object) -> list[str]:
+    """Every text inside a default value (nested settings, lists, mappings)."""
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return [t for name in type(value).model_fields for t in _defaults(getattr(value, name))]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (*_defaults(k), *_defaults(v))]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [t for item in value for t in _defaults(item)]
+    return [str(value)] if isinstance(value, str | Path) else []
+
+
+def test_no_default_or_fallback_is_taken_from_a_sample_deployment() -> None:
+    """Defaults are where a sample's words slip in unseen (`init` once fell back to the demo's
+    tenant column): no command-line option and no setting defaults to a sample deployment's
+    table or column name, or to one of its business words."""
+    import argparse
+
+    from orquestra.core.settings import Settings
+    from orquestra.ddl_catalog import load_catalog
+    from orquestra.deployments import DEPLOYMENTS_DIR
+    from orquestra.server.cli import build_parser
+
+    names = set()
+    for folder in sorted(DEPLOYMENTS_DIR.iterdir()):
+        if (folder / "catalog").is_dir():
+            catalog = load_catalog(folder / "catalog")
+            names |= set(catalog.tables)
+            names |= {c.name for t in catalog.tables.values() for c in t.columns if "_" in c.name}
+    assert "cod_fornecedor" in names  # the walk reads the samples' catalogs
+
+    texts: list[str] = []
+    parsers = [build_parser()]
+    while parsers:
+        parser = parsers.pop()
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += list(action.choices.values())
+            elif action.default is not argparse.SUPPRESS:
+                texts += _defaults(action.default)
+    for name, field in Settings.model_fields.items():
+        if name not in {"deployment", "catalog_dir", "guardrails_file", "database_name"}:
+            texts += _defaults(field.default)
+    hits = [t for t in texts if t in names or business_words(t)]
+    assert not hits, f"defaults taken from a sample deployment: {hits}"
+    assert Settings.model_fields["tenant_column"].default is None

@@ -133,8 +133,9 @@ async def test_an_ungrounded_number_sends_the_streamed_answer_back(harness: Harn
     assert f"## Previous answer\nA {measure} de 2026 somou" in second_prompt
     state = await harness.state()
     assert state["refine_rounds"] == 1 and not state["caps_hit"]
-    # Relevance judges concept answers only, in the packaged file; groundedness judges both.
-    assert [v["name"] for v in turn.result["judgements"]] == ["groundedness"]
+    # Relevance judges concept answers only, in the packaged file; groundedness judges both;
+    # shape (the result's form against the question's) judges data answers.
+    assert [v["name"] for v in turn.result["judgements"]] == ["groundedness", "shape"]
     answers = [m.content for m in state["messages"] if m.type == "ai"]
     assert answers == [after]  # the draft was replaced in the conversation, not kept
 

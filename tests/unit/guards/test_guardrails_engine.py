@@ -51,8 +51,8 @@ def test_the_packaged_defaults_load(toolkit: Toolkit) -> None:
     rails = Guardrails.load(toolkit)
     assert [r.entry.id for r in rails.input] == ["SIZE", "PINJ", "OOS"]
     assert [r.entry.id for r in rails.output] == ["PII"]
-    assert [j.entry.id for j in rails.judges] == ["groundedness", "relevance"]
-    assert [j.entry.id for j in rails.judges_for("answer")] == ["groundedness"]
+    assert [j.entry.id for j in rails.judges] == ["groundedness", "shape", "relevance"]
+    assert [j.entry.id for j in rails.judges_for("answer")] == ["groundedness", "shape"]
     assert [j.entry.id for j in rails.judges_for("knowledge")] == ["groundedness", "relevance"]
     assert rails.rail_code("PINJ") == "GRL.002"
 

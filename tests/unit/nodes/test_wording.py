@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,33 @@ def test_topics_fall_back_to_the_catalogs_systems(rental: Catalog) -> None:
     voice = voice_for(silent, rental)
     assert voice.topics("en") == "rentals"
     assert reply("greeting", "en", voice).endswith("or explain a business term.")
+
+
+def test_an_imported_catalog_is_named_by_its_main_tables_never_its_schema(
+    rental: Catalog,
+) -> None:
+    """`init` titles a system with its schema's name until a person writes one: the greeting
+    and the fallbacks then say what the main tables hold, not "public"."""
+    imported = replace(
+        rental,
+        systems=tuple(replace(s, title=s.db_schema, name=s.db_schema) for s in rental.systems),
+    )
+    silent = PROFILE.model_copy(update={"topics": {}, "examples": {}})
+    voice = voice_for(silent, imported)
+    topics = voice.topics("en")
+    schemas = {s.db_schema for s in rental.systems}
+    assert not any(schema in topics.split() for schema in schemas), topics
+    most_joined = max(
+        rental.tables,
+        key=lambda name: (
+            sum(1 for t in rental.tables.values() for j in t.meta.joins if j.to == name)
+            + len(rental.tables[name].meta.joins)
+        ),
+    )
+    assert most_joined.replace("_", " ") in topics or any(
+        synonym in topics for synonym in rental.tables[most_joined].meta.synonyms.en
+    ), topics
+    assert reply("greeting", "en", voice).startswith("Hello")
 
 
 def test_the_catalogs_synonyms_help_detect_the_language(rental: Catalog) -> None:

@@ -1,0 +1,146 @@
+"""A public schema with tenants, taken as a company would: Chinook, whose support reps own
+their customers (`customer.support_rep_id`), whose invoices and invoice lines follow. `init
+--tenant-column support_rep_id` with no hand edits, `catalog check`, `db policies --apply`,
+then `ask` and the HTTP server over a socket with the default (offline) model: each rep reads
+their own customers' rows, through the guard and through the database alone."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from orquestra.core.database import embedded_server
+from orquestra.core.settings import Settings
+from orquestra.ddl_catalog import load_catalog
+from orquestra.server.auth import mint_token
+from tests.e2e.conftest import BIN, Server, start_server, stream
+from tests.schemas import load_schema
+
+REPS = ("3", "4", "5")
+
+
+def orquestra(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "orquestra"), *args],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+async def chinook_url(settings: Settings) -> str:
+    server_url = embedded_server(settings.data_dir).get_uri()  # type: ignore[attr-defined]
+    url, _ = await load_schema(server_url, "chinook", "tenants_chinook")
+    return url
+
+
+@pytest.fixture(scope="module")
+def environment(chinook_url: str, data_dir: Path, tmp_path_factory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("chinook") / "deployment"
+    env = {
+        "DATABASE_URL": chinook_url,
+        "ORQUESTRA_DATA_DIR": str(data_dir),
+        "ORQUESTRA_DEPLOYMENT": str(folder),
+    }
+    written = orquestra(
+        env, "init", str(folder), "--schema", "public", "--tenant-column", "support_rep_id"
+    )
+    assert written.returncode == 0, written.stdout + written.stderr
+    checked = orquestra(env, "catalog", "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    applied = orquestra(env, "db", "policies", "--apply")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    return env
+
+
+@pytest.fixture(scope="module")
+def server(environment: dict[str, str], data_dir: Path) -> Iterator[Server]:
+    running = start_server(data_dir, **environment)
+    yield running
+    running.stop()
+
+
+async def owned(url: str, sql: str, rep: str) -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval(sql, int(rep)))
+    finally:
+        await conn.close()
+
+
+def test_init_proposes_the_reps_chain_and_shares_the_catalogue(
+    environment: dict[str, str],
+) -> None:
+    catalog = load_catalog(Path(environment["ORQUESTRA_DEPLOYMENT"]) / "catalog")
+    assert catalog.table("customer").tenant_column == "support_rep_id"
+    assert catalog.table("invoice").tenant_via.parent == "customer"
+    assert catalog.table("invoice_line").tenant_via.parent == "invoice"
+    for shared in ("track", "album", "artist", "genre", "media_type", "playlist"):
+        assert catalog.table(shared).shared, shared
+
+
+async def test_each_rep_counts_their_own_customers_invoices(
+    environment: dict[str, str], chinook_url: str
+) -> None:
+    seen = set()
+    for rep in REPS:
+        answered = orquestra(environment, "ask", "--json", "--tenant", rep, "how many invoices?")
+        assert answered.returncode == 0, answered.stderr
+        events = [json.loads(line) for line in answered.stdout.splitlines() if line.strip()]
+        result = next(e["data"] for e in events if e["event"] == "result")
+        expected = await owned(
+            chinook_url,
+            "SELECT count(*) FROM invoice i JOIN customer c USING (customer_id)"
+            " WHERE c.support_rep_id = $1",
+            rep,
+        )
+        assert result["rows"] == [[expected]], (rep, result)
+        seen.add(expected)
+    assert len(seen) == len(REPS)  # the reps' books differ: the filter did something
+    missing = orquestra(environment, "ask", "how many invoices?")
+    assert missing.returncode == 2 and "error [TENANT_REQUIRED]" in missing.stderr
+
+
+async def test_the_database_alone_holds_each_rep_to_their_rows(
+    environment: dict[str, str], chinook_url: str
+) -> None:
+    """Layer 3 alone (`sql --raw` skips the guard): a line of another rep's invoice is
+    invisible to the agent role."""
+    total = await owned(chinook_url, "SELECT count(*) FROM invoice_line WHERE $1 > 0", "1")
+    for rep in REPS:
+        raw = orquestra(
+            environment,
+            "sql",
+            "--raw",
+            "--json",
+            "--tenant",
+            rep,
+            "SELECT count(*) FROM invoice_line",
+        )
+        assert raw.returncode == 0, raw.stderr
+        mine = json.loads(raw.stdout)["rows"][0][0]
+        expected = await owned(
+            chinook_url,
+            "SELECT count(*) FROM invoice_line l JOIN invoice i USING (invoice_id)"
+            " JOIN customer c USING (customer_id) WHERE c.support_rep_id = $1",
+            rep,
+        )
+        assert mine == expected < total
+
+
+def test_the_server_streams_each_reps_own_answer(server: Server, chinook_url: str) -> None:
+    answers = {}
+    for rep in REPS:
+        events = stream(
+            server.url, "how many customers are there?", bearer=mint_token(Settings(), rep)
+        )
+        answers[rep] = next(e["data"] for e in events if e["event"] == "result")["rows"]
+    assert len({json.dumps(rows) for rows in answers.values()}) == len(REPS), answers
