@@ -119,6 +119,17 @@ def clinics_server(data_dir: Path, clinics_db) -> Iterator[Server]:
     running.stop()
 
 
+def orquestra_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The `orquestra` command in a process of its own, `env` over the tests' environment."""
+    return subprocess.run(
+        [str(BIN / "orquestra"), *args],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
 def token(tenant: str = "101", user: str = "ana") -> str:
     from orquestra.core.settings import Settings
     from orquestra.server.auth import mint_token

@@ -7,8 +7,6 @@ their own customers' rows, through the guard and through the database alone."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,20 +17,11 @@ from orquestra.core.database import embedded_server
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.server.auth import mint_token
-from tests.e2e.conftest import BIN, Server, start_server, stream
+from tests.e2e.conftest import Server, start_server, stream
+from tests.e2e.conftest import orquestra_cli as orquestra
 from tests.schemas import load_schema
 
 REPS = ("3", "4", "5")
-
-
-def orquestra(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BIN / "orquestra"), *args],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,6 @@ its catalog on tenancy stops the deployment."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,20 +23,9 @@ from orquestra.core.deployment import load_deployment
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.server.auth import mint_token
-from tests.e2e.conftest import BIN, Server, start_server, stream
+from tests.e2e.conftest import Server, start_server, stream
+from tests.e2e.conftest import orquestra_cli as orquestra
 from tests.schemas import load_schema
-
-AGENT_ROLE = "orquestra_agent"
-
-
-def orquestra(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(BIN / "orquestra"), *args],
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +93,7 @@ def test_init_no_tenancy_writes_one_organisations_deployment(deployment: Path) -
 async def test_policies_create_the_read_only_role_and_grants_and_no_row_security(
     deployment: Path, northwind_url: str
 ) -> None:
+    role = Settings().agent_role
     catalog = load_catalog(deployment / "catalog")
     conn = await asyncpg.connect(northwind_url)
     try:
@@ -116,12 +104,12 @@ async def test_policies_create_the_read_only_role_and_grants_and_no_row_security
         readable = await conn.fetch(
             "SELECT c.relname FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace"
             " AND c.relkind IN ('r', 'p') AND has_table_privilege($1, c.oid, 'SELECT')",
-            AGENT_ROLE,
+            role,
         )
         writable = await conn.fetch(
             "SELECT c.relname FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace"
             " AND c.relkind = 'r' AND has_table_privilege($1, c.oid, 'INSERT, UPDATE, DELETE')",
-            AGENT_ROLE,
+            role,
         )
     finally:
         await conn.close()

@@ -12,6 +12,7 @@ PUBLIC_FIELDS = {
     "assistant_name",
     "languages",
     "default_language",
+    "tenancy",
     "tenant",
     "locale",
     "currency",

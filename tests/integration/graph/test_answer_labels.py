@@ -54,8 +54,8 @@ async def test_the_writer_gets_the_tables_labels_and_units(offline: Harness) -> 
     turn = await ask_offline(offline, "revenue by month in 2026", "periods")
     state = turn.result
     columns = {c["name"]: c for c in state["display"]["columns"]}
-    assert columns["mes"]["label"] == "Month"
-    assert "mes: Month" in labels_text(state)
+    assert columns["month"]["label"] == "Month"  # an English question's column is English
+    assert "month: Month" in labels_text(state)
     money = [name for name, c in columns.items() if c.get("unit")]
     assert money and all(f"{name}: " in units_text(state) for name in money)
     assert "Mes:" not in state["answer"]
