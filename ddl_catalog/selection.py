@@ -176,6 +176,14 @@ class SourceIndex:
                 extra.append(Match((at,), said, tuple(h for h in hits if not h.typed_as)))
         return QuestionWords((*found.matches, *extra), found.terms)
 
+    def meaning_of(self, vector: np.ndarray) -> str | None:
+        """The catalog phrase a word embedded as `vector` reads as, by `_nearest_meaning`;
+        None when none is near and clear enough (or the catalog has fewer than two)."""
+        if self.meaning_matrix is None or len(self.meanings) < 2:
+            return None
+        found = self._nearest_meaning(self.meaning_matrix @ vector)
+        return None if found is None else self.meanings[found]
+
     def _nearest_meaning(self, similarity: np.ndarray) -> int | None:
         """The phrase a word reads as, given its similarity to each: the nearest, when as
         near as `NEAR` and nearer by `MARGIN` than the next phrase that shares none of its

@@ -7,13 +7,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from orquestra.ddl_catalog import load_catalog
-from orquestra.ddl_catalog.selection import SourceIndex
 from orquestra.graph.embeddings import E5Embeddings
 from orquestra.graph.meaning import read_by_meaning
+from orquestra.graph.sources import source_index
 from orquestra.graph.vector_cache import VectorCache
 
 SHOP = Path(__file__).resolve().parents[2] / "fixtures" / "catalogs" / "shop_en"
@@ -21,11 +20,14 @@ SHOP = Path(__file__).resolve().parents[2] / "fixtures" / "catalogs" / "shop_en"
 
 @pytest.fixture(scope="module")
 def read(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    catalog = load_catalog(SHOP)
-    index = SourceIndex(catalog, {name: np.ones(384, dtype=np.float32) for name in catalog.tables})
     vectors = VectorCache(E5Embeddings(), None, tmp_path_factory.mktemp("cache"))
     question = "Quantos clientes temos em cada país? E qual a cor favorita deles?"
-    return dict(asyncio.run(read_by_meaning(index, vectors, question)))
+
+    async def read_it() -> dict[str, str]:  # the index as the server builds it
+        index = await source_index(load_catalog(SHOP), vectors)
+        return dict(await read_by_meaning(index, vectors, question))
+
+    return asyncio.run(read_it())
 
 
 def test_words_of_another_language_read_as_the_catalogs(read: dict[str, str]) -> None:
