@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 from figures import DATA_QUESTIONS
@@ -25,36 +25,66 @@ class Stream:
     first_ms: float = 0.0
     total_ms: float = 0.0
     error: str | None = None
+    status: int = 0
+    kinds: list[str] = field(default_factory=list)
+    """The events' kinds, in order."""
+    thread_id: str | None = None
+    code: str | None = None
+    """The `error` event's code, if one came."""
+    left: bool = False
+    """The client went away mid-stream (`leave_after`)."""
 
 
-async def one_stream(client: httpx.AsyncClient, url: str, token: str, question: str) -> Stream:
-    """One streamed turn; a status but 200, an `error` event or no `result`/`done` is an error."""
-    stream, seen, started = Stream(), set(), time.perf_counter()
+async def one_stream(
+    client: httpx.AsyncClient,
+    url: str,
+    token: str,
+    question: str,
+    *,
+    thread: str | None = None,
+    leave_after: str | None = None,
+) -> Stream:
+    """One streamed turn; a status but 200, an `error` event or no `result`/`done` is an error.
+    `leave_after`: the client goes away once an event of that kind has come."""
+    stream, started = Stream(), time.perf_counter()
     try:
         async with client.stream(
             "POST",
             f"{url}/v1/chat/stream",
-            json={"message": question},
+            json={"message": question, "thread_id": thread},
             headers={"Authorization": f"Bearer {token}"},
         ) as response:
+            stream.status = response.status_code
             if response.status_code != 200:
                 stream.error = f"HTTP {response.status_code}: {(await response.aread())[:160]!r}"
                 return stream
-            kind = ""
-            async for line in response.aiter_lines():
-                if line.startswith("event:"):
-                    kind = line[6:].strip()
-                    seen.add(kind)
-                    stream.first_ms = stream.first_ms or (time.perf_counter() - started) * 1000
-                elif line.startswith("data:") and kind == "error":
-                    data = json.loads(line[5:])
-                    stream.error = f"error event {data.get('code')}: {data.get('message')}"
+            await _read(response, stream, started, leave_after)
     except httpx.HTTPError as exc:
         stream.error = f"{type(exc).__name__}: {exc}"
     stream.total_ms = (time.perf_counter() - started) * 1000
-    if stream.error is None and not {"result", "done"} <= seen:
-        stream.error = f"the stream ended without result and done (saw {sorted(seen)})"
+    if stream.error is None and not stream.left and not {"result", "done"} <= set(stream.kinds):
+        stream.error = f"the stream ended without result and done (saw {sorted(stream.kinds)})"
     return stream
+
+
+async def _read(
+    response: httpx.Response, stream: Stream, started: float, leave_after: str | None
+) -> None:
+    kind = ""
+    async for line in response.aiter_lines():
+        if line.startswith("event:"):
+            kind = line[6:].strip()
+            stream.kinds.append(kind)
+            stream.first_ms = stream.first_ms or (time.perf_counter() - started) * 1000
+        elif line.startswith("data:") and kind == "run":
+            stream.thread_id = json.loads(line[5:])["thread_id"]
+        elif line.startswith("data:") and kind == "error":
+            data = json.loads(line[5:])
+            stream.code = data.get("code")
+            stream.error = f"error event {data.get('code')}: {data.get('message')}"
+        if kind == leave_after and line.startswith("data:"):
+            stream.left = True  # leaving the block closes the connection mid-stream
+            return
 
 
 class Client:

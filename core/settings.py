@@ -273,6 +273,10 @@ class Settings(BaseSettings):
     """Per-tenant settings by tenant code, e.g. `{"103": {"mask_personal_data": true}}`."""
     tenant_name_note: TenantNameNote = TenantNameNote()
     """The "another tenant named" note: on or off, and its per-user limit."""
+    tenant_names_refresh_s: float = Field(60.0, ge=1.0, le=86_400.0)
+    """How old the tenants' names (the catalog's tenant directory) may be when a turn reads
+    them: a tenant added while serving is recognised by name within this, and at once in its
+    own turns (`graph.tenant_directory`)."""
     tracing: Tracing = Tracing()
     """LangSmith, Langfuse and OpenTelemetry; none is required."""
     models: ModelRoles = ModelRoles()
@@ -306,6 +310,21 @@ class Settings(BaseSettings):
     run_lease_s: float = Field(30.0, ge=3.0, le=3600.0)
     """How long a run's slot outlives a server that stopped renewing it (a replica that
     died mid-run): its tenant's slot and its thread are free again after at most this."""
+    drain_s: float = Field(20.0, ge=0.0, le=3600.0)
+    """On SIGTERM, how long running turns may take to finish before they are ended with
+    `SHUTTING_DOWN` (new turns are refused at once; `server.shutdown`)."""
+    thread_retention_days: int = Field(90, ge=0, le=36_500)
+    """Days a conversation is kept after its last answered turn; then it is deleted with every
+    checkpoint of it (`server.retention`). 0 keeps conversations until their owner deletes
+    them. 90: a quarter of follow-ups, and no person's questions kept for years by default."""
+    thread_orphan_grace_s: float = Field(86_400.0, ge=0.0)
+    """How long checkpoints with no owner are kept after their last one: a first turn that
+    failed, was refused or cancelled, and the terminal's `orquestra ask` conversations."""
+    thread_prune_interval_s: float = Field(3_600.0, ge=0.0, le=7 * 86_400.0)
+    """How often a serving replica prunes (one replica at a time per state database); 0: never
+    while serving (run `orquestra threads prune` from a scheduled job instead)."""
+    thread_prune_batch: int = Field(500, ge=1, le=10_000)
+    """Threads pruned per transaction: a pass never holds one transaction over more."""
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
     metrics_enabled: bool = True

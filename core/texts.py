@@ -2,12 +2,17 @@
 
 Stages, the offline model and the server say things in the user's language — refusals,
 greetings, honest stops, notes under an answer. They all live here, keyed by what they are,
-and `say()` applies the one fallback rule: a language without its own text gets English.
+and `say()` applies the one fallback rule: a language without its own text gets English. A
+count's noun agrees with it: `{n|linha|linhas}` is the singular when `n` is one, else the
+plural (`plural()`), so no text says "1 linhas" or "row(s)".
 Words that come from the deployment (the assistant's name, what a tenant is called, topics)
 are filled in as values; nothing here names a business.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Mapping
 
 LANGUAGES = ("pt", "en")
 FALLBACK = "en"
@@ -36,6 +41,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "model.MODEL_TIMEOUT": {
         "pt": "O modelo demorou demais para responder. Tente de novo.",
         "en": "The model took too long to answer. Please try again.",
+    },
+    "server.SHUTTING_DOWN": {
+        "pt": "O servidor está sendo reiniciado e esta resposta foi interrompida antes do fim; "
+        "nada dela foi guardado. Pergunte de novo em alguns instantes.",
+        "en": "The server is restarting and this answer was stopped before it finished;"
+        " none of it was kept. Please ask again in a moment.",
     },
     "model.MODEL_CONTEXT": {
         "pt": "A pergunta, com o contexto necessário, ficou grande demais "
@@ -124,14 +135,15 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stop.MAX_SQL_ATTEMPTS": {
         "pt": "Não encontrei dados para essa pergunta. Tentei {n} "
-        "consulta(s) e nenhuma retornou linhas:",
-        "en": "I found no data for this question. I tried {n} quer(ies) and none returned rows:",
+        "{n|consulta|consultas} e {n|ela não retornou linhas|nenhuma retornou linhas}:",
+        "en": "I found no data for this question. I tried {n} {n|query|queries} and "
+        "{n|it returned no rows|none returned rows}:",
     },
     "stop.MAX_FIX_ATTEMPTS": {
         "pt": "Não consegui montar uma consulta válida para essa "
-        "pergunta depois de {n} tentativa(s). O que tentei:",
+        "pergunta depois de {n} {n|tentativa|tentativas}. O que tentei:",
         "en": "I could not build a valid query for this question after "
-        "{n} attempt(s). What I tried:",
+        "{n} {n|attempt|attempts}. What I tried:",
     },
     "stop.MODEL_BUDGET": {
         "pt": "Interrompi esta resposta porque ela atingiu o limite de "
@@ -154,10 +166,32 @@ TEXTS: dict[str, dict[str, str]] = {
         "can answer about: {topics}.",
     },
     "stop.last_error": {"pt": "Último erro", "en": "Last error"},
+    "stop.ANSWER_REFUSED": {
+        "pt": "Não vou apresentar o que encontrei como resposta: o resultado não responde à "
+        "pergunta como ela foi feita ({reason}). Tente reformular, dizendo o que quer ver.",
+        "en": "I won't present what I found as the answer: the result does not answer the "
+        "question as it was asked ({reason}). Try rephrasing it, saying what you want to see.",
+    },
+    "stop.refused_unsaid": {
+        "pt": "um verificador recusou o resultado",
+        "en": "a check refused the result",
+    },
+    "shape.names": {
+        "pt": "a pergunta pede nomes, e o resultado só tem números",
+        "en": "the question asks which ones, and the result holds only figures",
+    },
+    "shape.each": {
+        "pt": "a pergunta pede um valor para cada grupo, e o resultado é um só número",
+        "en": "the question asks a figure for each group, and the result is one number",
+    },
+    "shape.one": {
+        "pt": "a pergunta pede um só número, e o resultado é uma lista de linhas",
+        "en": "the question asks one figure, and the result is a list of rows",
+    },
     "stop.model_failed": {
-        "pt": "Encontrei {rows} linha(s), que estão na tabela, mas não "
+        "pt": "Encontrei {rows} {rows|linha, que está|linhas, que estão} na tabela, mas não "
         "consegui redigir a resposta: {message} [{code}]",
-        "en": "I found {rows} row(s), shown in the table, but could not "
+        "en": "I found {rows} {rows|row|rows}, shown in the table, but could not "
         "write the answer: {message} [{code}]",
     },
     "offline.chat": {
@@ -190,4 +224,33 @@ def say(key: str, lang: str | None, **values: object) -> str:
     'Last error'
     """
     texts = TEXTS[key]
-    return texts.get(lang or FALLBACK, texts[FALLBACK]).format(**values)
+    return plural(texts.get(lang or FALLBACK, texts[FALLBACK]), values).format(**values)
+
+
+PLURAL = re.compile(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
+"""`{n|singular|plural}`: the form that agrees with the count `n`."""
+
+
+def plural(text: str, values: Mapping[str, object]) -> str:
+    """`text` with each `{n|singular|plural}` replaced by the form that agrees with the
+    value `n` (singular for exactly one, as English and Brazilian usage both write "0
+    linhas"); the count itself stays a `{n}` field.
+
+    >>> plural("{n} {n|row|rows}", {"n": 1}), plural("{n} {n|row|rows}", {"n": "12"})
+    ('{n} row', '{n} rows')
+    """
+
+    def form(found: re.Match[str]) -> str:
+        one = str(values[found[1]]).strip() in ("1", "1.0", "-1")
+        return found[2] if one else found[3]
+
+    return PLURAL.sub(form, text)
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """A count with its noun in agreement, for the operator's English lines.
+
+    >>> counted(1, "row", "rows"), counted(0, "row", "rows")
+    ('1 row', '0 rows')
+    """
+    return f"{n} {one if n == 1 else many}"

@@ -19,7 +19,13 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from orquestra.core.database import DatabaseUnavailable, Outage, is_unavailable
+from orquestra.core.database import (
+    DatabaseUnavailable,
+    Outage,
+    connect,
+    is_unavailable,
+    setup_lock,
+)
 
 SCHEMA = "orquestra_sessions"
 INTERRUPT = "__interrupt__"
@@ -144,10 +150,10 @@ async def postgres_checkpointer(
 
     Waiting for a connection is bounded by `timeout_s`, and a connection is checked before
     use, so a lost database fails a turn within seconds (`DB_UNAVAILABLE`) instead of
-    leaving the client waiting on a dead socket.
+    leaving the client waiting on a dead socket. The schema and LangGraph's migrations run
+    under the state database's setup lock (`core.database.setup_lock`): replicas starting
+    together would otherwise run the same migration twice.
     """
-    async with await psycopg.AsyncConnection.connect(admin_url, autocommit=True) as conn:
-        await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
     pool: Pool = AsyncConnectionPool(
         with_search_path(admin_url, SCHEMA),
         min_size=1,
@@ -162,10 +168,20 @@ async def postgres_checkpointer(
             "connect_timeout": max(1, round(timeout_s)),
         },
     )
-    await pool.open()
     try:
         saver = FailFastSaver(pool, call_s=timeout_s)
-        await saver.setup()
+        lock = await connect(admin_url)
+        try:
+            async with setup_lock(lock, "preparing the checkpoint tables"):
+                # Committed at once (autocommit): the pool's connections create the tables in it.
+                async with await psycopg.AsyncConnection.connect(
+                    admin_url, autocommit=True
+                ) as conn:
+                    await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
+                await pool.open()
+                await saver.setup()
+        finally:
+            await lock.close()
         yield saver
     finally:
         await pool.close()

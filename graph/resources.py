@@ -34,11 +34,12 @@ from orquestra.graph import tracing
 from orquestra.graph.embeddings import build_embeddings
 from orquestra.graph.models import prepare_models
 from orquestra.graph.sources import source_index
+from orquestra.graph.tenant_directory import TenantDirectory, open_directory
 from orquestra.graph.tenant_note import NoteAllowance
 from orquestra.graph.vector_cache import VectorCache
 from orquestra.guards import GuardPolicy
 from orquestra.guards.rails import Guardrails, Toolkit
-from orquestra.guards.tenant_key import InvalidTenant, TenantKey, deployment_key
+from orquestra.guards.tenant_key import deployment_key
 from orquestra.guards.tenant_names import TenantNames
 from orquestra.sandbox.pool import AnalysisPool
 
@@ -63,8 +64,9 @@ class Resources:
     """Warm, confined worker processes for the analyzer."""
     examples: list[Example] = field(default_factory=list)
     chunks: list[Chunk] = field(default_factory=list)
-    tenant_names: TenantNames = field(default_factory=lambda: TenantNames({}))
-    """Every tenant's name, when the catalog names the tenants' own table."""
+    tenants: TenantDirectory = field(default_factory=lambda: TenantDirectory.fixed(TenantNames({})))
+    """Every tenant's name, when the catalog names the tenants' own table; read again while
+    serving (`for_asker`), so a tenant added later is recognised by name."""
     deployment: Deployment | None = None
     """The deployment served (profile, folders); `None` only in hand-built test resources."""
     state_pool: asyncpg.Pool | None = None
@@ -73,6 +75,11 @@ class Resources:
     note_allowance: NoteAllowance | None = None
     """Each person's remaining "another tenant named" notes (state database); None when the
     note is off (or in hand-built test resources): no answer then says a name is a tenant's."""
+
+    @property
+    def tenant_names(self) -> TenantNames:
+        """The tenants' names as last read (a turn reads them through `tenants.for_asker`)."""
+        return self.tenants.names
 
     @property
     def state(self) -> asyncpg.Pool:
@@ -190,8 +197,11 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
     )
     embeddings = await asyncio.to_thread(build_embeddings, settings.embeddings)
     vectors = await VectorCache.open(embeddings, state_pool, settings.data_dir / "cache")
-    index = await source_index(catalog, vectors)
     examples, chunks = await asyncio.to_thread(lambda: (load_examples(folder), load_chunks(folder)))
+    async with vectors.filling():  # replicas starting together embed each text once
+        index = await source_index(catalog, vectors)
+        await vectors.passages([e.question for e in examples])
+        await vectors.passages([c.embedded() for c in chunks])
     for warm in _warm_ups:  # the stages' own files (prompts), read now rather than in a run
         await asyncio.to_thread(warm, settings)
     await asyncio.to_thread(prepare_models, settings)  # clients imported, catalogs read
@@ -209,13 +219,13 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
         pool,
         examples,
         chunks,
-        await _tenant_names(catalog, admin_pool),
+        await open_directory(
+            catalog, admin_pool, refresh_s=settings.tenant_names_refresh_s, timeout_s=bound
+        ),
         deployment,
         state_pool=state_pool,
         note_allowance=await _note_allowance(settings, state_pool, urls[1]),
     )
-    await vectors.passages([e.question for e in resources.examples])
-    await vectors.passages([c.embedded() for c in resources.chunks])
     return resources
 
 
@@ -231,24 +241,3 @@ async def _note_allowance(
     allowance = NoteAllowance(state_pool, settings.tenant_name_note, timeout_s=bound, scope=scope)
     await allowance.ensure_table()
     return allowance
-
-
-async def _tenant_names(catalog: Catalog, admin_pool: asyncpg.Pool) -> TenantNames:
-    """The tenants' names, read once through the owner's pool (the agent's role sees only
-    one tenant's row); empty when the catalog names no tenant directory."""
-    table = catalog.tenant_directory()
-    if table is None or table.tenant_column is None:
-        return TenantNames({})
-    key = TenantKey.from_catalog(catalog)
-    name = table.meta.tenant_name_column
-    rows = await admin_pool.fetch(
-        f'SELECT "{table.tenant_column}"::text AS tenant, "{name}"::text AS name'
-        f' FROM "{table.db_schema}"."{table.name}"'
-    )
-    names: dict[str, str] = {}
-    for row in rows:
-        try:
-            names[key.canonical(row["tenant"])] = row["name"] or ""
-        except InvalidTenant:
-            continue  # a row no token could name cannot be asked about either
-    return TenantNames(names)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from orquestra.core.database import database_work
+from orquestra.core.database import database_work, setup_lock
 from orquestra.core.settings import TenantNameNote
 from orquestra.graph.checkpoints import SCHEMA
 
@@ -57,8 +57,9 @@ class NoteAllowance:
         and user names repeat between deployments sharing one state database."""
 
     async def ensure_table(self) -> None:
+        # The lock's wait has its own bound (another replica may be creating its objects).
         work = database_work(self.timeout_s, "preparing tenant-name notes")
-        async with work, self.pool.acquire() as conn:
+        async with self.pool.acquire() as conn, setup_lock(conn, "preparing the notes"), work:
             await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
             await conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {TABLE} (scope text NOT NULL,"

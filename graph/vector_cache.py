@@ -7,9 +7,11 @@ available there, otherwise in a `.npz` file under the data folder.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Self
 
@@ -17,6 +19,7 @@ import asyncpg
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from orquestra.core.database import setup_lock, take_lock
 from orquestra.graph.embeddings import embed_terms, embedding_name
 
 log = logging.getLogger(__name__)
@@ -26,6 +29,11 @@ TERM_KEY = "term: "
 (embedded differently) never share a vector."""
 RECENT_QUERIES = 256
 """Query vectors kept, over every asker: enough for the stages of the turns in flight."""
+FILL_LOCK = 7_460_003
+"""Advisory lock id held while a process fills the cache at start-up (`VectorCache.filling`)."""
+FILL_WAIT_S = 300.0
+"""How long a starting process waits for another to fill the cache before embedding itself:
+about the slowest cold start seen (the demo's texts on two busy cores)."""
 
 
 def pgvector_text(vector: np.ndarray) -> str:
@@ -59,6 +67,27 @@ class VectorCache:
     @property
     def backend(self) -> str:
         return "pgvector" if self.pool is not None else "disk"
+
+    @contextlib.asynccontextmanager
+    async def filling(self) -> AsyncIterator[None]:
+        """Around start-up's embedding: one process at a time per state database, so that
+        replicas starting together on a cold cache embed each text once (the first one)
+        and the others read its vectors, instead of each embedding everything at once on
+        the same cores. Best effort: past `FILL_WAIT_S`, or if the lock's connection is
+        lost, a process embeds what is still missing itself (stored rows never conflict)."""
+        if self.pool is None:
+            yield
+            return
+        async with self.pool.acquire() as conn:
+            transaction = conn.transaction()
+            await transaction.start()
+            try:
+                if not await take_lock(conn, FILL_LOCK, FILL_WAIT_S):
+                    log.warning("embedding cache still filled elsewhere; embedding here too")
+                yield
+            finally:
+                with contextlib.suppress(Exception):  # releasing it only; nothing was written
+                    await transaction.rollback()
 
     async def passages(self, texts: list[str]) -> np.ndarray:
         """One L2-normalised vector per text, in order."""
@@ -127,7 +156,7 @@ class VectorCache:
     async def _ensure_table(self) -> None:
         if self.pool is None:
             return
-        async with self.pool.acquire() as conn:
+        async with self.pool.acquire() as conn, setup_lock(conn, "preparing the embedding cache"):
             await conn.execute("CREATE SCHEMA IF NOT EXISTS orquestra_internal")
             await conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {TABLE} (model text NOT NULL, text_hash text NOT NULL,"
@@ -170,7 +199,8 @@ class VectorCache:
 async def _has_pgvector(pool: asyncpg.Pool) -> bool:
     async with pool.acquire() as conn:
         try:
-            await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            async with setup_lock(conn, "creating the vector extension"):
+                await conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         except asyncpg.PostgresError as exc:
             log.info("pgvector unavailable, caching embeddings on disk: %s", exc)
             return False

@@ -61,9 +61,10 @@ async def other_tenant_named(message: str, context: RunContext, resources: Resou
     Every message is counted the same way, named or not (`NoteAllowance.take`), so the
     stage's time does not tell. A message that names another tenant is audited, noted or
     not: naming other tenants is how one would probe for them."""
-    if not resources.tenant_names:
+    names = await resources.tenants.for_asker(context.tenant)  # a tenant added since start too
+    if not names:
         return None
-    other = resources.tenant_names.first_other(message, context.tenant)
+    other = names.first_other(message, context.tenant)
     allowance, noted, outcome = resources.note_allowance, False, "the note is off"
     if allowance is not None:
         try:

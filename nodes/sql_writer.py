@@ -119,7 +119,8 @@ async def sql_writer(
     # The asker's own company, named, is whose data this is (the guard keeps its rows), never
     # a value to look for in a row's name. Another tenant's name is left as any name is: the
     # SQL must not tell a tenant's name from another word (`guards.tenant_names`).
-    own = resources.tenant_names.own_names(state["question"], context.tenant)
+    names = await resources.tenants.for_asker(context.tenant)  # a tenant added since start too
+    own = names.own_names(state["question"], context.tenant)
     user = sections(
         question=state["question"],
         own_company_named=OWN_COMPANY_NOTE.format(names=", ".join(own)) if own else "",

@@ -1,7 +1,8 @@
 """The HTTP service: streamed chat over Server-Sent Events, threads, health, web chat.
 
 `create_app()` builds the FastAPI app; its lifespan opens the database pools, the embedding
-and analysis resources, the PostgreSQL checkpointer and the compiled graph, and closes them.
+and analysis resources, the PostgreSQL checkpointer and the compiled graph, and closes them;
+while it serves, SIGTERM first drains the running turns (`server.shutdown`).
 The metrics are not served here (`/metrics` is a 404): they are for operators only, on the
 listener `orquestra serve` starts apart (`server.metrics_listener`).
 """
@@ -26,11 +27,13 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.guards.rails import Guardrails
 from orquestra.guards.tenant_key import InvalidTenant, deployment_key
-from orquestra.server import chat, web
+from orquestra.server import chat, thread_routes, web
 from orquestra.server.auth import TokenRefused, mint_token
 from orquestra.server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
+from orquestra.server.retention import Pruner
 from orquestra.server.run_leases import RunLeases
 from orquestra.server.schemas import DevLogin, invalid_input
+from orquestra.server.shutdown import Drain
 from orquestra.server.threads import ThreadStore, thread_scope
 
 log = logging.getLogger("orquestra.server")
@@ -59,9 +62,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         saver = await stack.enter_async_context(
             postgres_checkpointer(state_url(settings), settings.limits.database_timeout_s)
         )
+        # After the checkpointer: its tables exist. One replica at a time prunes.
+        app.state.pruner = Pruner.of(resources.state, settings, scope)
+        if settings.thread_prune_interval_s > 0:
+            app.state.pruner.start(settings.thread_prune_interval_s)
+            stack.push_async_callback(app.state.pruner.stop)
         app.state.resources = resources
         app.state.tenant_key = deployment_key(resources.catalog, resources.profile)
         app.state.graph = build_graph(resources).compile(checkpointer=saver)
+        app.state.drain = Drain(settings.drain_s)
+        # Last in, first out: the signals are handed back before anything above closes.
+        stack.enter_context(app.state.drain.on_signals())
         yield
 
 
@@ -88,6 +99,7 @@ def create_app(
     app.state.guardrails = guardrails
     _errors(app)
     app.include_router(chat.router)
+    app.include_router(thread_routes.router)
     chat.document_events(app)
     _routes(app)
     if dev_login:
@@ -142,6 +154,8 @@ def _routes(app: FastAPI) -> None:
 
     @app.get("/readyz", tags=["ops"])
     async def readyz() -> JSONResponse:
+        if app.state.drain.draining:  # at once: a load balancer stops sending turns here
+            return JSONResponse({"status": "shutting_down"}, status_code=503)
         checks = await _readiness(app)
         ok = all(v == "ok" for v in checks.values())
         return JSONResponse(

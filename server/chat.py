@@ -1,10 +1,11 @@
 """The chat and thread routes: a turn streamed as Server-Sent Events, the caller's threads.
 
 A chat request is checked in the order that costs least and writes nothing: the token (before
-the body is read), the body and its text, the tenant's run limit, the thread's owner. A turn
-is all or nothing: only one that ends without an error commits its checkpoint to the thread
-(`ThreadStore.commit`), so nothing refused or failed appears in the caller's list, and a
-thread is always read and continued from its last committed turn.
+the body is read), whether the server is shutting down, the body and its text, the tenant's
+run limit, the thread's owner. A turn is all or nothing: only one that ends without an error
+commits its checkpoint to the thread (`ThreadStore.commit`), so nothing refused or failed
+appears in the caller's list, and a thread is always read and continued from its last
+committed turn — a turn the server's drain cut (`server.shutdown`) included.
 """
 
 from __future__ import annotations
@@ -26,13 +27,29 @@ from starlette.requests import ClientDisconnect
 
 from orquestra.core.database import DatabaseUnavailable, database_work
 from orquestra.core.settings import Settings
+from orquestra.core.texts import say
+from orquestra.ddl_catalog.language import detect_language
 from orquestra.graph.context import RunContext
-from orquestra.graph.event_types import EVENTS, ErrorData, ErrorEvent, Event, TurnEvent
-from orquestra.graph.events import pending_question, run_turn, thread_config, user_error
+from orquestra.graph.event_types import (
+    EVENTS,
+    DoneEvent,
+    ErrorData,
+    ErrorEvent,
+    Event,
+    TurnEvent,
+)
+from orquestra.graph.events import (
+    RUN_ERRORS,
+    pending_question,
+    run_turn,
+    thread_config,
+    user_error,
+)
 from orquestra.server.auth import Caller, CurrentCaller
 from orquestra.server.middleware import RETRY_AFTER_S
 from orquestra.server.run_leases import LeaseRefused, RunLeases
 from orquestra.server.schemas import ChatRequest, errors, invalid_input
+from orquestra.server.shutdown import Drain
 from orquestra.server.threads import ThreadStore, new_thread_id
 
 log = logging.getLogger("orquestra.server")
@@ -118,6 +135,7 @@ async def read_chat_request(request: Request) -> ChatRequest:
 async def chat_stream(request: Request, caller: CurrentCaller) -> EventSourceResponse:
     app = request.app
     settings: Settings = app.state.settings
+    app.state.drain.refuse_when_draining()  # 503 before anything is read or written
     body = await read_chat_request(request)
     if len(body.message) > settings.limits.max_message_chars:
         raise HTTPException(
@@ -156,10 +174,12 @@ class Reservation:
     a lease in the state database (`server.run_leases`), so the limits hold across replicas.
 
     Released exactly once, whichever way the stream ends — including a stream that never
-    starts (the client left before the response did), whose generator never runs."""
+    starts (the client left before the response did), whose generator never runs. The
+    server's drain (`server.shutdown`) counts the turn from its lease to its release."""
 
     leases: RunLeases
     run_id: str
+    drain: Drain
     released: bool = False
 
     @classmethod
@@ -167,29 +187,41 @@ class Reservation:
         """The tenant's slot and the thread's turn: 429 past the limit, 409 while the thread
         is answering (whichever replica runs it); nothing else is written when refused."""
         leases: RunLeases = app.state.leases
+        drain: Drain = app.state.drain
+        drain.admit()  # 503 once the server is shutting down
         try:
             run_id = await leases.take(tenant, app.state.settings.max_runs_per_tenant, thread_id)
         except LeaseRefused as refused:
-            if refused.code == "THREAD_BUSY":
-                busy = "this thread is still answering; wait for it"
-                raise HTTPException(409, {"code": "THREAD_BUSY", "message": busy}) from None
-            raise HTTPException(
-                429,
-                {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
-                headers={"Retry-After": str(RETRY_AFTER_S)},
-            ) from None
+            drain.leave()
+            raise _lease_refused(refused) from None
+        except BaseException:
+            drain.leave()
+            raise
         ACTIVE_STREAMS.inc()
-        return cls(leases, run_id)
+        return cls(leases, run_id, drain)
 
     async def release(self) -> None:
         if self.released:
             return
         self.released = True
         ACTIVE_STREAMS.dec()
+        self.drain.leave()
         # Shielded: a stream ends by cancellation when its client leaves, and the slot must
         # still be given back (if the database is away, the lease expires by itself).
         with anyio.CancelScope(shield=True):
             await self.leases.give_back(self.run_id)
+
+
+def _lease_refused(refused: LeaseRefused) -> HTTPException:
+    """409 while the thread is answering, 429 past the tenant's limit."""
+    if refused.code == "THREAD_BUSY":
+        busy = "this thread is still answering; wait for it"
+        return HTTPException(409, {"code": "THREAD_BUSY", "message": busy})
+    return HTTPException(
+        429,
+        {"code": "TOO_MANY_RUNS", "message": "too many questions at once for this account"},
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
 
 
 class TurnResponse(EventSourceResponse):
@@ -250,14 +282,21 @@ async def _events(
                 checkpoint_id=thread["checkpoint_id"],
             ),
         )
-        async with aclosing(turn) as events:
-            async for event in events:
+        drain: Drain = app.state.drain
+        ended = False
+        async with aclosing(turn) as events, aclosing(drain.until_cut(events)) as running:
+            async for event in running:
+                ended = event.event == "done"
                 failed = failed or event.event == "error"
-                if event.event == "done" and not failed:
+                if ended and not failed:
                     failure = await _commit(app, caller, thread)
                     if failure is not None:
                         yield _sse(failure)
                 yield _sse(event)
+        if not ended:  # the drain cut the turn: it ends as a failed one, and is not kept
+            failed = True
+            yield _sse(_shutting_down(message))
+            yield _sse(DoneEvent())
     finally:
         await reservation.release()
         log.info(
@@ -269,6 +308,13 @@ async def _events(
                 "ms": round((time.perf_counter() - started) * 1000),
             },
         )
+
+
+def _shutting_down(message: str) -> ErrorEvent:
+    """The error a turn cut by the server's drain ends with, in the question's language."""
+    RUN_ERRORS.labels(code="SHUTTING_DOWN").inc()
+    text = say("server.SHUTTING_DOWN", detect_language(message))
+    return ErrorEvent(data=ErrorData(code="SHUTTING_DOWN", message=text))
 
 
 def db_timeout(app: Any) -> float:

@@ -44,6 +44,7 @@ from orquestra.server.cli_run import (
 )
 from orquestra.server.logs import configure_logging
 from orquestra.server.terminal import fail
+from orquestra.server.threads_command import add_threads_command
 
 log = logging.getLogger("orquestra")
 TENANT_HELP = "the tenant to act as: required where the data has tenants, refused where it has none"
@@ -240,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
         "questions", nargs="*", metavar="QUESTION", help="questions (default: one per stdin line)"
     )
     select.set_defaults(run=_cmd_catalog_select)
+
+    _deployment_option(add_threads_command(commands))
 
     init = commands.add_parser("init", help="scaffold a deployment folder from a live schema")
     init.add_argument("folder", type=Path, metavar="DIR", help="new (or empty) folder to write")

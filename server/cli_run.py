@@ -61,6 +61,7 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.server.app import create_app
     from orquestra.server.http_protocol import MAX_HEAD_BYTES, BoundedH11Protocol
     from orquestra.server.metrics_listener import operator_metrics
+    from orquestra.server.shutdown import AFTER_DRAIN_S
 
     if args.dev_login:
         if settings.mode == "production":
@@ -99,6 +100,8 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
             log_level="warning",
             http=BoundedH11Protocol,  # a request head bounded in size and time
             h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+            # SIGTERM drains the turns first (server.shutdown); then uvicorn stops, bounded.
+            timeout_graceful_shutdown=AFTER_DRAIN_S,
         )
     return 0
 

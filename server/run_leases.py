@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator
 
 import asyncpg
 
-from orquestra.core.database import database_work
+from orquestra.core.database import database_work, setup_lock
 from orquestra.graph.checkpoints import SCHEMA
 
 log = logging.getLogger("orquestra.server")
@@ -67,7 +67,7 @@ class RunLeases:
         as soon as it answers again, so an outage does not hold a thread for `ttl_s`."""
 
     async def ensure_table(self) -> None:
-        async with self.pool.acquire() as conn:
+        async with self.pool.acquire() as conn, setup_lock(conn, "preparing the run leases"):
             await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
             await conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {TABLE} (run_id text PRIMARY KEY,"

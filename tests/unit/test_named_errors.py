@@ -26,6 +26,7 @@ from orquestra.server.auth import TokenRefused
 from orquestra.server.db_init import DatabaseNotEmpty
 from orquestra.server.db_policies import PolicyError
 from orquestra.server.metrics_listener import MetricsUnavailable
+from orquestra.server.threads_command import PruneBusy
 
 NAMED = [
     (DeploymentError("DEPLOYMENT_NOT_FOUND", "no folder x"), "DEPLOYMENT_NOT_FOUND"),
@@ -47,6 +48,7 @@ NAMED = [
     (DatabaseNotEmpty("tables exist"), "DB_NOT_EMPTY"),
     (PolicyError("POLICY_FAILED", "no"), "POLICY_FAILED"),
     (MetricsUnavailable("127.0.0.1:9464 is in use"), "METRICS_UNAVAILABLE"),
+    (PruneBusy("another process is pruning"), "PRUNE_BUSY"),
 ]
 
 

@@ -224,3 +224,20 @@ async def test_crons_and_other_namespaces_are_refused(server: DevServer) -> None
     assert (await ana.store.get_item(("101", "ana"), "note"))["value"] == {"v": 1}
     with pytest.raises(PermissionDeniedError):
         await client(server, "102").store.get_item(("101", "ana"), "note")
+
+
+async def test_only_its_owner_deletes_a_thread(server: DevServer) -> None:
+    """LangGraph Server's own `DELETE /threads/{id}` goes through the same owner filter: for
+    another tenant or user the thread does not exist (404); its owner deletes it, runs and
+    checkpoints with it."""
+    ana = client(server, "103", "ana")
+    thread_id = (await ana.threads.create())["thread_id"]
+    await ana.runs.wait(thread_id, "orquestra", input=USER_MESSAGE)
+    for outsider in (client(server, "102", "ana"), client(server, "103", "bruno")):
+        with pytest.raises(NotFoundError):
+            await outsider.threads.delete(thread_id)
+    assert (await ana.threads.get_state(thread_id))["values"]["messages"]
+    await ana.threads.delete(thread_id)
+    with pytest.raises(NotFoundError):
+        await ana.threads.get(thread_id)
+    assert thread_id not in [t["thread_id"] for t in await ana.threads.search()]

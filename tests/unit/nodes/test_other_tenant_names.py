@@ -22,6 +22,7 @@ from orquestra.ddl_catalog import DEMO_CATALOG_DIR, load_catalog
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.state import AgentState
+from orquestra.graph.tenant_directory import TenantDirectory
 from orquestra.guards.tenant_names import TenantNames
 from orquestra.nodes.input_rails import other_tenant_named
 from orquestra.nodes.sql_writer import sql_writer
@@ -55,7 +56,8 @@ class Unavailable:
 
 
 def resources(allowance: object | None) -> Resources:
-    return cast(Resources, SimpleNamespace(tenant_names=NAMES, note_allowance=allowance))
+    tenants = TenantDirectory.fixed(NAMES)
+    return cast(Resources, SimpleNamespace(tenants=tenants, note_allowance=allowance))
 
 
 def audits(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
@@ -125,7 +127,8 @@ async def test_off_or_uncounted_means_no_note_but_an_audit(
         (False, "the note is off"),
         (False, "not noted: the count is unavailable"),
     ]
-    no_names = cast(Resources, SimpleNamespace(tenant_names=TenantNames({}), note_allowance=None))
+    nobody = TenantDirectory.fixed(TenantNames({}))
+    no_names = cast(Resources, SimpleNamespace(tenants=nobody, note_allowance=None))
     assert await other_tenant_named("e a Zeta?", context, no_names) is None
 
 
@@ -143,7 +146,7 @@ async def draft(question: str) -> str:
         catalog=CATALOG,
         examples=[],
         profile=settings.active_deployment.profile,
-        tenant_names=NAMES,
+        tenants=TenantDirectory.fixed(NAMES),
     )
 
     async def nearest_examples(question: str, kind: str, **_: object) -> list[object]:

@@ -25,6 +25,7 @@ from orquestra.graph.llm import Meter, chat
 from orquestra.graph.local_model import LocalChatModel
 from orquestra.graph.resources import Resources
 from orquestra.graph.state import AgentState
+from orquestra.graph.tenant_directory import TenantDirectory
 from orquestra.guards.tenant_names import TenantNames
 from orquestra.nodes import fixer as fixer_stage
 from orquestra.nodes import sql_writer as writer_stage
@@ -57,7 +58,7 @@ def resources() -> Resources:
         catalog=CATALOG,
         examples=[],
         profile=settings.active_deployment.profile,
-        tenant_names=TenantNames({"101": "Aurora Alimentos S.A."}),
+        tenants=TenantDirectory.fixed(TenantNames({"101": "Aurora Alimentos S.A."})),
         nearest_examples=nearest_examples,
     )
     return cast(Resources, fake)
