@@ -122,7 +122,10 @@ def after_streamer(state: State) -> Literal["answer_judge", "__end__"]:
 
 
 def after_answer_judge(state: State) -> Literal["streamer", "__end__"]:
-    return "streamer" if state.get("judge_feedback") and not state.get("stop_reason") else FINISH
+    """A rewrite the judges asked for, or the honest stop of an answer they refused."""
+    refused = state.get("stop_reason") == "ANSWER_REFUSED"
+    rewrite = state.get("judge_feedback") and not state.get("stop_reason")
+    return "streamer" if refused or rewrite else FINISH
 
 
 def after_writer(state: State) -> Literal["streamer", "tenant_guard"]:

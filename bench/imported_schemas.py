@@ -8,7 +8,8 @@ For each public schema in `tests/fixtures/schemas/` (Northwind, Chinook, …) an
 sets in `evals/datasets/imported/<schema>/`, it prints `init`'s time, the catalog it wrote
 (tables, joins), and per set the three figures that matter for a schema the model was not
 tuned for: answered right, answered wrong (rows that do not match the reference — the worst
-outcome), said it could not (no query ran: an honest stop, a clarifying question) — and the
+outcome), said it could not (no query ran: an honest stop, a clarifying question; or a judge
+withheld the result as not the answer) — and the
 cases that failed with an error. `--tenancy tenants` imports with the schema's natural tenant
 column (Chinook: the support rep of `customer`), `none` with `--no-tenancy`.
 """
@@ -50,13 +51,14 @@ def orquestra(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[st
 
 
 def outcome(case: dict) -> str:
-    """right, wrong, could_not (no query ran) or error, for one case of a report."""
+    """right, wrong, could_not (no query ran, or its result withheld) or error, for one case
+    of a report."""
     if case.get("error"):
         return "error"
     if case.get("exact") or case.get("relaxed"):
         return "right"
-    if not case.get("sql"):
-        return "could_not"
+    if not case.get("sql") or case.get("stop_reason") == "ANSWER_REFUSED":
+        return "could_not"  # no query ran, or its result was withheld as not the answer
     return "wrong"
 
 
@@ -126,7 +128,9 @@ def evaluate(env: dict[str, str], schema: str, split: str, model: str, out: Path
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--schema", action="append", choices=schema_names(), default=None)
-    parser.add_argument("--split", action="append", choices=("dev", "heldout"), default=None)
+    parser.add_argument(
+        "--split", action="append", choices=("dev", "dev2", "heldout"), default=None
+    )
     parser.add_argument("--tenancy", choices=("none", "tenants"), default="none")
     parser.add_argument("--no-foreign-keys", action="store_true")
     parser.add_argument("--model", default="offline", help="a model spec, or offline")

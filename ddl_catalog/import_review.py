@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from orquestra.core.texts import counted
 from orquestra.ddl_catalog.join_proposals import describe_link, proposed_links
 from orquestra.ddl_catalog.path_agreement import PathAgreement
 from orquestra.ddl_catalog.profiling import profile_review
@@ -88,7 +89,8 @@ def review_lines(result: SchemaImport) -> list[str]:
         for item in result.withheld
     ]
     for parent, parts in result.partitions.items():
-        lines.append(f"partitioned {parent}: folded {len(parts)} partition(s) ({', '.join(parts)})")
+        folded = counted(len(parts), "partition", "partitions")
+        lines.append(f"partitioned {parent}: folded {folded} ({', '.join(parts)})")
     if result.views:
         lines.append(
             f"views imported as read-only tables: {', '.join(result.views)}; row-level security"
@@ -98,7 +100,7 @@ def review_lines(result: SchemaImport) -> list[str]:
     lines += profile_review(result.profile)
     if result.undescribed:
         lines.append(
-            f"{len(result.undescribed)} column(s) without a description (no COMMENT ON), e.g. "
-            + ", ".join(result.undescribed[:5])
+            f"{counted(len(result.undescribed), 'column', 'columns')} without a description"
+            " (no COMMENT ON), e.g. " + ", ".join(result.undescribed[:5])
         )
     return lines

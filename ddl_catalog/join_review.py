@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from orquestra.core.texts import counted
 from orquestra.ddl_catalog.join_evidence import Evidence
 from orquestra.ddl_catalog.join_names import VALUES_RULE, Candidate
 from orquestra.ddl_catalog.tenancy import Key, TenancyProposal
@@ -77,7 +78,8 @@ class JoinProposals:
         if late:
             names = _some([f"{p.candidate.table}.{p.candidate.column}" for p in late])
             lines.append(
-                f"{len(late)} column(s) not tried on the data, the {BUDGET_SECONDS:g} s budget"
+                f"{counted(len(late), 'column', 'columns')} not tried on the data,"
+                f" the {BUDGET_SECONDS:g} s budget"
                 f" for join proposals spent: {names}"
             )
         if self.values_stopped:

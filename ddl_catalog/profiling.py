@@ -22,6 +22,7 @@ from typing import Any
 
 import asyncpg
 
+from orquestra.core.texts import counted
 from orquestra.ddl_catalog.model import ColumnKind
 from orquestra.ddl_catalog.naming import (
     column_kind,
@@ -182,8 +183,8 @@ def _keep_values(
         return  # too large for reference data (the planner's estimate did not know)
     people = any(is_person_name(c["column_name"]) for c in columns)
     lookup = shared and seen.whole and seen.rows <= LOOKUP_ROWS and not people
-    for column, counted in seen.columns.items():
-        kept, dropped = kept_values(counted, seen, scope, lookup and is_label(column, table))
+    for column, found_values in seen.columns.items():
+        kept, dropped = kept_values(found_values, seen, scope, lookup and is_label(column, table))
         if kept and (lookup or not is_label_only(column)):
             found.values[(table, column)] = kept
             if shared and table not in found.shared_read:
@@ -249,8 +250,9 @@ def profile_review(profile: SchemaProfile) -> list[str]:
     enumerated = [f"{t}.{c}" for (t, c), found in profile.columns.items() if found.values]
     kinds = Counter(found.kind for found in profile.columns.values() if found.kind)
     lines = [
-        f"profiled: language {profile.language}; values written for {len(enumerated)} "
-        f"column(s){': ' + ', '.join(enumerated[:8]) if enumerated else ''}"
+        f"profiled: language {profile.language}; values written for "
+        f"{counted(len(enumerated), 'column', 'columns')}"
+        f"{': ' + ', '.join(enumerated[:8]) if enumerated else ''}"
         f"{', …' if len(enumerated) > 8 else ''}; kinds: "
         + (", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none")
     ]

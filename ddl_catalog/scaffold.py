@@ -18,6 +18,7 @@ import yaml
 
 from orquestra.core.deployment import PROFILE_FILE, Profile
 from orquestra.core.errors import OrquestraError
+from orquestra.core.texts import counted
 from orquestra.ddl_catalog.check import Drift, check_catalog
 from orquestra.ddl_catalog.glossary_drafts import draft_terms, drafts_text
 from orquestra.ddl_catalog.importer import SchemaImport, import_schema, review_lines
@@ -83,7 +84,8 @@ class ScaffoldReport:
         drafts = len(draft_terms(self.imported.profile))
         if drafts:
             lines.append(
-                f"glossary drafts: {drafts} term(s) in {self.folder / 'catalog' / 'glossary.yaml'}"
+                f"glossary drafts: {counted(drafts, 'term', 'terms')}"
+                f" in {self.folder / 'catalog' / 'glossary.yaml'}"
                 " marked `draft: true`, used by no stage until you confirm each (delete that"
                 " line, correct the term) or delete it"
             )

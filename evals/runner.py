@@ -43,6 +43,8 @@ class CaseResult:
     """Judge-driven rewrites of the answer."""
     judges_failed: list[str] = field(default_factory=list)
     """Judges that did not pass the final answer (after any rewrites)."""
+    stop_reason: str | None = None
+    """Why the turn stopped short of an answer (`ANSWER_REFUSED`: a judge withheld it)."""
     answer: str = ""
     sql: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
@@ -129,6 +131,7 @@ async def run_case(
         result.route = "blocked"
     result.answer = answer.answer
     result.sql = answer.sql
+    result.stop_reason = answer.stop_reason or None
     result.attempts = [attempt.model_dump(exclude_unset=True) for attempt in answer.attempts or []]
     outcomes = [a.get("outcome") for a in result.attempts]
     result.fixer_recovered = "rows" in outcomes and any(

@@ -174,8 +174,9 @@ class Judgement(Wire):
     """Whether the answer passed this judge."""
     score: Number | None
     """The judge's score in [0, 1], if it gives one."""
-    outcome: Literal["pass", "block", "modified", "fail", "error", "timeout"]
-    """`pass` or `fail`; `error` or `timeout` when the judge could not decide."""
+    outcome: Literal["pass", "block", "modified", "fail", "refuse", "error", "timeout"]
+    """`pass` or `fail` (`refuse`: failed, and the answer withheld); `error` or `timeout` when
+    the judge could not decide."""
     feedback: str
     """What to fix, when it did not pass."""
     ms: float

@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from orquestra.core.database import Connection
+from orquestra.core.texts import counted
 from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.graph.stage import stage
@@ -26,8 +27,9 @@ def _summary(update: dict[str, Any]) -> str:
     result = update.get("result")
     if result is None:
         return f"error: {update.get('last_error', '')[:120]}"
-    more = "+" if result.get("truncated") else ""
-    return f"{result['row_count']}{more} rows"
+    if result.get("truncated"):
+        return f"{result['row_count']}+ rows"
+    return counted(result["row_count"], "row", "rows")
 
 
 @stage("executor", summary=_summary)

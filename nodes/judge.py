@@ -82,6 +82,8 @@ async def run_judges(
     failed = [r for r in results if not r.passed]
     if not failed:
         return update
+    if refused := [r for r in failed if r.outcome == "refuse"]:
+        return {**update, **_refused(state, refused)}
     fixable = [r for r in failed if r.outcome == "fail" and r.feedback]
     rounds = state.get("refine_rounds", 0)
     if fixable and rounds < context.caps.max_refine_rounds:
@@ -102,6 +104,22 @@ async def run_judges(
     return {**update, "caps_hit": caps, "verification_note": note}
 
 
+def _refused(state: AgentState, refused: list[JudgeResult]) -> dict[str, Any]:
+    """A result that does not answer the question as asked is withheld: the turn stops
+    honestly (`ANSWER_REFUSED`), and its rows, cards and chart are not shown as the answer."""
+    lang = state.get("lang", "pt")
+    why = "; ".join(dict.fromkeys(r.feedback for r in refused if r.feedback))
+    return {
+        "stop_reason": "ANSWER_REFUSED",
+        "last_error": why or say("stop.refused_unsaid", lang),
+        "result": None,
+        "cards": None,
+        "chart": None,
+        "display": None,
+        "analysis": None,
+    }
+
+
 def _unchanged(state: AgentState) -> dict[str, Any]:
     """The refinement ends on a rewrite identical to the answer sent back: it goes out with
     the note of the judges that failed it, as at the cap, without asking them again."""
@@ -116,6 +134,8 @@ def _verdict(result: JudgeResult) -> dict[str, Any]:
 
 
 def _summary(update: dict[str, Any]) -> str:
+    if update.get("stop_reason") == "ANSWER_REFUSED":
+        return "refused"
     if update.get("judge_feedback"):
         return "refine"
     if update.get("verification_note"):

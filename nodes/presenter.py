@@ -49,7 +49,8 @@ def cards_for(
     analysis: Mapping[str, Any] | None,
     units: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The figures worth a card: a single row's numbers, or a series' latest value.
+    """The figures worth a card: a single row of numbers (shown as its cards alone, not
+    again as a table), or a series' latest value.
 
     `units` (result column → unit, from the catalog) labels each card; a column without one
     has no unit, whatever its name.
@@ -71,10 +72,13 @@ def cards_for(
             }
         ]
     if len(rows) == 1:
+        # Cards only when they are the whole row: a row that also holds words is shown once,
+        # as the table, not its numbers twice (a card and the same cell).
+        if any(kinds[name] != "number" for name in columns):
+            return []
         return [
             {"label": name, "value": rows[0][i], "unit": units.get(name), "delta_pct": None}
             for i, name in enumerate(columns)
-            if kinds[name] == "number"
         ]
     top = (analysis or {}).get("top")
     if top and top.get("total") is not None:  # no "total" of averages or ratios

@@ -33,7 +33,7 @@ from orquestra.nodes.display import column_periods, local, period_label
 from orquestra.nodes.honest import model_failed, stop_answer
 from orquestra.nodes.prompts import prompt, sections
 from orquestra.nodes.units import row_limit, truncated_periods
-from orquestra.sandbox.analysis import Analysis, share_scope
+from orquestra.sandbox.analysis import Analysis, Trend, share_scope
 
 PREVIEW_ROWS = 20
 """Said when the question names another tenant: the guard answered with the asker's rows."""
@@ -97,21 +97,29 @@ def shown_analysis(
     """`analysis` with its trend's periods written as the rows write them ("2026",
     "06/2026", "2º tri 2026"), in the deployment's time zone: never the UTC instant
     ("2026-01-01T03:00:00+00:00") a `date_trunc` of a local time comes back as."""
-    trend = analysis.get("trend")
-    if not trend:
+    trend, lines = analysis.get("trend"), analysis.get("lines") or []
+    if not trend and not lines:
         return analysis
-    period = _periods(result, zone, sql).get(trend.get("time", ""))
+    periods = _periods(result, zone, sql)
 
-    def point(found: Any) -> Any:
+    def point(found: Any, period: str | None) -> Any:
         if not isinstance(found, dict) or "period" not in found:
             return found
         value = local(found["period"], zone)
         return {**found, "period": _shown(value, period, lang)}
 
-    shown = {key: point(value) for key, value in trend.items()}
-    if isinstance(trend.get("comparison"), dict):
-        shown["comparison"] = {k: point(v) for k, v in trend["comparison"].items()}
-    return cast(Analysis, {**analysis, "trend": shown})
+    def shown(series: Trend) -> Trend:
+        period = periods.get(series.get("time", ""))
+        out = {key: point(value, period) for key, value in series.items()}
+        if isinstance(series.get("comparison"), dict):
+            out["comparison"] = {k: point(v, period) for k, v in series["comparison"].items()}
+        return cast(Trend, out)
+
+    if trend:
+        analysis = cast(Analysis, {**analysis, "trend": shown(trend)})
+    if lines:
+        analysis = cast(Analysis, {**analysis, "lines": [shown(line) for line in lines]})
+    return analysis
 
 
 def _shown(value: Any, period: str | None, lang: str) -> Any:
@@ -226,7 +234,8 @@ async def streamer(
     stream = AnswerStream(runtime, resources.guardrails, rail_check(state, runtime.context))
     reason = state.get("stop_reason")
     refining = bool(state.get("judge_feedback")) and state.get("result") is not None
-    if refining:
+    refused = reason == "ANSWER_REFUSED" and bool(state.get("answer_streamed"))
+    if refining or refused:
         stream.reset()  # the judges sent the streamed draft back: the client drops it
     if reason:
         answer = stop_answer(state, reason)
@@ -251,10 +260,11 @@ async def streamer(
         answer = stop_answer(state, "MAX_SQL_ATTEMPTS")  # every reading tried came back empty
     else:
         answer = stop_answer(state, "NO_SQL", voice_of(resources).topics(state.get("lang")))
-    if not (update.get("answer_streamed") or state.get("answer_streamed")):
+    if refused or not (update.get("answer_streamed") or state.get("answer_streamed")):
         answer = await stream.say(answer + not_yours(state))
+        update["answer_streamed"] = False
     last = state["messages"][-1] if state.get("messages") else None
-    replaces = getattr(last, "id", None) if refining else None
+    replaces = getattr(last, "id", None) if refining or refused else None
     return {
         **update,
         "model": answer_model(runtime, resources),

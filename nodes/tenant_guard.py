@@ -16,6 +16,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from orquestra.core.settings import Settings
+from orquestra.core.texts import counted
 from orquestra.graph.context import RunContext
 from orquestra.graph.metrics import GUARD_REJECTIONS, SQL_CHECK_FINDINGS, SQL_NORMALISED
 from orquestra.graph.resources import Resources, warm_up
@@ -30,7 +31,7 @@ def _summary(update: dict[str, Any]) -> str:
     if update.get("guarded_sql"):
         notes = [f"from {update['sql_dialect']}"] if update.get("sql_dialect") else []
         if fixed := len(update.get("sql_corrections") or []):
-            notes.append(f"{fixed} value(s) corrected")
+            notes.append(f"{counted(fixed, 'value', 'values')} corrected")
         return "allowed" + (f" ({', '.join(notes)})" if notes else "")
     return f"rejected: {update.get('last_error')}"
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from orquestra.core.texts import language, say
+from orquestra.core.texts import language, plural, say
 from orquestra.ddl_catalog.knowledge import Chunk
 from orquestra.ddl_catalog.model import GlossaryTerm, currency_symbol, is_money, is_ratio
 from orquestra.ddl_catalog.text import words
@@ -33,12 +33,12 @@ def written(key: str, lang: str, otherwise: str = "en", **values: object) -> str
     """The offline model's sentence `key` in `lang` (in `otherwise` when `lang` has none),
     filled with `values`.
 
-    >>> written("rows_found", "pt", count=3), written("rows_found", "de", count=3)
-    ('Encontrei 3 linhas', 'I found 3 rows')
+    >>> written("rows_found", "pt", count=3), written("rows_found", "de", count=1)
+    ('Encontrei 3 linhas', 'I found 1 row')
     """
     said = LANGUAGES[lang].mapping(TEXTS) if lang in LANGUAGES else {}
     text = said.get(key) or LANGUAGES[otherwise].mapping(TEXTS)[key]
-    return text.format(**values)
+    return plural(text, values).format(**values)
 
 
 def librarian(
@@ -196,23 +196,19 @@ def answer(hints: ModelHints, lang: str) -> str:
 def _findings(
     analysis: Mapping[str, Any] | None, lang: str, label: Callable[[str], str] = str
 ) -> list[str]:
-    """One line each for the trend and the leader, quoting the analysis' own numbers."""
+    """One line each for the trend (or for each line of several, the largest movers first)
+    and the leader, quoting the analysis' own numbers."""
     if not analysis:
         return []
     out = []
     trend = analysis.get("trend") or {}
-    growth = trend.get("last_growth_pct")
-    if growth is not None and trend.get("periods", 0) > 1:
-        last = _format(trend["time"], trend["last"]["period"], lang)
-        size = _format("pct", abs(growth), lang)
-        measure = label(trend["measure"]).lower()
-        word = written("trend_rose" if growth >= 0 else "trend_fell", lang)
-        if growth == 0:  # not "subiu 0%"
-            out.append(written("trend_same", lang, last=last, measure=measure))
-        else:
-            out.append(
-                written("trend_changed", lang, last=last, measure=measure, word=word, size=size)
-            )
+    if trend:
+        out += _trend_line(trend, lang, label)
+    lines = [line for line in analysis.get("lines") or [] if line.get("periods", 0) > 1]
+    if len(lines) > MOVERS:
+        out.append(written("largest_movers", lang))
+    for line in lines[:MOVERS]:
+        out += _trend_line(line, lang, label, of=_format(line["by"], line["label"], lang))
     top = analysis.get("top") or {}
     leads = top.get("items") and top["items"][0].get("label") is not None  # not a blank group
     if leads and top["items"][0].get("share_pct") is not None:
@@ -226,6 +222,28 @@ def _findings(
         )
         out.append(written("leader_share", lang, label=leader["label"], share=share, whole=whole))
     return out
+
+
+MOVERS = 3
+"""A series of more lines than this says how its largest movers changed, not every line."""
+
+
+def _trend_line(
+    trend: Mapping[str, Any], lang: str, label: Callable[[str], str], of: str | None = None
+) -> list[str]:
+    """How the last period of a series (of the line `of`, one of several) moved."""
+    growth = trend.get("last_growth_pct")
+    if growth is None or trend.get("periods", 0) < 2:
+        return []
+    last = _format(trend["time"], trend["last"]["period"], lang)
+    measure = label(trend["measure"]).lower()
+    if growth == 0:  # not "subiu 0%"
+        key = "trend_same" if of is None else "trend_same_of"
+        return [written(key, lang, last=last, measure=measure, label=of)]
+    word = written("trend_rose" if growth >= 0 else "trend_fell", lang)
+    size = _format("pct", abs(growth), lang)
+    key = "trend_changed" if of is None else "trend_changed_of"
+    return [written(key, lang, last=last, measure=measure, word=word, size=size, label=of)]
 
 
 def _localised(text: str, lang: str) -> str:

@@ -81,6 +81,8 @@ THAN = re.compile(rf"\s+{alternation('than')}\b")
 THAN_A_NUMBER = re.compile(rf"\s+{alternation('than')}\s+\d")
 """A number right after "more than" ("mais de 10"): a threshold, not a ranking."""
 HOW_MUCH_ALONE = re.compile(rf"\b{alternation('how_much_alone')}\b")
+AMOUNT_ASKERS = frozenset(words("asks_amount") + words("how_much") + words("how_much_alone"))
+"""Words that ask an amount, never a count ("how much", "quanto", "montante")."""
 
 
 def top_asked(q: Question, intent: Intent) -> None:
@@ -107,8 +109,34 @@ def top_asked(q: Question, intent: Intent) -> None:
         # "mês com mais pedidos", "the month with the most": one subject, singular
         subject = SINGLE_SUBJECT.search(text[: ranked.end()])
         single = subject and not THAN.match(text[ranked.end() :])  # "mais de 10"
-        # "qual …", and "das transportadoras, qual é a que menos …": one asked for
-        intent.ordering.top = 1 if ONE_ASKED.search(text[: ranked.start()]) or single else 10
+        # "qual …", and "das transportadoras, qual é a que menos …": one asked for; "which
+        # countries …": its plural asks for several
+        asked = ONE_ASKED.search(text[: ranked.start()])
+        one = asked is not None and not _plural_follows(text, asked.end())
+        intent.ordering.top = 1 if one or single else 10
+
+
+SINGULAR_IN_S = word_set("singular_in_s")
+
+
+def _plural_follows(text: str, end: int) -> bool:
+    """Whether the word after a "which" is a plural ("which countries", "em que meses"):
+    several asked for, not one.
+
+    >>> _plural_follows("which countries bought the most", 5)
+    True
+    >>> _plural_follows("which month had the most", 5), _plural_follows("em que mes", 5)
+    (False, False)
+    >>> _plural_follows("quem mais faltou", 4)
+    False
+    """
+    after = re.match(r"\s+(\w+)", text[end:])
+    if after is None:
+        return False
+    word = after.group(1)
+    if word in FUNCTION_WORDS or word in SINGULAR_IN_S or RANKED_BY_MORE.fullmatch(word):
+        return False  # "quem mais faltou": no noun follows
+    return len(word) > 3 and word.endswith("s") and not word.endswith("ss")
 
 
 def aggregate_asked(q: Question, intent: Intent) -> None:
@@ -124,9 +152,11 @@ def aggregate_asked(q: Question, intent: Intent) -> None:
                 counted = amounts_said and re.search(rf"\b{phrase} ({amounts_said})\b", text)
                 total = phrase in numeric_phrases or (name == "count" and counted)
                 intent.measures.aggregate = "total" if total else name
+                intent.measures.amount_asked = phrase if phrase in AMOUNT_ASKERS else ""
                 return
-    if HOW_MUCH_ALONE.search(text):  # "e quanto isso rendeu": how much, no other word
+    if alone := HOW_MUCH_ALONE.search(text):  # "e quanto isso rendeu": how much, no other word
         intent.measures.aggregate = "sum"
+        intent.measures.amount_asked = alone.group(0)
 
 
 COUNT_NAMES = set(words("count_nouns"))

@@ -38,6 +38,7 @@ REFERENCE = re.compile(rf"\b{_spelled('reference_words')}\b")
 FOLLOW_UP = re.compile(rf"^{_spelled('follow_up_openers')}\b")
 VAGUE = re.compile(rf"\b{_spelled('vague_requests')}\b")
 CHAT = re.compile(rf"\b{_spelled('about_the_assistant')}\b")
+QUESTION_OPENER = re.compile(rf"^{_spelled('question_openers', longest_first=True)}\b")
 NAMED_ENTITY = (
     rf"(?:\b{_spelled('entity_prepositions')}\s+)?(?:{_spelled('entity_articles')}\s+)?\w+\s+"
     rf"(?:{_spelled('number_abbreviations', 'dotted_number_abbreviations', longest_first=True)}"
@@ -112,8 +113,15 @@ def augment(hints: ModelHints, catalog: Catalog, lexicon: Lexicon, today: date) 
     message = hints.message.strip()
     previous = hints.previous_question.strip()
     can_ask = hints.can_ask
-    lang = language_of(message, catalog)
     answers = hints.clarification_answers
+    lang = language_of(message, catalog)
+    if answers and _stands_alone(answers[-1], catalog, lexicon, today):
+        # Not the answer to what was asked but a question of its own: read alone, in the
+        # language it was written in.
+        message, answers = answers[-1].strip(), ()
+        lang = language_of(message, catalog)
+    elif answers:  # the person's latest words decide the language, when they say one
+        lang = language_of(answers[-1], catalog, default=lang)
     question = resolve(message, previous, catalog, lexicon, today)
     if answers:
         question = _with_answer(question, answers[-1], catalog, lexicon, today)
@@ -148,6 +156,18 @@ def augment(hints: ModelHints, catalog: Catalog, lexicon: Lexicon, today: date) 
                 out["question"] = written("metric_by_month", lang, term=metric.term)
                 out["assumption"] = written("read_as_metric_by_month", lang, term=metric.term)
     return out
+
+
+def _stands_alone(reply: str, catalog: Catalog, lexicon: Lexicon, today: date) -> bool:
+    """Whether a reply to a clarifying question is a new question rather than its answer:
+    phrased as a question ("which customers…?", "quais clientes…"), with a subject of its
+    own the catalog knows, and not a follow-up ("e em maio?") leaning on what came before."""
+    text = fold(reply.strip())
+    asked = text.endswith("?") or QUESTION_OPENER.search(text) is not None
+    if not asked or FOLLOW_UP.search(text) or REFERENCE.search(text):
+        return False
+    intent = parse(reply, catalog, lexicon, today)
+    return intent.understood and bool(intent.subject.tables or intent.subject.entity)
 
 
 def _with_answer(

@@ -30,6 +30,7 @@ from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Unmappable
 from orquestra.offline.lang import alternation
+from orquestra.offline.lexicon import is_measure
 from orquestra.offline.unread import described_words
 
 NUMBER = re.compile(r"(?<![\w.,/:])\d+(?:[.,]\d+)?(?![\w/:])")
@@ -40,6 +41,8 @@ RATIO = re.compile(r"/|\bavg\s*\(\s*CASE\b", re.IGNORECASE)
 """What computes a share: a division, or the average of a case (a rate)."""
 COMPARED = re.compile(rf"\b{alternation('thresholds')}\b")
 """Words that compare a value with another ("below", "more than")."""
+SUMMED = re.compile(r"\b(?:sum|avg)\s*\(", re.IGNORECASE)
+"""What adds an amount up (or averages it)."""
 
 
 class LeftOut(Unmappable):
@@ -137,4 +140,22 @@ def left_out(intent: Intent, sql: str, tokens: Sequence[str], catalog: Catalog) 
     ranked = intent.ordering.top or intent.ordering.sorted  # "a maior": a ranking's word
     if found and not ranked and not re.search(r"[<>]", sql):
         missing.append(found.group(0))
+    measures = intent.measures
+    asked = measures.amount_asked and not (measures.metric or intent.subject.entity)
+    if asked and not SUMMED.search(sql) and not _amount_listed(sql, catalog):
+        missing.append(measures.amount_asked)  # "quanto gastaram": an amount, rows counted
     return missing
+
+
+def _amount_listed(sql: str, catalog: Catalog) -> bool:
+    """Whether the query lists an amount of each row it lists ("quais títulos vencem e de
+    quanto são"), rather than counting them."""
+    if re.search(r"\bcount\s*\(", sql, re.IGNORECASE):
+        return False
+    head = re.split(r"\bFROM\b", sql, maxsplit=1, flags=re.IGNORECASE)[0]
+    shown = {column for _alias, column in re.findall(r"\b(\w+)\.(\w+)\b", head)}
+    return any(
+        name in shown and is_measure(table, name)
+        for table in catalog.tables.values()
+        for name in table.column_names
+    )

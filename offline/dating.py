@@ -12,7 +12,7 @@ from orquestra.ddl_catalog.model import Catalog, Column, Table, per_catalog
 from orquestra.ddl_catalog.text import fold, words
 from orquestra.offline import lang
 from orquestra.offline.intent import Intent
-from orquestra.offline.joins import Joins
+from orquestra.offline.joins import Joins, join_path
 from orquestra.offline.lang.morphology import LENGTHS, NEGATING_PREFIXES, REGULAR_PAST_ENDINGS
 from orquestra.offline.lexicon import (
     DATE_TYPES,
@@ -39,6 +39,10 @@ def rows_date(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str 
         if name is not None:
             return f"{joins.alias(acting)}.{name}"
     name = time_column(intent, catalog, base)
+    if name is not None and not _date_said(intent, catalog, base, name):
+        acting = _acting_rows(intent, catalog, joins, base)
+        if acting is not None:  # "each seller's customers in 1998": when they sold, not born
+            return rows_date(intent, catalog, joins, acting)
     parts = date_parts(catalog.table(base), joins.alias(base))
     if parts is not None and (name is None or not _date_said(intent, catalog, base, name)):
         return parts  # the calendar date the table states, not a timestamp's in some zone
@@ -113,6 +117,21 @@ def _rows_in_a_state_of_theirs(intent: Intent, catalog: Catalog, base: str) -> s
         dated = any(c.type_sql.startswith(DATE_TYPES) for c in catalog.table(other).columns)
         if refers and dated:
             return other
+    return None
+
+
+def _acting_rows(intent: Intent, catalog: Catalog, joins: Joins, base: str) -> str | None:
+    """The dated rows, on the way from the base's to another table the question names, that
+    refer to the base's ("how many customers did each employee sell to in 1998": the orders
+    between them). When the base's own date is not said, a period is when those happened: the
+    base's rows are what is counted or grouped, the others are what was done."""
+    for named in intent.subject.tables:
+        path = join_path(joins.graph, {base}, named) if named != base else None
+        for _left, right, _pairs in path or []:
+            table = catalog.table(right)
+            refers = any(j.to == base for j in table.meta.joins)
+            if refers and any(c.type_sql.startswith(DATE_TYPES) for c in table.columns):
+                return right
     return None
 
 

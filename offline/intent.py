@@ -101,6 +101,10 @@ class Measures:
     """A percentage of the rows its states and named row keep, over all it asks about."""
     group_shares: bool = False
     """Each group's share of the whole, in percent ("a fatia de cada dono no custo")."""
+    amount_asked: str = ""
+    """The words that asked the sum when they ask an amount, never a count ("how much",
+    "quanto"): a query that sums nothing (counting the rows instead) answers another
+    question."""
 
 
 @dataclass

@@ -8,6 +8,6 @@ from orquestra.ddl_catalog.language import detect_language, language_words
 from orquestra.ddl_catalog.model import Catalog
 
 
-def language_of(text: str, catalog: Catalog) -> str:
-    """ "pt" or "en" for `text`, ties kept Portuguese (the shared detector's default)."""
-    return detect_language(text, vocabulary=language_words(catalog))
+def language_of(text: str, catalog: Catalog, default: str = "pt") -> str:
+    """ "pt" or "en" for `text`; ties keep `default` (Portuguese, the shared detector's)."""
+    return detect_language(text, default, vocabulary=language_words(catalog))

@@ -33,8 +33,10 @@ from orquestra.offline.lexicon import (
     person_name,
 )
 from orquestra.offline.measures import (
+    COUNTED,
     compared,
     counted_in_unit,
+    distinct_count,
     extra_measure,
     item_amount,
     measure_sql,
@@ -493,7 +495,8 @@ def _listing(intent: Intent, catalog: Catalog, joins: Joins, where: list[str]) -
 
 def _owners(intent: Intent, catalog: Catalog, today: str) -> str:
     """ "which customers have overdue bills": the rows the filtered rows refer to, each once,
-    by key and name."""
+    by key and name, with how many of the filtered rows each has (the most first) — never one
+    line per bill."""
     joins = Joins(catalog, _base(intent))
     where = _filters(intent, catalog, joins, today)
     metric = intent.measures.metric.metric if intent.measures.metric else None
@@ -504,9 +507,17 @@ def _owners(intent: Intent, catalog: Catalog, today: str) -> str:
     alias = joins.alias(owner.name)
     key = key_column(owner, catalog)
     shown = list(dict.fromkeys([*([key.name] if key else []), display_column(owner).name]))
-    sql = f"SELECT DISTINCT {', '.join(f'{alias}.{c}' for c in shown)} FROM {joins.sql()}"
+    columns = ", ".join(f"{alias}.{c}" for c in shown)
+    base = _base(intent)
+    if base == owner.name:  # the owners' own rows: nothing of theirs to count
+        sql = f"SELECT DISTINCT {columns} FROM {joins.sql()}"
+        sql += f" WHERE {' AND '.join(where)}" if where else ""
+        return sql + f" ORDER BY {alias}.{shown[-1]} LIMIT {LIST_LIMIT}"
+    counted = distinct_count(base, catalog, joins)
+    sql = f"SELECT {columns}, {counted} AS {COUNTED} FROM {joins.sql()}"
     sql += f" WHERE {' AND '.join(where)}" if where else ""
-    return sql + f" ORDER BY {alias}.{shown[-1]} LIMIT {LIST_LIMIT}"
+    sql += f" GROUP BY {columns}"
+    return sql + f" ORDER BY {COUNTED} DESC, {alias}.{shown[-1]} LIMIT {LIST_LIMIT}"
 
 
 def _in_date_order(intent: Intent, catalog: Catalog, today: str) -> str:

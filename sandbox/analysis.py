@@ -37,6 +37,10 @@ class Trend(TypedDict, total=False):
     change_first_to_last_pct: float | None
     comparison: dict[str, Any]
     """Current versus previous period, when the question asks for a comparison."""
+    by: str
+    """A line of several (`Analysis.lines`): the category column that separates the lines."""
+    label: Any
+    """A line of several: its value of `by` ("EDI")."""
 
 
 class Analysis(TypedDict, total=False):
@@ -51,6 +55,10 @@ class Analysis(TypedDict, total=False):
     """Sum (None for averages, ratios and other measures that do not add up), min, max and
     mean of each measure."""
     trend: Trend
+    lines: list[Trend]
+    """A series of several lines (a time column and a category): each line's own trend, the
+    largest movers first; then there is no one `trend`, which would compare one line's
+    period with another's."""
     top: dict[str, Any]
     """The leading categories with their value and share of the total (`share_of: listed`:
     the total of the `listed` rows only, a top N of more)."""
@@ -130,15 +138,11 @@ def analyze(job: dict[str, Any]) -> Analysis:
     series = job.get("aggregated") is not False  # a series, not a listing
     if time and job.get("limited") and not _in_time_order(rows, columns.index(time)):
         series = False  # nor a top N of periods ranked by the measure: the rest were cut
-    if time and main and series:
-        out["trend"] = _trend(
-            rows,
-            columns.index(time),
-            columns.index(main),
-            time,
-            main,
-            bool(COMPARISON.search(job.get("question", ""))),
-        )
+    compare = bool(COMPARISON.search(job.get("question", "")))
+    if time and main and series and category and _several_lines(rows, columns.index(category)):
+        out["lines"] = _lines(rows, columns, time, category, main, compare)
+    elif time and main and series:
+        out["trend"] = _trend(rows, columns.index(time), columns.index(main), time, main, compare)
     if category and main and not time:
         out["top"] = _top(
             rows, columns.index(category), columns.index(main), category, main, adds_up[main]
@@ -232,6 +236,37 @@ def _trend(
             "change_pct": growth[-1],
         }
     return trend
+
+
+def _several_lines(rows: list[list[Any]], index: int) -> bool:
+    """Whether a category's values repeat over the periods (one line each), rather than
+    naming each period once (a month's name beside its date)."""
+    labels = [row[index] for row in rows]
+    return 1 < len(set(labels)) < len(labels)
+
+
+def _lines(
+    rows: list[list[Any]], columns: list[str], time: str, by: str, value: str, compare: bool
+) -> list[Trend]:
+    """Each line's trend ("por canal": one per channel), the largest last movement first,
+    at most `TOP` of them.
+
+    >>> rows = [["2026-01", "EDI", 10], ["2026-02", "EDI", 12], ["2026-01", "API", 50],
+    ...         ["2026-02", "API", 25]]
+    >>> [(t["label"], t["last_growth_pct"]) for t in _lines(rows, ["m", "c", "v"], "m", "c",
+    ...                                                      "v", False)]
+    [('API', -50.0), ('EDI', 20.0)]
+    """
+    at = columns.index(by)
+    labels = list(dict.fromkeys(row[at] for row in rows))
+    lines: list[Trend] = []
+    for label in labels:
+        own = [row for row in rows if row[at] == label]
+        trend = _trend(own, columns.index(time), columns.index(value), time, value, compare)
+        if trend:
+            lines.append({**trend, "by": by, "label": label})
+    moved = sorted(lines, key=lambda t: -abs(t.get("last_growth_pct") or 0.0))
+    return moved[:TOP]
 
 
 def _top(

@@ -178,6 +178,13 @@ class TrendInfo(Strict):
     comparison: ComparisonInfo | None = None
 
 
+class LineInfo(TrendInfo):
+    """One line of a series of several: its trend, and which line it is."""
+
+    by: Column
+    label: RowValue
+
+
 class TopItem(Strict):
     label: RowValue
     value: Number
@@ -206,6 +213,7 @@ class AnalysisInfo(Strict):
     columns: list[ColumnInfo] = Field(default_factory=list, max_length=200)
     measures: dict[Column, MeasureInfo] = Field(default_factory=dict, max_length=200)
     trend: TrendInfo | dict[str, Any] | None = None
+    lines: list[LineInfo] = Field(default_factory=list, max_length=MAX_ITEMS)
     top: TopInfo | None = None
     outliers: list[Outlier] = Field(default_factory=list, max_length=MAX_ITEMS)
     notes: list[str] = Field(default_factory=list, max_length=2)

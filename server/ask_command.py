@@ -113,8 +113,9 @@ def show(event: Event, thread: str, tenant: str = NO_TENANT) -> None:
 
 def _table(result: ResultData) -> None:
     rows = result.rows or []
-    if not rows or (len(rows) == 1 and len(rows[0]) == 1):
-        return
+    one = len(rows) == 1 and (len(rows[0]) == 1 or len(result.cards or []) == len(rows[0]))
+    if not rows or one:
+        return  # the answer says it, and a second copy would only repeat it
     columns = result.columns or []
     cells = [
         [_cell(v, shown)[:30] for v, shown in zip(row, _shown_columns(result), strict=False)]

@@ -12,6 +12,7 @@ import asyncpg
 
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
+from orquestra.core.texts import counted
 from orquestra.ddl_catalog import load_catalog
 from orquestra.server.db_policies import PolicyError
 from orquestra.server.terminal import fail
@@ -169,8 +170,9 @@ def _cmd_catalog_check(args: argparse.Namespace, settings: Settings) -> int:
         summary += f", {len(catalog.drafts)} drafts to confirm (draft: true)"
     summary += f", {len(joins)} joins tried on the data" if args.data else ""
     if drifts or contradicted:
-        found = [f"{len(drifts)} drift(s)"] if drifts else []
-        found += [f"{contradicted} join(s) the data contradicts"] if contradicted else []
+        found = [counted(len(drifts), "drift", "drifts")] if drifts else []
+        if contradicted:
+            found.append(f"{counted(contradicted, 'join', 'joins')} the data contradicts")
         print(f"\ncatalog check: {', '.join(found)} ({summary})")
         return 1
     print(f"\ncatalog check: clean ({summary})")

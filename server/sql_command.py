@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from orquestra.core.database import connect_agent
 from orquestra.core.settings import Settings
+from orquestra.core.texts import counted
 from orquestra.ddl_catalog import load_catalog
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
 from orquestra.guards.dialects import read_as
@@ -128,5 +129,5 @@ def _table(sql: str, result: QueryResult, rows: list[list[Any]]) -> str:
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(v.ljust(w)[:w] for v, w in zip(row, widths, strict=True)) for row in cells]
     more = " (truncated)" if result.truncated else ""
-    lines.append(f"({result.row_count} rows{more}, {result.ms:.0f} ms)")
+    lines.append(f"({counted(result.row_count, 'row', 'rows')}{more}, {result.ms:.0f} ms)")
     return "\n".join(lines)

@@ -62,6 +62,10 @@ class Entry(BaseModel):
     timeout_s: float | None = Field(None, gt=0, le=120)
     phases: list[Literal["knowledge", "answer"]] | None = None
     """Judges only: which answers it checks (concept answers, data answers); default both."""
+    refuses: bool = False
+    """Judges only: a failure withholds the answer (an honest stop, outcome `refuse`) instead
+    of sending it back for a rewrite — for a result no rewording can make answer the question
+    (its shape is not the one asked)."""
     options: dict[str, Any] = {}
 
     @model_validator(mode="after")

@@ -18,7 +18,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from pydantic import BaseModel
 
 T = TypeVar("T", bound=BaseModel)
-Outcome = Literal["pass", "block", "modified", "fail", "error", "timeout"]
+Outcome = Literal["pass", "block", "modified", "fail", "refuse", "error", "timeout"]
 
 
 @dataclass

@@ -194,7 +194,7 @@ class Guardrails:
         if result is None:  # fail closed: an answer no judge could check is not passed
             result, outcome = JudgeResult(False), _failure_outcome(failure)
         else:
-            outcome = "pass" if result.passed else "fail"
+            outcome = "pass" if result.passed else "refuse" if judge.entry.refuses else "fail"
         ms = round((time.perf_counter() - started) * 1000, 2)
         result = replace(result, name=judge.entry.id, outcome=outcome, ms=ms)
         self._record("judges", judge, outcome, ms, result.feedback)

@@ -26,6 +26,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from orquestra.core.texts import say
 from orquestra.ddl_catalog.text import fold
 from orquestra.guards.rails.config import Entry
 from orquestra.guards.rails.contracts import JudgeCase, JudgeResult
@@ -72,19 +73,16 @@ class AnswerShape:
         figures = all(all(_figure(v) or v is None for v in row) for row in shown)
         rows = case.row_count if case.row_count is not None else len(shown)
         if self.names.search(text) and figures:
-            return self._failed("the question asks which (names); the result holds only figures")
+            return self._failed("shape.names", case.lang)
         if self.each.search(text) and rows == 1 and figures and len(case.columns) == 1:
-            return self._failed("the question asks a figure for each group; the result is one")
+            return self._failed("shape.each", case.lang)
         asks_one = self.one.search(text) and not self.grouping.search(text)
         if asks_one and not self.names.search(text) and rows > 1:
-            return self._failed("the question asks one figure; the result is a list of rows")
+            return self._failed("shape.one", case.lang)
         return JudgeResult(passed=True, score=1.0)
 
     @staticmethod
-    def _failed(why: str) -> JudgeResult:
-        return JudgeResult(
-            passed=False,
-            score=0.0,
-            feedback=f"The result does not answer the question as asked: {why}. Say so "
-            "plainly instead of presenting it as the answer.",
-        )
+    def _failed(why: str, lang: str) -> JudgeResult:
+        """The verdict, its feedback in the question's language: the person reads it when
+        the judge refuses (`refuses: true`), the writer when it asks for a rewrite."""
+        return JudgeResult(passed=False, score=0.0, feedback=say(why, lang))

@@ -5,8 +5,9 @@ A monthly series has one axis tick per month, written as the period ("06/2026", 
 in the deployment's time zone — in the chart (its SVG), the table and the cards; table cells
 are money in the profile's currency and the turn's locale, right-aligned, and sorting still
 orders by the raw values; card labels are the deployment's words ("Faturamento", "Valor
-vencido", "Revenue" for an English question), and a top 5's total says it is of the five; the
-page says which model answered. The default offline model answers the first case; the
+vencido", "Revenue" for an English question), and a top 5's total says it is of the five; one
+number is shown once (its card, no one-row table) and one row is "1 linha"; the page says which
+model answered. The default offline model answers the first case; the
 scripted model gives the others a fixed SQL, in English and Portuguese.
 """
 
@@ -156,6 +157,14 @@ def test_a_monthly_series_from_the_offline_model(page: Page, demo_server: Server
     note = bot.locator(".model")
     assert note.get_attribute("data-model") == "offline"
     assert "modelo offline" in note.inner_text() and "contagens" in note.inner_text()
+
+    # one number is shown once: its card, not again a one-row table of the same figure
+    bot = ask(page, "quantas notas foram emitidas em 2026?")
+    assert bot.locator(".kpi").count() == 1 and bot.locator("table").count() == 0
+    # a row that also holds words is its table alone, and one row is "1 linha"
+    bot = ask(page, "status da nota 40908")
+    assert bot.locator(".kpi").count() == 0 and bot.locator("table tbody tr").count() == 1
+    assert bot.locator(".note").inner_text() == "1 linha"
 
     # a ratio metric reads as a percentage: "98,6%", not "0,99"
     bot = ask(page, "OTIF por transportadora em 2026")

@@ -140,6 +140,23 @@ async def test_an_ungrounded_number_sends_the_streamed_answer_back(harness: Harn
     assert answers == [after]  # the draft was replaced in the conversation, not kept
 
 
+async def test_a_result_of_another_shape_is_refused_not_reworded(harness: Harness) -> None:
+    """Six monthly figures for a question that asks one: no rewording makes that the answer,
+    so the streamed draft is dropped and the turn stops honestly, without the rows."""
+    question = f"quanto foi o {harness.sql.measure} em 2026?"
+    harness.use(data_turn(question, harness.sql.monthly, answer="Foram seis meses."))
+    turn = await harness.ask(question)
+    assert sum(1 for t in turn.of("token") if t.get("reset")) == 1
+    assert turn.result["answer"].startswith("Não vou apresentar o que encontrei como resposta")
+    assert "a pergunta pede um só número" in turn.result["answer"]
+    assert turn.result["stop_reason"] == "ANSWER_REFUSED" and "rows" not in turn.result
+    assert not turn.result.get("cards") and not turn.result.get("chart")
+    assert [v["outcome"] for v in turn.result["judgements"] if v["name"] == "shape"] == ["refuse"]
+    state = await harness.state()
+    answers = [m.content for m in state["messages"] if m.type == "ai"]
+    assert answers == [turn.result["answer"]]  # the refused draft is not kept
+
+
 async def test_the_refine_cap_lets_the_best_answer_out_with_a_note(harness: Harness) -> None:
     rewrites = ["Foram R$ 123,45.", "Foram R$ 123,46.", "Foram R$ 123,47."]
     harness.use(

@@ -29,6 +29,19 @@ FOLLOW_UPS = {
 }
 """Per deployment: a follow-up to the tracking question, the column it adds, and an answer to
 the offline model's clarifying question."""
+BY_GROUP = {"logistics": ("e por canal?", "canal"), "clinics": ("e por convênio?", "convenio")}
+"""Per deployment: a follow-up that splits the monthly series into lines, and their column."""
+OWNERS = {
+    "logistics": ("which customers have overdue bills?", "count"),
+    "clinics": ("quais pacientes têm exames cancelados?", "quantidade"),
+}
+"""Per deployment: a question about entities by their related rows, and its count column."""
+NAMES_ASKED = {
+    "logistics": "quais transportadoras atrasaram mais?",
+    "clinics": "quais pacientes faltaram mais?",
+}
+"""Per deployment: a question asking which ones, that the offline model reads (today) as a
+list of figures: the shape judge must withhold that, never show it as the answer."""
 CATALOG = load_catalog()
 LEXICON = lexicon_for(CATALOG)
 LIMITS = ExecutionLimits(row_cap=50)
@@ -179,6 +192,49 @@ async def test_offline_follow_up_and_clarification(offline: Harness) -> None:
     assert vague.of("clarify")
     answered = await ask_offline(offline, answer, "g")
     assert answered.result["route"] == "ANALYTICS" and answered.result["rows"]
+
+
+async def test_a_series_of_several_lines_says_which_line_moved(offline: Harness) -> None:
+    follow_up, column = BY_GROUP[offline.deployment.name]
+    await ask_offline(offline, offline.deployment.questions.analytics, "lines")
+    turn = await ask_offline(offline, follow_up, "lines")
+    assert column in turn.result["columns"], turn.result.get("sql")
+    labels = {row[turn.result["columns"].index(column)] for row in turn.result["rows"]}
+    moved = [line for line in turn.result["answer"].splitlines() if "%" in line]
+    assert moved and all(any(str(label) in line for label in labels) for line in moved)
+    assert not turn.result.get("cards")  # no one figure stands for several lines
+
+
+async def test_a_new_question_after_a_clarifying_one_is_read_alone_in_its_language(
+    offline: Harness,
+) -> None:
+    vague = await ask_offline(offline, "como está a produção?", "new")
+    assert vague.of("clarify")
+    turn = await ask_offline(offline, "what was the revenue by month in 2026?", "new")
+    assert turn.result["route"] == "ANALYTICS" and len(turn.result["rows"]) == 6
+    assert turn.result["display"]["lang"] == "en" and "I found 6 rows" in turn.result["answer"]
+
+
+async def test_entities_are_listed_once_with_their_related_rows_counted(
+    offline: Harness,
+) -> None:
+    question, counted = OWNERS[offline.deployment.name]
+    turn = await ask_offline(offline, question, "owners")
+    rows, columns = turn.result["rows"], turn.result["columns"]
+    assert rows and columns[-1] == counted, turn.result.get("sql")
+    keys = [row[0] for row in rows]
+    assert len(keys) == len(set(keys))  # each once, not a line per related row
+    assert sum(row[-1] for row in rows) >= len(rows)
+
+
+async def test_a_result_of_another_shape_never_goes_out_as_the_answer(offline: Harness) -> None:
+    turn = await ask_offline(offline, NAMES_ASKED[offline.deployment.name], "shape")
+    result = turn.result
+    if result.get("stop_reason") == "ANSWER_REFUSED":  # withheld: no rows shown as the answer
+        assert "rows" not in result and "pede nomes" in result["answer"]
+        assert any(t.get("reset") for t in turn.of("token"))
+    else:  # read right: the names asked are in the result
+        assert any(isinstance(v, str) for v in result["rows"][0]), result.get("sql")
 
 
 async def test_offline_no_data_is_honest(offline: Harness) -> None:

@@ -234,3 +234,32 @@ def test_a_trends_periods_reach_the_answer_as_the_rows_write_them() -> None:
     sql = "SELECT date_trunc('quarter', d) AS tri, sum(v) AS total FROM t GROUP BY 1 ORDER BY 1"
     shown = shown_analysis(analyze(job), result, "America/Sao_Paulo", sql, "pt")
     assert shown["trend"]["last"]["period"] == "4º tri 2025"
+
+
+LINES = {
+    "columns": ["mes", "canal", "faturamento"],
+    "rows": [
+        ["2026-01-01", "EDI", 100.0],
+        ["2026-01-01", "API", 400.0],
+        ["2026-02-01", "EDI", 150.0],
+        ["2026-02-01", "API", 200.0],
+    ],
+    "aggregated": True,
+}
+
+
+def test_a_series_of_several_lines_has_each_lines_trend_and_no_single_one() -> None:
+    # Sorted by month alone, the rows would compare EDI's February with API's: one line's
+    # period against another's, a figure that looks right and is not.
+    analysis = analyze(LINES)
+    assert "trend" not in analysis
+    moved = [(line["label"], line["last_growth_pct"]) for line in analysis["lines"]]
+    assert moved == [("EDI", 50.0), ("API", -50.0)]  # each its own, largest first
+    assert {line["by"] for line in analysis["lines"]} == {"canal"}
+    assert cards_for({"columns": LINES["columns"], "rows": LINES["rows"]}, analysis) == []
+
+
+def test_a_label_beside_each_period_is_one_line() -> None:
+    rows = [["2026-01-01", "jan", 10.0], ["2026-02-01", "fev", 12.0]]
+    analysis = analyze({"columns": ["mes", "nome_mes", "valor"], "rows": rows})
+    assert "lines" not in analysis and analysis["trend"]["last_growth_pct"] == 20.0

@@ -55,6 +55,34 @@ def test_clarification_answer_completes_the_question() -> None:
 
 
 @pytest.mark.parametrize(
+    ("reply", "question", "lang"),
+    [
+        # a question of its own, in another language: read alone, answered in its language
+        ("which customers are late on payments?", "which customers are late on payments?", "en"),
+        ("quais clientes têm títulos vencidos?", "quais clientes têm títulos vencidos?", "pt"),
+        # what was asked, in the person's latest language: the answer completes the question
+        ("faturamento de 2026", "faturamento de 2026", "pt"),
+        ("revenue in 2026", "revenue in 2026", "en"),
+    ],
+)
+def test_a_reply_to_a_clarifying_question_is_a_new_question_or_its_answer(
+    reply: str, question: str, lang: str
+) -> None:
+    hints = ModelHints(
+        message="como está a produção?", clarification_answers=(reply,), can_ask=True
+    )
+    out = augment(hints, CATALOG, LEXICON, TODAY)
+    assert out["question"].startswith(question.rstrip("?")) and out["lang"] == lang
+    assert not out["clarifying_question"]
+
+
+def test_a_bare_number_answers_which_one() -> None:
+    hints = ModelHints(message="status da nota?", clarification_answers=("40908",), can_ask=True)
+    out = augment(hints, CATALOG, LEXICON, TODAY)
+    assert "40908" in out["question"] and "nota" in out["question"]
+
+
+@pytest.mark.parametrize(
     ("deployment", "previous", "message", "span"),
     [
         ("logistics", "faturamento de 2025", "e no primeiro trimestre?", "2025-01-01"),
