@@ -65,7 +65,7 @@ async def public_schemas(server_url: str) -> None:
         rests = [
             line.strip() for line in imported.text.splitlines() if "rests on a PROPOSED" in line
         ]
-        print(f"  tenant_via resting on a proposed join: {len(rests)} link(s) named in the file")
+        print(f"  tenant_via links resting on a proposed join: {len(rests)}")
         print(f"  import {score.seconds:.3f} s, of which proposing joins {score.proposing:.3f} s")
 
 

@@ -24,6 +24,7 @@ from typing import Literal
 
 import asyncpg
 
+from orquestra.core.texts import counted
 from orquestra.ddl_catalog.model import base_type, type_family
 
 SAMPLE_ROWS = 10_000
@@ -195,10 +196,11 @@ async def measure(
                     _uniqueness_sql(parent, await _sample(conn, parent))
                 )
                 unique = rows == distinct
+                repeated = counted(rows - distinct, "repeated value", "repeated values")
                 unique_by = (
                     f"no repeated value in {rows} rows read"
                     if unique
-                    else f"NOT unique: {rows - distinct} repeated value(s) in {rows} rows read"
+                    else f"NOT unique: {repeated} in {rows} rows read"
                 )
     except (asyncpg.PostgresError, OSError) as exc:
         problem = "timed out" if isinstance(exc, asyncpg.QueryCanceledError) else type(exc).__name__

@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 
 from orquestra.core.settings import Settings
+from orquestra.core.texts import counted
 from orquestra.evals.baseline import Baseline, baseline_model, run_baseline
 from orquestra.evals.baseline_metrics import BaselineRun, summarize_baseline
 from orquestra.evals.dataset import Case, load_dataset
@@ -225,5 +226,5 @@ def run_compare(first: Path, second: Path) -> int:
     changes = compare(first, second)
     for change in changes:
         print(f"{change['id']:<10} {change['field']:<14} {change['before']} → {change['after']}")
-    print(f"{len(changes)} change(s)")
+    print(counted(len(changes), "change", "changes"))
     return 0

@@ -9,6 +9,7 @@ from typing import Any
 import altair as alt
 import vl_convert
 
+from orquestra.core.texts import counted
 from orquestra.evals.baseline_metrics import LEAK_CHECKS, BaselineRun
 from orquestra.evals.runner import CaseResult
 
@@ -89,8 +90,9 @@ def markdown(dataset: str, model: str, summary: dict[str, Any], results: list[Ca
     if summary.get("tokens_estimated_cases"):
         lines += [
             "",
-            f"Token counts (and so the cost) are estimates for {summary['tokens_estimated_cases']}"
-            " case(s): the provider sent no usage for some call.",
+            "Token counts (and so the cost) are estimates for "
+            f"{counted(summary['tokens_estimated_cases'], 'case', 'cases')}: the provider sent"
+            " no usage for some call.",
         ]
     for group in ("by_route", "by_complexity", "by_lang"):
         lines += [
@@ -195,8 +197,9 @@ def baseline_markdown(model: str, summary: dict[str, Any], baseline: BaselineRun
     ]
     if other.get("tokens_estimated_cases"):
         lines.append(
-            f"- The baseline's token counts are estimates for {other['tokens_estimated_cases']}"
-            " case(s): the provider sent no usage for some call."
+            "- The baseline's token counts are estimates for "
+            f"{counted(other['tokens_estimated_cases'], 'case', 'cases')}: the provider sent no"
+            " usage for some call."
         )
     missed = [r for r in baseline.results if r.exact is False or r.error]
     if missed:

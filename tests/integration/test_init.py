@@ -50,7 +50,7 @@ async def test_init_writes_a_folder_that_loads_and_checks(
     out = result.stdout
     assert "tenant_via (confirm the path): payment → rental → inventory" in out
     assert "shared by every tenant (confirm): film, language" in out
-    assert "partitioned payment: folded 2 partition(s)" in out
+    assert "partitioned payment: folded 2 partitions" in out
     assert "without a description" in out
     assert "catalog check clean" in out
     deployment = load_deployment(folder)

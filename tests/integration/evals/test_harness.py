@@ -200,7 +200,7 @@ def test_eval_gates_and_compares(deployment: DeploymentUnderTest, slice_run: Pat
         text=True,
         env=env,
     )
-    assert compared.returncode == 0 and "0 change(s)" in compared.stdout
+    assert compared.returncode == 0 and "0 changes" in compared.stdout
 
 
 def test_a_suite_runs_each_set_on_its_own_deployment(

@@ -87,5 +87,5 @@ def test_estimated_tokens_are_marked_in_the_evaluation_report() -> None:
     estimated = CaseResult(id="b", question="q", tenant="101", tokens_estimated=True, **base)
     summary = summarize([counted, estimated])
     assert summary["tokens_estimated_cases"] == 1
-    assert "estimates for 1 case(s)" in markdown("d", "m", summary, [counted, estimated])
+    assert "estimates for 1 case:" in markdown("d", "m", summary, [counted, estimated])
     assert "estimates" not in markdown("d", "m", summarize([counted]), [counted])
