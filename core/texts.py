@@ -43,9 +43,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The model took too long to answer. Please try again.",
     },
     "server.SHUTTING_DOWN": {
-        "pt": "O servidor está sendo reiniciado e esta resposta foi interrompida antes do fim; "
+        "pt": "O servidor está parando (para reiniciar ou reduzir réplicas) e esta resposta foi "
+        "interrompida antes do fim; "
         "nada dela foi guardado. Pergunte de novo em alguns instantes.",
-        "en": "The server is restarting and this answer was stopped before it finished;"
+        "en": "The server is stopping (a restart or fewer replicas) and this answer was stopped"
+        " before it finished;"
         " none of it was kept. Please ask again in a moment.",
     },
     "model.MODEL_CONTEXT": {

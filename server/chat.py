@@ -337,7 +337,10 @@ async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> ErrorEven
     except DatabaseUnavailable as exc:
         return ErrorEvent(data=user_error(exc, thread["thread_id"]))
     if not committed:
-        busy = "another answer on this thread was saved first; this one was not kept"
+        busy = (
+            "the thread changed while this answer was written (another answer was saved"
+            " first, or the thread was deleted); this one was not kept"
+        )
         return ErrorEvent(data=ErrorData(code="THREAD_BUSY", message=busy))
     return None
 
