@@ -15,7 +15,7 @@ STAMP := $(VENV)/.installed-$(VERSION)
 OTHER_PYTHONS ?= 3.12 3.13
 OTHER_VENVS ?= $(or $(TMPDIR),/tmp)/orquestra-venvs
 
-.PHONY: demo test test-unit test-pythons lint format bench eval clean
+.PHONY: demo test test-unit test-pythons lint format bench eval clean docs docs-build reference
 
 $(STAMP): pyproject.toml $(wildcard */__init__.py)
 	@$(or $(FOUND),false) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -34,7 +34,26 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tests/typecheck.py
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(SITE_DIR)
 	$(BIN)/python -m pytest -n auto --maxprocesses=4 --dist loadfile
+
+# The documentation site (mkdocs.yml, docs/). `make docs` serves it with live reload on
+# DOCS_ADDR (8001: the demo has 8000); `make test` builds it with --strict, so a broken link,
+# a missing anchor or a page left out of the nav fails. Nothing is fetched: the Material theme
+# bundles its assets and the search is local.
+DOCS_ADDR ?= 127.0.0.1:8001
+SITE_DIR ?= site
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --strict --dev-addr $(DOCS_ADDR)
+
+docs-build: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir $(SITE_DIR)
+
+# The reference pages (docs/reference/*.md) written from the code: the parsers, Settings, the
+# OpenAPI document, the event models, the error codes, the deployment files' models.
+# `make test` fails while a committed page differs (tests/unit/test_reference_pages.py).
+reference: $(STAMP)
+	$(BIN)/python docs/gen_reference.py
 
 # The unit tests on PYTHON; `make test-pythons` leaves out UNIT_SLOW (70% of their time on two
 # cores: the demo's rows generated, source selection's and the offline model's golden cases),
@@ -84,7 +103,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/thread_prune.py
 
 clean:
-	rm -rf $(VENV) .orquestra .pytest_cache
+	rm -rf $(VENV) .orquestra .pytest_cache $(SITE_DIR)
 
 eval: $(STAMP)
 	$(BIN)/orquestra eval --suite logistics --out evals/out

@@ -217,7 +217,7 @@ class Settings(BaseSettings):
     data_dir: Path = Path(".orquestra")
     """Where the embedded PostgreSQL and caches live."""
     deployment: str = DEFAULT_DEPLOYMENT
-    """The deployment: a packaged deployment's name or a folder (see README, "Deployments")."""
+    """The deployment: a packaged deployment's name or a folder (see docs/own-database.md)."""
     database_name: str = Field("orquestra", pattern=r"^[a-z_][a-z0-9_]{0,62}$")
     """Database created inside the embedded server; unset, `orquestra` for the default
     deployment and `orquestra_<name>` for another, so deployments never share one."""
@@ -295,6 +295,8 @@ class Settings(BaseSettings):
     jwt_secret: str = DEV_SECRET
     """Key that signs tokens (HS256). Outside demo mode the default is refused."""
     jwt_algorithm: Literal["HS256", "RS256"] = "HS256"
+    """`HS256`: tokens signed with `jwt_secret`; `RS256`: tokens from your identity provider,
+    verified with `jwt_public_key`."""
     jwt_public_key: str | None = None
     """PEM public key that verifies RS256 tokens (issued by your identity provider)."""
     jwt_audience: str | None = None
@@ -326,7 +328,9 @@ class Settings(BaseSettings):
     thread_prune_batch: int = Field(500, ge=1, le=10_000)
     """Threads pruned per transaction: a pass never holds one transaction over more."""
     host: str = "127.0.0.1"
+    """Address the server listens on (`orquestra serve --host`)."""
     port: int = Field(8000, ge=1, le=65535)
+    """Port the server listens on (`orquestra serve --port`)."""
     metrics_enabled: bool = True
     """Serve the Prometheus metrics on a listener of their own (`metrics_host`:`metrics_port`),
     apart from the public server, which never serves them; off: no metrics listener at all."""

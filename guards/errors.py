@@ -6,7 +6,8 @@ from orquestra.core.errors import OrquestraError
 
 
 class GuardRejection(OrquestraError):
-    """The SQL was refused; `code` is stable (see README), `message` is safe to show a user."""
+    """The SQL was refused; `code` is stable (`docs/reference/errors.md`), `message` is safe
+    to show a user."""
 
     def as_dict(self) -> dict[str, str]:
         return {"rejected": self.code, "message": self.message}

@@ -145,28 +145,32 @@ def _link(parent: str, columns: dict[str, str]) -> ParentLink:
 
 
 class _Via(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Tenancy through a parent: a row belongs to the tenant of its `parent` row."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     parent: str
+    """The parent table."""
     columns: dict[str, str] = Field(min_length=1)
+    """Child column → parent column; all of them must match."""
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    """One table the guard may read, and how its rows belong to a tenant: exactly one of
+    `tenant_column`, `tenant_via` or `shared: true`."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, use_attribute_docstrings=True)
 
     tenant_column: str | None = None
+    """The table carries the tenant in this column."""
     tenant_via: _Via | None = None
+    """The table's rows belong to the tenant of their parent row (chains allowed)."""
     shared: bool = False
+    """A reference table every tenant may read."""
     shared_because: str | None = None
-    schema_name: str = "public"
-
-    @model_validator(mode="before")
-    @classmethod
-    def _rename_schema(cls, data: object) -> object:
-        if isinstance(data, dict) and "schema" in data:
-            data = {**data, "schema_name": data["schema"]}
-            del data["schema"]
-        return data
+    """Why a shared table that holds a foreign key into tenant data is still shared."""
+    schema_name: str = Field("public", alias="schema")
+    """The table's schema."""
 
     @model_validator(mode="after")
     def _one_tenancy(self) -> _Entry:
@@ -178,8 +182,11 @@ class _Entry(BaseModel):
 
 
 class _PolicyFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A guard policy file: the tables the guard may read, and the schema's own types."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     tables: dict[str, _Entry]
+    """Each table by name; a table not listed is rejected."""
     types: list[str] = []
     """The schema's own enum and domain types, `schema.name` (or `name` in `public`)."""

@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = _deployment_option(
         commands.add_parser("demo", help="embedded PostgreSQL + sample data, then the web chat")
     )
-    demo.add_argument("--port", type=int, default=None)
+    demo.add_argument("--port", type=int, default=None, help="port (default: ORQUESTRA_PORT, 8000)")
     demo.set_defaults(run=_cmd_demo)
 
     serve = _deployment_option(
@@ -95,9 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
             "serve", help="the HTTP server (SSE chat, web chat) and the operators' metrics listener"
         )
     )
-    serve.add_argument("--host", default=None)
-    serve.add_argument("--port", type=int, default=None)
-    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--host", default=None, help="address (default: ORQUESTRA_HOST, 127.0.0.1)")
+    serve.add_argument(
+        "--port", type=int, default=None, help="port (default: ORQUESTRA_PORT, 8000)"
+    )
+    serve.add_argument("--workers", type=int, default=1, help="server processes on this machine")
     serve.add_argument(
         "--dev-login",
         action="store_true",
@@ -108,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     token = _deployment_option(commands.add_parser("token", help="a signed token for local use"))
     token.add_argument("--tenant", default=None, help=TENANT_HELP)
-    token.add_argument("--user", default="local")
+    token.add_argument("--user", default="local", help="the user the token names")
     token.set_defaults(run=_cmd_token)
 
     db = commands.add_parser("db", help="database set-up").add_subparsers(
@@ -169,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--thread", default=None, help="continue this conversation")
     ask.add_argument("--json", action="store_true", help="one JSON event per line")
     ask.add_argument("--chart", type=Path, default=None, help="render the chart to FILE.svg|png")
-    ask.add_argument("question")
+    ask.add_argument("question", help="the question, in one argument (quote it)")
     ask.set_defaults(run=_cmd_ask)
 
     evaluate = _deployment_option(
@@ -193,8 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=Path("evals/out"), help="with --suite: <out>/<deployment>/<set>"
     )
     evaluate.add_argument("--model", default=None, help="one model spec for every role")
-    evaluate.add_argument("--concurrency", type=int, default=2)
-    evaluate.add_argument("--fail-under", action="append", default=[], metavar="METRIC=VALUE")
+    evaluate.add_argument("--concurrency", type=int, default=2, help="cases run at once")
+    evaluate.add_argument(
+        "--fail-under",
+        action="append",
+        default=[],
+        metavar="METRIC=VALUE",
+        help="exit 1 when a metric of the summary is below VALUE (repeatable)",
+    )
     evaluate.add_argument(
         "--baseline",
         choices=["langchain-sql-agent"],
@@ -204,8 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.set_defaults(run=_cmd_eval)
     compare = evaluate.add_subparsers(dest="eval_command", required=False, metavar="compare")
     pair = compare.add_parser("compare", help="cases that changed between two reports")
-    pair.add_argument("first", type=Path)
-    pair.add_argument("second", type=Path)
+    pair.add_argument("first", type=Path, help="the earlier report (its JSON file)")
+    pair.add_argument("second", type=Path, help="the later report (its JSON file)")
     pair.set_defaults(run=_cmd_eval_compare)
 
     catalog = commands.add_parser("catalog", help="the DDL catalog").add_subparsers(

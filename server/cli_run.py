@@ -98,6 +98,7 @@ def _cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
             port=port,
             workers=args.workers,
             log_level="warning",
+            log_config=None,  # uvicorn's own lines go through our JSON handler too
             http=BoundedH11Protocol,  # a request head bounded in size and time
             h11_max_incomplete_event_size=MAX_HEAD_BYTES,
             # SIGTERM drains the turns first (server.shutdown); then uvicorn stops, bounded.

@@ -51,7 +51,10 @@ AUDIENCE, ISSUER = "orq-api", "https://idp.example"
 DEFAULT_MAX_LIFETIME_S = 43_200
 PRODUCTION_MAX_LIFETIME_S = 3_600
 FAULTY_BODY_LIMIT = 20_000
-DB_ERROR_BUDGET_S = 5.0
+DB_ERROR_BUDGET_S = 15.0
+"""A bound against a hang, not a speed figure (those are `bench/hardening.py`'s): a lost
+connection must end the turn at once rather than after the statement timeout or the fixer's
+attempts (30 s and more); 5.4 s was seen on 2 cores busy with other work."""
 RECOVERY_BUDGET_S = 20.0
 HEADER_DEADLINE_S = 20.0
 MB = 1_000_000

@@ -1,8 +1,8 @@
 """Dependencies point one way: a lower layer never imports a higher one.
 
 Every `import` of every module (inside functions too) is read with `ast`. The layers, lowest
-first, are the README's architecture section; a module may import its own layer and the ones
-below it. Everything installs under the `orquestra` namespace, so a bare `import graph`
+first, are the "Layers" table of docs/architecture.md; a module may import its own layer and
+the ones below it. Everything installs under the `orquestra` namespace, so a bare `import graph`
 (which would load a second copy of a module) is refused anywhere in the repository.
 
 The in-process models (`offline/`) sit above the runtime, whose contract they implement
