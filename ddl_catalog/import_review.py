@@ -67,10 +67,32 @@ def withheld_comment(item: Withheld) -> str:
     )
 
 
+NO_TENANTS = "no tenants (--no-tenancy): one organisation's data; every signed-in user reads it all"
+
+
+def has_tenants(tenancy: TenancyProposal) -> bool:
+    """Whether the import separates tenants: any table holds the tenant column, reaches it,
+    or is left undecided (a tenant column that no table has); else `--no-tenancy`."""
+    return bool(tenancy.roots or tenancy.via or tenancy.undecided)
+
+
+def tenants_line(tenancy: TenancyProposal) -> str:
+    """The review's first line: which tables hold the tenant column, or that there are none.
+
+    >>> tenants_line(TenancyProposal(roots=("orders",), shared=("products",)))
+    'tables with the tenant column: orders'
+    >>> tenants_line(TenancyProposal(shared=("orders", "products")))
+    "no tenants (--no-tenancy): one organisation's data; every signed-in user reads it all"
+    """
+    if not has_tenants(tenancy):
+        return NO_TENANTS
+    return f"tables with the tenant column: {', '.join(tenancy.roots) or 'none'}"
+
+
 def review_lines(result: SchemaImport) -> list[str]:
     """What a person must review before using the catalog, one item a line."""
     tenancy = result.tenancy
-    lines = [f"tables with the tenant column: {', '.join(tenancy.roots) or 'none'}"]
+    lines = [tenants_line(tenancy)]
     proposed = result.joins.tenancy_keys()
     for name, via in tenancy.via.items():
         lines.append(f"tenant_via (confirm the path): {describe_via(via)}")
@@ -80,7 +102,7 @@ def review_lines(result: SchemaImport) -> list[str]:
             f" sees each row): {describe_link(key)}"
             for key in proposed_links(name, tenancy, proposed)
         ]
-    if tenancy.shared:
+    if tenancy.shared and has_tenants(tenancy):
         lines.append(f"shared by every tenant (confirm): {', '.join(tenancy.shared)}")
     lines += [f"NO TENANCY, decide: {name}: {why}" for name, why in tenancy.undecided.items()]
     lines += result.joins.review()

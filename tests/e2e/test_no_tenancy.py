@@ -51,6 +51,9 @@ def deployment(environment: dict[str, str]) -> Path:
     folder = Path(environment["ORQUESTRA_DEPLOYMENT"])
     written = orquestra(environment, "init", str(folder), "--schema", "public", "--no-tenancy")
     assert written.returncode == 0, written.stdout + written.stderr
+    # the review speaks of one organisation's data, not of tenants it does not have
+    assert "no tenants (--no-tenancy)" in written.stdout, written.stdout
+    assert "tenant column" not in written.stdout and "every tenant" not in written.stdout
     applied = orquestra(environment, "db", "policies", "--apply")
     assert applied.returncode == 0, applied.stdout + applied.stderr
     return folder
