@@ -26,6 +26,7 @@ import asyncpg
 
 from orquestra.core.texts import counted
 from orquestra.ddl_catalog.model import base_type, type_family
+from orquestra.ddl_catalog.text import quoted
 
 SAMPLE_ROWS = 10_000
 TIMEOUT_MS = 1_000
@@ -258,8 +259,3 @@ def _uniqueness_sql(parent: Side, sample: str) -> str:
 
 def _table(side: Side) -> str:
     return f"{quoted(side.schema)}.{quoted(side.table)}"
-
-
-def quoted(name: str) -> str:
-    """An identifier quoted as PostgreSQL reads it."""
-    return '"' + name.replace('"', '""') + '"'

@@ -24,7 +24,6 @@ from orquestra.ddl_catalog.join_evidence import (
     SAMPLE_ROWS,
     TIMEOUT_MS,
     comparable,
-    quoted,
     sample_clause,
 )
 from orquestra.ddl_catalog.join_values import (
@@ -36,6 +35,7 @@ from orquestra.ddl_catalog.join_values import (
     key_like,
 )
 from orquestra.ddl_catalog.model import base_type, type_family
+from orquestra.ddl_catalog.text import quoted
 
 MAX_VALUES = 1_000
 """Distinct values of a column read for the search; as many of a larger key, for its shape."""

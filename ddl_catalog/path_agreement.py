@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import asyncpg
 
 from orquestra.ddl_catalog.tenancy import Key, TenancyProposal
+from orquestra.ddl_catalog.text import quoted
 
 SAMPLE_ROWS = 10_000
 TIMEOUT_MS = 5_000
@@ -67,7 +68,7 @@ def _agreement_sql(
 ) -> str:
     return (
         "SELECT count(*) FILTER (WHERE p.tenant IS DISTINCT FROM q.tenant), count(*)"
-        f" FROM (SELECT * FROM {_q(schema)}.{_q(table)} LIMIT {SAMPLE_ROWS}) AS a0"
+        f" FROM (SELECT * FROM {quoted(schema)}.{quoted(table)} LIMIT {SAMPLE_ROWS}) AS a0"
         f" LEFT JOIN LATERAL ({_tenant_of(schema, chosen, tenant_column)}) AS p ON true"
         f" LEFT JOIN LATERAL ({_tenant_of(schema, other, tenant_column)}) AS q ON true"
     )
@@ -77,13 +78,13 @@ def _tenant_of(schema: str, keys: list[Key], tenant_column: str) -> str:
     """The tenant a row `a0` reaches along `keys` (NULL when a key is NULL or dangling)."""
     joins, conditions = [], []
     for hop, key in enumerate(keys, start=1):
-        joins.append(f"{_q(schema)}.{_q(key.target)} AS b{hop}")
+        joins.append(f"{quoted(schema)}.{quoted(key.target)} AS b{hop}")
         left = "a0" if hop == 1 else f"b{hop - 1}"
         conditions += [
-            f"b{hop}.{_q(remote)} = {left}.{_q(local)}"
+            f"b{hop}.{quoted(remote)} = {left}.{quoted(local)}"
             for local, remote in zip(key.columns, key.target_columns, strict=True)
         ]
-    last = f"b{len(keys)}.{_q(tenant_column)}"
+    last = f"b{len(keys)}.{quoted(tenant_column)}"
     return (
         f"SELECT {last} AS tenant FROM {', '.join(joins)} WHERE {' AND '.join(conditions)} LIMIT 1"
     )
@@ -97,8 +98,3 @@ async def _run(conn: asyncpg.Connection, sql: str) -> tuple[int | None, int]:
     except asyncpg.PostgresError:
         return None, 0  # a timeout or a privilege it lacks: unknown, never "agrees"
     return differing, compared
-
-
-def _q(name: str) -> str:
-    """An identifier quoted as PostgreSQL reads it."""
-    return '"' + name.replace('"', '""') + '"'

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from orquestra.ddl_catalog.tenancy import Key, TenancyProposal
+from orquestra.ddl_catalog.text import quoted
 
 __all__ = ["ESTIMATES_SQL", "Sampled", "sample_sql", "tenant_chain"]
 
@@ -49,17 +50,17 @@ def sample_sql(
     `most` of them; `tenant_column` None: a shared table (no tenant counted)."""
     first = list(chain[0].columns) if chain else []
     own = [tenant_column] if tenant_column and not chain else []
-    read = ", ".join(_q(c) for c in dict.fromkeys([*columns, *first, *own]))
+    read = ", ".join(quoted(c) for c in dict.fromkeys([*columns, *first, *own]))
     sampling = ""
     if estimate and estimate > SAMPLE_MARGIN * rows:
         sampling = f" TABLESAMPLE SYSTEM ({100 * SAMPLE_MARGIN * rows / estimate:.6f})"
     joins, tenant = _tenant_of(schema, chain, tenant_column)
-    picked = ", ".join(f"a0.{_q(c)}::text AS v{i}" for i, c in enumerate(columns))
+    picked = ", ".join(f"a0.{quoted(c)}::text AS v{i}" for i, c in enumerate(columns))
     pairs = ", ".join(f"({i}, s.v{i})" for i in range(len(columns)))
     where = f" WHERE {tenant} IS NOT NULL" if tenant_column else ""
     return (
         f"WITH sample AS (SELECT {tenant} AS tenant, {picked}"
-        f" FROM (SELECT {read} FROM {_q(schema)}.{_q(table)}{sampling} LIMIT {rows}) AS a0"
+        f" FROM (SELECT {read} FROM {quoted(schema)}.{quoted(table)}{sampling} LIMIT {rows}) AS a0"
         f"{joins}{where}),"
         " seen AS (SELECT v.i, v.value, count(*) AS row_count,"
         " count(DISTINCT s.tenant) AS tenants"
@@ -81,16 +82,16 @@ def _tenant_of(schema: str, chain: Sequence[Key], tenant_column: str | None) -> 
     if tenant_column is None:
         return "", "NULL::text"
     if not chain:
-        return "", f"a0.{_q(tenant_column)}"
+        return "", f"a0.{quoted(tenant_column)}"
     joins = ""
     for hop, key in enumerate(chain, start=1):
         left = "a0" if hop == 1 else f"b{hop - 1}"
         on = " AND ".join(
-            f"b{hop}.{_q(remote)} = {left}.{_q(local)}"
+            f"b{hop}.{quoted(remote)} = {left}.{quoted(local)}"
             for local, remote in zip(key.columns, key.target_columns, strict=True)
         )
-        joins += f" JOIN {_q(schema)}.{_q(key.target)} AS b{hop} ON {on}"
-    return joins, f"b{len(chain)}.{_q(tenant_column)}"
+        joins += f" JOIN {quoted(schema)}.{quoted(key.target)} AS b{hop} ON {on}"
+    return joins, f"b{len(chain)}.{quoted(tenant_column)}"
 
 
 @dataclass(frozen=True)
@@ -125,8 +126,3 @@ class Sampled:
                 )
         first = rows[0]  # every row carries the totals (one row of them alone when no values)
         return cls(first["sampled"], first["all_tenants"], limit, first["tablesampled"], found)
-
-
-def _q(name: str) -> str:
-    """An identifier quoted as PostgreSQL reads it."""
-    return '"' + name.replace('"', '""') + '"'

@@ -61,3 +61,12 @@ def is_code_name(name: str) -> bool:
     `x_id`): a number to show as it is, never to add up or chart. (`idade`, `idle_minutes`
     are not: a prefix counts only with its underscore.)"""
     return name == "id" or name.startswith(CODE_PREFIXES) or name.endswith(CODE_SUFFIXES)
+
+
+def quoted(name: str) -> str:
+    """An identifier quoted as PostgreSQL reads it.
+
+    >>> print(quoted('Order Details'), quoted('a"b'))
+    "Order Details" "a""b"
+    """
+    return '"' + name.replace('"', '""') + '"'

@@ -35,6 +35,8 @@ import asyncpg
 
 from orquestra.core.database import database_work
 from orquestra.ddl_catalog import Catalog
+from orquestra.ddl_catalog.model import Table
+from orquestra.ddl_catalog.text import quoted
 from orquestra.guards.tenant_key import InvalidTenant, TenantKey
 from orquestra.guards.tenant_names import TenantNames
 
@@ -107,11 +109,7 @@ async def open_directory(
     if table is None or table.tenant_column is None:
         return TenantDirectory.fixed(TenantNames({}))
     key = TenantKey.from_catalog(catalog)
-    sql = (
-        f'SELECT "{table.tenant_column}"::text AS tenant,'
-        f' "{table.meta.tenant_name_column}"::text AS name'
-        f' FROM "{table.db_schema}"."{table.name}"'
-    )
+    sql = names_query(table)
 
     async def read() -> TenantNames:
         async with database_work(timeout_s, "reading the tenants' names"):
@@ -126,3 +124,13 @@ async def open_directory(
         return await asyncio.to_thread(TenantNames, names)
 
     return TenantDirectory(await read(), read, refresh_s=refresh_s)
+
+
+def names_query(table: Table) -> str:
+    """Each tenant's code and name (`tenant`, `name`), from the catalog's tenants' table."""
+    column = quoted(table.tenant_column or "")
+    name = quoted(table.meta.tenant_name_column or "")
+    return (
+        f"SELECT {column}::text AS tenant, {name}::text AS name"
+        f" FROM {quoted(table.db_schema)}.{quoted(table.name)} ORDER BY {column}"
+    )

@@ -41,6 +41,7 @@ RATIO = re.compile(r"/|\bavg\s*\(\s*CASE\b", re.IGNORECASE)
 """What computes a share: a division, or the average of a case (a rate)."""
 COMPARED = re.compile(rf"\b{alternation('thresholds')}\b")
 """Words that compare a value with another ("below", "more than")."""
+LIMIT = re.compile(r"\bLIMIT\s+\d+", re.IGNORECASE)
 SUMMED = re.compile(r"\b(?:sum|avg)\s*\(", re.IGNORECASE)
 """What adds an amount up (or averages it)."""
 
@@ -124,7 +125,8 @@ def left_out(intent: Intent, sql: str, tokens: Sequence[str], catalog: Catalog) 
     percentage (no ratio computed), a comparison's word."""
     missing = _named_but_unread(intent, sql, catalog)
     said = " ".join(tokens)
-    literals = set(re.findall(r"\d+", sql))
+    # a row cap is no number said, unless it is the ranking's size ("top 5")
+    literals = set(re.findall(r"\d+", LIMIT.sub("", sql))) | {str(intent.ordering.top)}
     missing += [
         n
         for n in dict.fromkeys(NUMBER.findall(said))

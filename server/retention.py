@@ -3,9 +3,9 @@ conversations nobody owns are deleted from the state database, in bounded batche
 process at a time.
 
 Every serving replica runs `Pruner.run` in the background (every `thread_prune_interval_s`),
-and `orquestra threads prune` runs one pass on demand. A pass first takes a session-level
-PostgreSQL advisory lock with `pg_try_advisory_lock`: while one process prunes a state
-database, the others skip their turn instead of queueing. A batch holds at most
+and `orquestra threads prune` runs one pass on demand. A pass first takes an advisory lock,
+held by a transaction of its own connection (`core.database.take_lock`): while one process
+prunes a state database, the others skip their turn instead of queueing. A batch holds at most
 `thread_prune_batch` threads, in two short transactions: the first takes each thread's run
 lease (`server.thread_erasure.claim`: a thread a turn is answering on is skipped, and no
 turn starts on one being pruned), the second deletes and gives the leases back. What each
@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field
 import asyncpg
 from prometheus_client import Counter
 
+from orquestra.core.database import take_lock
 from orquestra.core.settings import Settings
 from orquestra.server import retention_sql as sql
 from orquestra.server.thread_erasure import (
@@ -37,8 +38,8 @@ from orquestra.server.thread_erasure import (
 )
 
 log = logging.getLogger("orquestra.retention")
-LOCK = "orquestra:threads:prune"
-"""The advisory lock's name (hashed to its key): one per state database, whichever deployment."""
+PRUNE_LOCK = 7_460_004
+"""The advisory lock's key (beside `core.database.SETUP_LOCK`): one pruner per state database."""
 PRUNED = Counter("orquestra_pruned_rows_total", "Rows the thread pruner deleted", ["kind"])
 FIRST_PASS_S = 300.0
 """A replica's first pass comes within this (or the interval, if shorter) after it starts,
@@ -121,12 +122,13 @@ class Pruner:
     async def prune(self, *, dry_run: bool = False) -> PruneReport | None:
         """One pass; None when another process holds the lock (it is pruning now). A dry run
         makes the same deletions in transactions it rolls back, and holds no thread."""
-        async with self.pool.acquire() as conn:
-            if not await conn.fetchval(
-                "SELECT pg_try_advisory_lock(hashtextextended($1, 0))", LOCK
-            ):
+        # The lock is held by a transaction of its own connection for the whole pass
+        # (transaction-scoped: a database Orquestra owns revokes the session-level lock
+        # functions from PUBLIC); the batches commit on the other connection as they go.
+        async with self.pool.acquire() as holder, holder.transaction():
+            if not await take_lock(holder, PRUNE_LOCK, 0):
                 return None
-            try:
+            async with self.pool.acquire() as conn:
                 report = PruneReport(dry_run=dry_run)
                 if await _checkpoints_exist(conn):
                     await self._owned(conn, report)
@@ -135,9 +137,6 @@ class Pruner:
                     conn, self.scope, self.note_window_s, self.batch, dry_run=dry_run
                 )
                 return report
-            finally:  # a broken connection gives the lock back as it closes
-                with contextlib.suppress(Exception):
-                    await conn.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", LOCK)
 
     async def _owned(self, conn: asyncpg.Connection, report: PruneReport) -> None:
         """This deployment's threads past retention, and their failed turns."""

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 
 from orquestra.core.deployment import Language, Profile, TenantLabel
 from orquestra.graph.resources import Resources
+from orquestra.graph.tenant_directory import names_query
 
 log = logging.getLogger("orquestra.web")
 
@@ -148,17 +149,14 @@ async def demo_tenants(app: FastAPI) -> list[DemoTenant]:
         return []
     try:
         rows = await resources.admin_pool.fetch(
-            f'SELECT "{table.tenant_column}"::text AS code,'
-            f' "{table.meta.tenant_name_column}"::text AS name'
-            f' FROM "{table.db_schema}"."{table.name}" ORDER BY "{table.tenant_column}"'
-            f" LIMIT {MAX_PICKER_TENANTS + 1}"
+            f"{names_query(table)} LIMIT {MAX_PICKER_TENANTS + 1}"
         )
     except Exception as exc:  # the picker degrades to a typed code; the log says why
         log.warning("demo tenants unavailable: %s", type(exc).__name__)
         return []
     if len(rows) > MAX_PICKER_TENANTS:
         return []
-    return [DemoTenant(code=r["code"], name=r["name"] or "") for r in rows]
+    return [DemoTenant(code=r["tenant"], name=r["name"] or "") for r in rows]
 
 
 def mount(app: FastAPI) -> None:

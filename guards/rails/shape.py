@@ -36,6 +36,10 @@ WORDS: dict[str, list[str]] = {
     "each_asked": ["each", "every", "cada"],
     "one_asked": ["how many", "how much", "quantos", "quantas", "quanto", "quanta"],
     "grouping": ["by", "per", "por", "each", "every", "cada"],
+    "period_columns": [
+        *("year", "month", "quarter", "week", "day", "date"),
+        *("ano", "mes", "trimestre", "semana", "dia", "data"),
+    ],
 }
 """The words the judge reads a question's shape by when its entry gives none."""
 
@@ -64,13 +68,16 @@ class AnswerShape:
         # many days" the figure is asked of each row listed.
         self.one = _said(said["one_asked"], first=True)
         self.grouping = _said(said["grouping"])
+        self.periods = frozenset(fold(w) for w in said["period_columns"])
 
     async def evaluate(self, case: JudgeCase) -> JudgeResult:
         if case.phase != "answer" or not case.columns or not case.rows:
             return JudgeResult(passed=True)
         text = fold(case.question)
         shown = [row for row in case.rows if isinstance(row, list | tuple)]
-        figures = all(all(_figure(v) or v is None for v in row) for row in shown)
+        # A period is a name too: "which year had the most orders" answers with its year.
+        periods = any(set(fold(c).replace("_", " ").split()) & self.periods for c in case.columns)
+        figures = not periods and all(all(_figure(v) or v is None for v in row) for row in shown)
         rows = case.row_count if case.row_count is not None else len(shown)
         if self.names.search(text) and figures:
             return self._failed("shape.names", case.lang)

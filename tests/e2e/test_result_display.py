@@ -21,18 +21,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page
 
 from tests.e2e.conftest import Server, start_server, stream, token
+from tests.e2e.pages import WATCH_POLICY, ask
 
 ZONE = ZoneInfo("America/Sao_Paulo")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-WATCH_POLICY = """
-window.__refused = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__refused.push(`${event.effectiveDirective}: ${event.blockedURI || "inline"}`);
-});
-"""
 QUARTERLY = (
     "SELECT date_trunc('quarter', data_emissao) AS trimestre, count(*) AS notas, "
     "sum(valor_nota) AS faturamento "
@@ -83,20 +78,6 @@ def page(browser: Browser) -> Iterator[Page]:
     yield opened
     assert opened.evaluate("window.__refused") == []
     context.close()
-
-
-def ask(page: Page, question: str) -> Locator:
-    """The bot's message once the turn is over and its chart, if any, is drawn."""
-    answers = page.locator(".msg.bot")
-    before = answers.count()
-    page.fill("#question", question)
-    page.click("#send")
-    expect(answers).to_have_count(before + 1)
-    expect(page.locator("#send")).to_be_enabled(timeout=60_000)
-    bot = answers.last
-    if bot.locator(".chart").count():
-        bot.locator(".chart svg .role-axis-label text").first.wait_for(timeout=20_000)
-    return bot
 
 
 def enter(page: Page, server: Server, tenant: str = "101") -> None:

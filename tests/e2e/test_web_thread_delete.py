@@ -20,15 +20,10 @@ from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import SCHEMA
 from tests.databases import fresh_database
 from tests.e2e.conftest import Server, start_server
+from tests.e2e.pages import WATCH_POLICY, ask
 
 T = TypeVar("T")
 QUESTIONS = ("status da nota 40908", "faturamento por mês em 2026")
-WATCH_POLICY = """
-window.__refused = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__refused.push(`${event.effectiveDirective}: ${event.blockedURI || "inline"}`);
-});
-"""
 
 
 def on_its_own_loop(work: Coroutine[Any, Any, T]) -> T:
@@ -63,15 +58,6 @@ def page(browser: Browser) -> Iterator[Page]:
     yield opened
     assert opened.evaluate("window.__refused") == []
     context.close()
-
-
-def ask(page: Page, question: str) -> None:
-    answers = page.locator(".msg.bot")
-    before = answers.count()
-    page.fill("#question", question)
-    page.click("#send")
-    expect(answers).to_have_count(before + 1)
-    expect(page.locator("#send")).to_be_enabled(timeout=60_000)
 
 
 def checkpoints_of(state_url: str, thread: str) -> int:

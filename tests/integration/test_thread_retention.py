@@ -16,7 +16,7 @@ from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import SCHEMA
 from orquestra.graph.tenant_note import NoteAllowance
 from orquestra.server.auth import Caller
-from orquestra.server.retention import LOCK, Pruner
+from orquestra.server.retention import PRUNE_LOCK, Pruner
 from orquestra.server.thread_erasure import delete_owned
 from tests.conversations import (
     StateDatabase,
@@ -233,10 +233,9 @@ async def test_a_pass_works_in_bounded_batches(db: StateDatabase) -> None:
 
 
 async def test_one_process_prunes_at_a_time(db: StateDatabase) -> None:
-    async with db.pool.acquire() as other:  # another replica, pruning now
-        await other.execute("SELECT pg_advisory_lock(hashtextextended($1, 0))", LOCK)
+    async with db.pool.acquire() as other, other.transaction():  # another replica, pruning
+        assert await other.fetchval("SELECT pg_try_advisory_xact_lock($1)", PRUNE_LOCK)
         assert await pruner(db).prune() is None
-        await other.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", LOCK)
     results = await asyncio.gather(*(pruner(db).prune() for _ in range(4)))
     assert any(r is not None for r in results)
     assert await pruner(db).prune() is not None  # the lock is given back after each pass

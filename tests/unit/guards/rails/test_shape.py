@@ -46,6 +46,9 @@ def test_a_result_of_another_shape_fails(question: str, columns: list[str], rows
         ("how many orders did we get in 1997?", ["count"], [[408]]),
         ("quantos clientes por país?", ["country", "quantidade"], [["USA", 13], ["Brazil", 9]]),
         ("what is the average freight per kilo?", ["frete_por_kg"], [[1.7]]),
+        # a period is the name asked: "which year" answers with its year
+        ("which year had the most orders?", ["year", "count"], [[1997, 408]]),
+        ("qual mês teve mais pedidos em 1997?", ["mes", "quantidade"], [[12, 48]]),
         # "how many" late in the question asks a figure of each row listed, not one figure
         (
             "títulos pagos com mais de 30 dias de atraso, e quantos dias",
