@@ -2,6 +2,7 @@
 SQL reads, and how much of the catalog did it show to get there?
 
 Usage: python bench/selection_recall.py DEPLOYMENT DATASET [DATASET…] [--verbose]
+       [--database URL [--tenant T]]
 DEPLOYMENT is a packaged name or a folder; each DATASET is JSON Lines with `question` and
 `gold_sql`. Cases without gold SQL are not counted, nor conversations (`turns`): selection
 reads a follow-up as the augmenter rewrote it, which the dataset does not hold. The
@@ -9,7 +10,10 @@ gold's tables are read by PostgreSQL's own parser (pglast, as the guard reads SQ
 aside. Prints, per dataset: the share of questions whose gold tables were all selected (all
 questions, and those reading two or more tables), and the mean share of the catalog selected;
 `--verbose` also lists each miss with the tables missing. Vectors are cached on disk under
-ORQUESTRA_DATA_DIR/cache, so a second run is fast. No database is needed.
+ORQUESTRA_DATA_DIR/cache, so a second run is fast. No database is needed; with `--database`
+the names a question writes are also looked up in the data, as a turn does
+(`graph.data_values`, through the guard, as tenant T or the deployment's only one), and
+the lookup's time is printed apart.
 """
 
 from __future__ import annotations
@@ -22,15 +26,20 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import pglast
 
 from orquestra.core.deployment import load_deployment
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.selection import SourceIndex
+from orquestra.graph.data_values import look_up_values
 from orquestra.graph.embeddings import E5Embeddings
 from orquestra.graph.sources import choose_sources, source_index
 from orquestra.graph.vector_cache import VectorCache
+from orquestra.guards import GuardPolicy
+from orquestra.guards.tenant_key import deployment_key
 from orquestra.guards.tree import iter_relations
 
 
@@ -78,13 +87,39 @@ def cases(path: Path) -> list[tuple[str, str, str]]:
     return out
 
 
-async def measure(index: SourceIndex, cache: VectorCache, path: Path) -> list[Outcome]:
+@dataclass
+class Lookup:
+    """Where the names a question writes are looked up (`--database`), and its times."""
+
+    pool: asyncpg.Pool
+    policy: GuardPolicy
+    tenant: str
+    seconds: list[float]
+
+    async def values(self, index: SourceIndex, question: str) -> list[FoundValue]:
+        start = time.perf_counter()
+        found = await look_up_values(
+            question,
+            index,
+            self.pool,
+            self.policy,
+            tenant=self.tenant,
+            limits=Settings().limits.execution(),
+        )
+        self.seconds.append(time.perf_counter() - start)
+        return found
+
+
+async def measure(
+    index: SourceIndex, cache: VectorCache, path: Path, lookup: Lookup | None
+) -> list[Outcome]:
     outcomes = []
     for case, question, sql in cases(path):
         gold = gold_tables(sql, index.catalog)
         if not gold:
             continue  # reads no catalog table (a constant, a function): nothing to select
-        selection = await choose_sources(index, cache, question, asker="bench")
+        values = await lookup.values(index, question) if lookup else []
+        selection = await choose_sources(index, cache, question, asker="bench", values=values)
         outcomes.append(Outcome(case, question, gold, selection.tables))
     return outcomes
 
@@ -106,16 +141,24 @@ def report(name: str, outcomes: list[Outcome], size: int, verbose: bool) -> None
                 print(f"      missing {sorted(o.missing)}; chose {list(o.chosen)}")
 
 
-async def main(deployment: str, datasets: list[Path], verbose: bool) -> None:
-    catalog = load_catalog(load_deployment(deployment).catalog_dir)
+async def main(
+    deployment: str, datasets: list[Path], verbose: bool, database: str | None, tenant: str | None
+) -> None:
+    chosen = load_deployment(deployment)
+    catalog = load_catalog(chosen.catalog_dir)
     cache = await VectorCache.open(E5Embeddings(), None, Settings().data_dir / "cache")
     index = await source_index(catalog, cache)
     names = index.names
     print(f"{deployment}: {len(names)} tables")
+    lookup = None
+    if database:
+        canonical = deployment_key(catalog, chosen.profile).canonical(tenant)
+        pool = await asyncpg.create_pool(database, min_size=1, max_size=2)
+        lookup = Lookup(pool, GuardPolicy.from_catalog(catalog), canonical, [])
     seconds: list[float] = []
     every: list[Outcome] = []
     for path in datasets:
-        outcomes = await measure(index, cache, path)
+        outcomes = await measure(index, cache, path, lookup)
         report(path.stem, outcomes, len(names), verbose)
         every += outcomes
         for o in outcomes:  # the whole of it: the question's vector (cached) and its words'
@@ -126,6 +169,11 @@ async def main(deployment: str, datasets: list[Path], verbose: bool) -> None:
         report("(every set)", every, len(names), verbose=False)
     if seconds:
         print(f"selection time per question: median {statistics.median(seconds) * 1000:.2f} ms")
+    if lookup and lookup.seconds:
+        ms = sorted(s * 1000 for s in lookup.seconds)
+        p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+        print(f"value lookup per question: median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms")
+        await lookup.pool.close()
 
 
 if __name__ == "__main__":
@@ -133,5 +181,15 @@ if __name__ == "__main__":
     parser.add_argument("deployment", help="a packaged deployment's name or a folder")
     parser.add_argument("datasets", nargs="+", type=Path, help="JSON Lines with gold_sql")
     parser.add_argument("--verbose", action="store_true", help="list each question missed")
+    parser.add_argument("--database", help="look the names up in this database, as a turn does")
+    parser.add_argument("--tenant", help="the tenant to look up as (a deployment with tenants)")
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.deployment, arguments.datasets, arguments.verbose))
+    asyncio.run(
+        main(
+            arguments.deployment,
+            arguments.datasets,
+            arguments.verbose,
+            arguments.database,
+            arguments.tenant,
+        )
+    )

@@ -17,11 +17,13 @@ asking why a table was, or was not, used.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from orquestra.ddl_catalog.data_values import FoundValue
+from orquestra.ddl_catalog.dictionary import readings
 from orquestra.ddl_catalog.join_paths import JoinGraph
 from orquestra.ddl_catalog.model import Catalog, GlossaryTerm, Table
 from orquestra.ddl_catalog.question_words import (
@@ -31,7 +33,7 @@ from orquestra.ddl_catalog.question_words import (
     unknown_words,
 )
 from orquestra.ddl_catalog.selection_choice import Evidence, Reason, chosen_tables, evidence_of
-from orquestra.ddl_catalog.selection_words import vocabulary_of
+from orquestra.ddl_catalog.selection_words import Hit, vocabulary_of
 
 __all__ = ["MARGIN", "NEAR", "Reason", "Selection", "SourceIndex", "table_document"]
 
@@ -99,16 +101,38 @@ class SourceIndex:
         self.meanings = self.vocabulary.meanings()
         self.meaning_words = [set(self.vocabulary.key(m)) for m in self.meanings]
         self.meaning_matrix = meaning_vectors if self.meanings else None
+        self.dictionary = readings(self.vocabulary)
+        """A word of the languages' dictionary → the catalog phrase its concept names."""
 
     @staticmethod
     def meanings_of(catalog: Catalog) -> list[str]:
         """The catalog phrases a question's unknown words are compared with, by meaning."""
         return vocabulary_of(catalog).meanings()
 
-    def unknown_words(self, question: str) -> list[str]:
-        """The question's words to compare by meaning (their vectors go to `select`)."""
-        found = question_words(question, self.vocabulary)
+    def unknown_words(self, question: str, values: Sequence[FoundValue] = ()) -> list[str]:
+        """The question's words to compare by meaning (their vectors go to `select`): not
+        those of a value found in the data."""
+        found = self._by_dictionary(
+            question, with_values(question_words(question, self.vocabulary), values)
+        )
         return [w for _, w in unknown_words(question, found, self.vocabulary)]
+
+    def dictionary_reading(self, word: str) -> str | None:
+        """The catalog phrase a word the catalog does not know names, by the languages'
+        dictionary (`ddl_catalog.dictionary`); None when it does not say."""
+        return self.dictionary.get(self.vocabulary.key(word))
+
+    def _by_dictionary(self, question: str, found: QuestionWords) -> QuestionWords:
+        """`found` and, for each word the catalog does not know, the catalog phrase the
+        dictionary reads it as."""
+        extra: list[Match] = []
+        for at, word in unknown_words(question, found, self.vocabulary):
+            phrase = self.dictionary_reading(word)
+            hits = self.vocabulary.phrases.get(self.vocabulary.key(phrase or ""), [])
+            if phrase and hits:
+                said = f"{word} = {phrase} (dictionary)"
+                extra.append(Match((at,), said, tuple(h for h in hits if not h.typed_as)))
+        return QuestionWords((*found.matches, *extra), found.terms) if extra else found
 
     def select(
         self,
@@ -116,11 +140,14 @@ class SourceIndex:
         question_vector: np.ndarray,
         k: int = 2,
         words: Mapping[str, np.ndarray] | None = None,
+        values: Sequence[FoundValue] = (),
     ) -> Selection:
         """The tables `question` needs (at least one), plus the join paths between them;
         `words`: the vectors of its `unknown_words`, each then read as the catalog phrase
-        nearest in meaning, when near enough."""
-        found = question_words(question, self.vocabulary)
+        nearest in meaning, when near enough; `values`: the names it writes, found in the
+        asker's rows (`graph.data_values`): each table holding one comes."""
+        found = with_values(question_words(question, self.vocabulary), values)
+        found = self._by_dictionary(question, found)
         if words and self.meaning_matrix is not None:
             found = self._translated(question, found, words)
         said = evidence_of(found)
@@ -135,6 +162,8 @@ class SourceIndex:
             for n in self.names
         }
         chosen = chosen_tables(found, scores, self.graph)
+        for value in values:  # a name found in several tables may be any of them
+            chosen.setdefault(value.table, "value")
         nearest = max(self.names, key=semantic.__getitem__)
         similar = chosen and nearest not in chosen and semantic[nearest] >= STRONG_SIMILARITY
         if not chosen:
@@ -195,6 +224,28 @@ class SourceIndex:
         second = float(similarity[rival]) if rival is not None else -1.0
         near = float(similarity[best]) >= NEAR
         return best if near and float(similarity[best]) - second >= MARGIN else None
+
+
+def with_values(found: QuestionWords, values: Sequence[FoundValue]) -> QuestionWords:
+    """`found` with each value found in the data as a match of its own, in place of the
+    catalog's readings of its words (a proper name's, a column's word inside a title: "Rock"
+    of "Let There Be Rock"); a table's name among them stays ("the Grunge playlist")."""
+    if not values:
+        return found
+    spans = [set(v.at) for v in values]
+    kept = [
+        m
+        for m in found.matches
+        if not any(set(m.at) <= span for span in spans)
+        or any(h.kind in {"named", "term"} for h in m.hits)
+    ]
+    data = [
+        Match(
+            v.at, v.said, (Hit(v.table, "value", " and ".join(f"{c} = {x}" for c, x in v.parts)),)
+        )
+        for v in values
+    ]
+    return QuestionWords((*kept, *data), found.terms)
 
 
 NEAR = 0.90

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import date
 from typing import Any, Literal
 
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.knowledge import Chunk
 
 HINTS_KEY = "orquestra_hints"
@@ -76,6 +77,9 @@ class ModelHints:
     """SQL writer: words of the question that name the asker's own company, as written:
     whose data this is, never a value to filter a row by. Another tenant's name is never
     here: it is read as any other name would be."""
+    found_values: tuple[FoundValue, ...] = ()
+    """SQL writer: the names the question writes, found in the asker's rows: the table, the
+    column(s) and the value as the data holds it (`graph.data_values`)."""
     read_as: tuple[tuple[str, str], ...] = ()
     """SQL writer: the question's words the catalog does not know, each read as the catalog
     phrase nearest in meaning (word as typed, phrase: "pedidos" → "orders";

@@ -8,7 +8,9 @@ through here, so a question's tables are the same wherever it is asked.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.model import Catalog
 from orquestra.ddl_catalog.selection import Selection, SourceIndex, table_document
 from orquestra.graph.embeddings import embed_terms
@@ -28,11 +30,18 @@ async def source_index(catalog: Catalog, vectors: VectorCache) -> SourceIndex:
 
 
 async def choose_sources(
-    index: SourceIndex, vectors: VectorCache, question: str, *, asker: str
+    index: SourceIndex,
+    vectors: VectorCache,
+    question: str,
+    *,
+    asker: str,
+    values: Sequence[FoundValue] = (),
 ) -> Selection:
     """The tables `question` needs, its words the catalog does not know compared by meaning
-    (embedded each time, never cached: no one's words show in another's timing)."""
+    (embedded each time, never cached: no one's words show in another's timing); `values`:
+    the names it writes found in the asker's rows (`graph.data_values`)."""
     vector = await vectors.query(question, asker=asker)
-    unknown = index.unknown_words(question)
+    unknown = index.unknown_words(question, values)
     embedded = await embed_terms(vectors.embeddings, unknown)  # none: no call to the model
-    return index.select(question, vector, words=dict(zip(unknown, embedded, strict=True)))
+    meant = dict(zip(unknown, embedded, strict=True))
+    return index.select(question, vector, words=meant, values=values)

@@ -104,6 +104,9 @@ class AgentState(InputState, OutputState, total=False):
     """Clarifying questions asked in this turn."""
     schema_text: str
     """DDL, descriptions and glossary terms of the selected sources."""
+    found_values: list[dict[str, Any]]
+    """The names the question writes, found in the asker's own rows this turn
+    (`ddl_catalog.data_values.FoundValue.as_dict`): for the SQL writer, never kept."""
     draft_sql: str | None
     """SQL waiting for the guard."""
     guarded_sql: str | None

@@ -12,6 +12,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.render import render_schema
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
@@ -40,6 +41,35 @@ OWN_COMPANY_NOTE = (
     "{names}: the name of the asker's own company, whose data this is (the data holds only"
     " its rows already). Do not filter any column by it."
 )
+
+
+FOUND_NOTE = (
+    "Each name below was found in the data as shown: filter by that column and that value,"
+    " as written."
+)
+
+
+def found_lines(found: tuple[FoundValue, ...]) -> str:
+    """The values the question names, found in the data, one line each (the SQL writer's
+    `Values in the data` section).
+
+    >>> print(found_lines((FoundValue("Tofu", (3,), "products", "product_name", "Tofu", "exact"),)))
+    "Tofu": products.product_name = 'Tofu'
+    """
+    lines = []
+    for value in found:
+        where = " AND ".join(
+            f"{value.table}.{column} = {_literal(held)}" for column, held in value.parts
+        )
+        if not value.certain:
+            held = ", ".join(_literal(v) for v in (value.value, *value.others))
+            where = f"part of several {value.table}.{value.column} values ({held}…): ask which"
+        lines.append(f'"{value.said}": {where}')
+    return "\n".join(lines)
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 class SqlDraft(BaseModel):
@@ -121,9 +151,11 @@ async def sql_writer(
     # SQL must not tell a tenant's name from another word (`guards.tenant_names`).
     names = await resources.tenants.for_asker(context.tenant)  # a tenant added since start too
     own = names.own_names(state["question"], context.tenant)
+    found = tuple(FoundValue.of(v) for v in state.get("found_values") or [])
     user = sections(
         question=state["question"],
         own_company_named=OWN_COMPANY_NOTE.format(names=", ".join(own)) if own else "",
+        values_in_the_data=f"{FOUND_NOTE}\n{found_lines(found)}" if found else "",
         already_tried=previous,
         instruction=RETRY_INSTRUCTION if previous else "",
     )
@@ -132,6 +164,7 @@ async def sql_writer(
     hints = ModelHints(
         question=state["question"],
         own_company_names=tuple(own),
+        found_values=found,
         read_as=await _read_as(state, resources) if isinstance(model, LocalChatModel) else (),
         tried_sql=tuple(a["sql"] for a in state.get("attempts") or [] if a.get("sql")),
     )

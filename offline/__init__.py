@@ -102,7 +102,8 @@ class OfflineChatModel(LocalChatModel):
             # (never "ones" as "units": the languages' own words are theirs)
             foreign = lang not in catalog_languages(catalog)
             said = [(w, p) for w, p in hints.read_as if foreign and not the_languages_own(fold(w))]
-            read = lexicon.reading(said)
+            # a name found in the data is that column's value ("Tofu": the product's name)
+            read = lexicon.reading(said).with_values(hints.found_values)
             return _write_sql(asked, catalog, read, today, hints.tried_sql, lang)
         if self.role == "fixer":
             failing = hints.failing_sql.strip()

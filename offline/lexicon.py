@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pglast import ast, parse_sql
 from pglast.parser import ParseError
 
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.model import (
     Catalog,
     Column,
@@ -187,6 +188,29 @@ class Lexicon:
         read = copy.copy(self)
         read.phrases = {**self.phrases, **extra}
         read.vocabulary = self.vocabulary | {w for key in extra for w in key}
+        return read
+
+    def with_values(self, found: Sequence[FoundValue]) -> Lexicon:
+        """This lexicon with each name the question writes that was found in the data
+        (`graph.data_values`) read as that column's value, like a value the catalog lists
+        ("Tofu" as `products.product_name` = 'Tofu'), before any other reading of its
+        words; itself when none was found in one column alone (a name split over two
+        columns is left to the name's own reading), or none is `certain` (several rows'
+        names hold it: which one is meant is not known)."""
+        whole = [f for f in found if not f.rest and f.certain and phrase_key(f.said)]
+        if not whole:
+            return self
+        read = copy.copy(self)
+        read.phrases = dict(self.phrases)
+        added: dict[tuple[str, ...], list[Meaning]] = {}
+        for value in whole:
+            meaning = Meaning("value", value.table, value.column, value.value)
+            added.setdefault(phrase_key(value.said), []).append(meaning)
+        for key, meanings in added.items():
+            others = [m for m in self.phrases.get(key, []) if m not in meanings]
+            read.phrases[key] = [*meanings, *others]
+        read.longest = max(self.longest, *(len(key) for key in added))
+        read.vocabulary = self.vocabulary | {w for key in added for w in key}
         return read
 
     def terms_in(self, tokens: Sequence[str]) -> list[GlossaryTerm]:

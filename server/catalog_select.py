@@ -3,9 +3,11 @@
 For a deployment's owner asking "why didn't it use table X?": each chosen table with what
 chose it — the question's words that name it, its columns and values the question mentions,
 glossary terms, how near its description is in meaning, the join path that brought a table
-that only connects others — and the best-scored tables it did not choose. Nothing but the
-catalog and the embeddings is read (no database); the embeddings are loaded and the
-catalog's phrases embedded off the event loop, cached on disk under the data folder.
+that only connects others — and the best-scored tables it did not choose. Only the catalog
+and the embeddings are read (no database), unless `--data` asks to look the names the
+questions write up in the data as a turn does (`graph.data_values`: through the guard, as
+the agent's role, for `--tenant T` in a deployment with tenants). The embeddings are loaded
+and the catalog's phrases embedded off the event loop, cached on disk under the data folder.
 """
 
 from __future__ import annotations
@@ -16,12 +18,17 @@ import json
 import sys
 from collections.abc import Iterator
 
+import asyncpg
+
+from orquestra.core.database import agent_url, connect_agent
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.ddl_catalog.selection import Reason, Selection
+from orquestra.graph.data_values import look_up_values
 from orquestra.graph.embeddings import build_embeddings
 from orquestra.graph.sources import choose_sources, source_index
 from orquestra.graph.vector_cache import VectorCache
+from orquestra.guards import GuardPolicy
 from orquestra.server.terminal import fail
 
 ASKER = "catalog-select"
@@ -35,7 +42,15 @@ def catalog_select(args: argparse.Namespace, settings: Settings) -> int:
         return fail(
             "QUESTION_REQUIRED", "give the questions as arguments, or one per line on stdin"
         )
-    for line in asyncio.run(_select(questions, settings, as_json=args.json)):
+    tenant = None
+    if args.data:
+        from orquestra.server.cli_run import TenantOptionError, asked_tenant
+
+        try:
+            tenant = asked_tenant(settings, args.tenant)
+        except TenantOptionError as refused:
+            return fail(refused.code, refused.message)
+    for line in asyncio.run(_select(questions, settings, as_json=args.json, tenant=tenant)):
         print(line, flush=True)
     return 0
 
@@ -44,18 +59,43 @@ def _stdin_lines() -> list[str]:
     return [] if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read().splitlines()
 
 
-async def _select(questions: list[str], settings: Settings, *, as_json: bool) -> list[str]:
+async def _select(
+    questions: list[str], settings: Settings, *, as_json: bool, tenant: str | None = None
+) -> list[str]:
+    """Each question's selection; `tenant`: look its names up in the data as that tenant."""
     catalog = await asyncio.to_thread(load_catalog, settings.catalog_folder)
     embeddings = await asyncio.to_thread(build_embeddings, settings.embeddings)
     vectors = await VectorCache.open(embeddings, None, settings.data_dir / "cache")
     index = await source_index(catalog, vectors)
+    pool = None
+    if tenant is not None:
+        await (await connect_agent(settings)).close()  # a clear error when it cannot connect
+        pool = await asyncpg.create_pool(
+            await asyncio.to_thread(agent_url, settings), min_size=1, max_size=1
+        )
     lines = []
-    for question in questions:
-        selection = await choose_sources(index, vectors, question, asker=ASKER)
-        if as_json:
-            lines.append(json.dumps(as_record(question, selection), ensure_ascii=False))
-        else:
-            lines += [*described(question, selection), ""]
+    try:
+        for question in questions:
+            values = (
+                await look_up_values(
+                    question,
+                    index,
+                    pool,
+                    GuardPolicy.from_catalog(catalog),
+                    tenant=tenant or "",
+                    limits=settings.limits.execution(),
+                )
+                if pool is not None
+                else []
+            )
+            selection = await choose_sources(index, vectors, question, asker=ASKER, values=values)
+            if as_json:
+                lines.append(json.dumps(as_record(question, selection), ensure_ascii=False))
+            else:
+                lines += [*described(question, selection), ""]
+    finally:
+        if pool is not None:
+            await pool.close()
     return lines
 
 

@@ -246,6 +246,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     select.add_argument("--json", action="store_true", help="one JSON object per question")
     select.add_argument(
+        "--data",
+        action="store_true",
+        help="also look the names the questions write up in the data, as a turn does",
+    )
+    select.add_argument("--tenant", help="with --data, in a deployment with tenants: as whom")
+    select.add_argument(
         "questions", nargs="*", metavar="QUESTION", help="questions (default: one per stdin line)"
     )
     select.set_defaults(run=_cmd_catalog_select)

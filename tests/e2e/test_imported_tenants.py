@@ -125,6 +125,56 @@ async def test_the_database_alone_holds_each_rep_to_their_rows(
         assert mine == expected < total
 
 
+async def test_a_customers_name_is_found_in_the_owning_reps_rows_only(
+    environment: dict[str, str], chinook_url: str
+) -> None:
+    """`catalog select --data` looks names up as a turn does: the rep owning a customer
+    finds its name (and selection brings the customer table); another rep finds nothing."""
+    conn = await asyncpg.connect(chinook_url)
+    try:
+        row = await conn.fetchrow(
+            "SELECT first_name, last_name, support_rep_id::text AS rep FROM customer"
+            " WHERE support_rep_id::text = ANY($1::text[]) ORDER BY customer_id LIMIT 1",
+            list(REPS),
+        )
+    finally:
+        await conn.close()
+    question = f"Which invoices did {row['first_name']} {row['last_name']} get?"
+    other = next(rep for rep in REPS if rep != row["rep"])
+    reasons = {}
+    for rep in (row["rep"], other):
+        chosen = orquestra(
+            environment, "catalog", "select", "--data", "--json", "--tenant", rep, question
+        )
+        assert chosen.returncode == 0, chosen.stderr
+        reasons[rep] = json.loads(chosen.stdout)["reasons"]
+    owner = reasons[row["rep"]]["customer"]
+    assert owner["chosen_for"] == "value"
+    assert f"first_name = {row['first_name']}" in owner["values"][0]
+    assert not any(r.get("values") for r in reasons[other].values())
+    assert row["last_name"] not in json.dumps(reasons[other])
+
+
+def test_a_title_found_in_the_data_answers_with_the_default_model(
+    environment: dict[str, str],
+) -> None:
+    """A shared table's row named by its own title ("Let There Be Rock"), which the catalog
+    cannot list, read by the offline model as that column's value."""
+    answered = orquestra(
+        environment,
+        "ask",
+        "--json",
+        "--tenant",
+        REPS[0],
+        "Who recorded the album Let There Be Rock?",
+    )
+    assert answered.returncode == 0, answered.stderr
+    events = [json.loads(line) for line in answered.stdout.splitlines() if line.strip()]
+    result = next(e["data"] for e in events if e["event"] == "result")
+    assert "'Let There Be Rock'" in result["sql"]
+    assert any("AC/DC" in map(str, r) for r in result["rows"]), result["rows"]
+
+
 def test_the_server_streams_each_reps_own_answer(server: Server, chinook_url: str) -> None:
     answers = {}
     for rep in REPS:

@@ -37,6 +37,14 @@ def orquestra(
     )
 
 
+URLS: dict[Path, str] = {}
+"""Each imported deployment's database."""
+
+
+def load_schema_url(folder: Path) -> str:
+    return URLS[folder]
+
+
 @pytest.fixture(scope="module")
 async def northwind(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A deployment `init` wrote for Northwind without its foreign keys, no tenants."""
@@ -47,6 +55,11 @@ async def northwind(settings: Settings, tmp_path_factory: pytest.TempPathFactory
         settings.data_dir, "init", str(folder), "--schema", "public", "--no-tenancy", url=url
     )
     assert made.returncode == 0, made.stdout + made.stderr
+    applied = orquestra(
+        settings.data_dir, "--deployment", str(folder), "db", "policies", "--apply", url=url
+    )
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    URLS[folder] = url
     return folder
 
 
@@ -109,3 +122,45 @@ def test_an_imported_deployment_connects_through_tables_never_named(
     assert customers["tables"] == ["customers"]  # Portuguese words read by their meaning
     (value,) = customers["reasons"]["customers"]["values"]
     assert value.startswith("customers.country = Germany (Alemanha ~ Germany (0.9")
+
+
+def test_a_word_the_embeddings_miss_is_read_by_the_dictionary_and_a_name_in_the_data(
+    northwind: Path, settings: Settings
+) -> None:
+    """ "funcionário" is too far from "employee" for the shipped embeddings; the languages'
+    dictionary reads it. "Tokyo Traders" is no word of the catalog: `--data` finds it in the
+    suppliers' names (a deployment without tenants: no `--tenant`)."""
+    url = load_schema_url(northwind)
+    result = orquestra(
+        settings.data_dir,
+        "--deployment",
+        str(northwind),
+        "catalog",
+        "select",
+        "--json",
+        "--data",
+        "Quantos territórios cada funcionário cobre?",
+        "What products do we buy from Tokyo Traders?",
+        url=url,
+    )
+    assert result.returncode == 0, result.stderr
+    territories, traders = (json.loads(line) for line in result.stdout.splitlines())
+    assert "employees" in territories["tables"]
+    employees = territories["reasons"]["employees"]
+    assert "funcionário = employee (dictionary)" in json.dumps(employees, ensure_ascii=False)
+    assert traders["reasons"]["suppliers"]["chosen_for"] == "value"
+    assert traders["reasons"]["suppliers"]["values"] == [
+        "company_name = Tokyo Traders (Tokyo Traders)"
+    ]
+    without = orquestra(
+        settings.data_dir,
+        "--deployment",
+        str(northwind),
+        "catalog",
+        "select",
+        "--json",
+        "What products do we buy from Tokyo Traders?",
+    )
+    assert "suppliers" not in json.loads(without.stdout)["reasons"] or not json.loads(
+        without.stdout
+    )["reasons"]["suppliers"].get("values")

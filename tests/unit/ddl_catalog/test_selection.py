@@ -143,15 +143,22 @@ def test_a_short_code_is_a_value_only_in_capitals(store, model) -> None:
     assert "customers" not in select(store, model, "orders sp").tables
 
 
-def test_a_word_of_another_language_is_read_by_its_meaning(store, model) -> None:
+def test_a_word_of_another_language_is_read_by_the_dictionary(store, model) -> None:
     selection = select(store, model, "quantos clientes temos?")
     assert selection.tables == ("customers",)
     (said,) = selection.reasons["customers"].words
-    assert said.startswith("clientes ~ customers")
+    assert said == "clientes = customers (dictionary)"
 
 
-def test_without_the_words_vectors_nothing_is_translated(store, model) -> None:
-    question = "quantos clientes temos?"
+def test_a_word_the_dictionary_lacks_is_read_by_its_meaning(store, model) -> None:
+    selection = select(store, model, "a clientela de cada loja")
+    assert set(selection.tables) == {"customers", "shops"}
+    (said,) = selection.reasons["customers"].words
+    assert said.startswith("clientela ~ customers")
+
+
+def test_without_the_words_vectors_nothing_is_read_by_meaning(store, model) -> None:
+    question = "a clientela"
     selection = store.select(question, np.asarray(model.embed_query(question)))
     assert selection.reasons[selection.tables[0]].chosen_for == "similar"
 
