@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -109,12 +110,15 @@ class SourceIndex:
         """The catalog phrases a question's unknown words are compared with, by meaning."""
         return vocabulary_of(catalog).meanings()
 
-    def unknown_words(self, question: str, values: Sequence[FoundValue] = ()) -> list[str]:
+    def unknown_words(
+        self, question: str, values: Sequence[FoundValue] = (), *, dictionary: bool = True
+    ) -> list[str]:
         """The question's words to compare by meaning (their vectors go to `select`): not
-        those of a value found in the data."""
-        found = self._by_dictionary(
-            question, with_values(question_words(question, self.vocabulary), values)
-        )
+        those of a value found in the data, nor (`dictionary`) those the languages'
+        dictionary reads."""
+        found = with_values(question_words(question, self.vocabulary), values)
+        if dictionary:
+            found = self._by_dictionary(question, found)
         return [w for _, w in unknown_words(question, found, self.vocabulary)]
 
     def dictionary_reading(self, word: str) -> str | None:
@@ -123,16 +127,30 @@ class SourceIndex:
         return self.dictionary.get(self.vocabulary.key(word))
 
     def _by_dictionary(self, question: str, found: QuestionWords) -> QuestionWords:
-        """`found` and, for each word the catalog does not know, the catalog phrase the
-        dictionary reads it as."""
+        """`found` and, for the words the catalog does not know, the catalog phrase the
+        dictionary reads them as: two such words in a row as one phrase first ("companhias
+        aéreas"), else each alone."""
+        unknown = unknown_words(question, found, self.vocabulary)
         extra: list[Match] = []
-        for at, word in unknown_words(question, found, self.vocabulary):
-            phrase = self.dictionary_reading(word)
-            hits = self.vocabulary.phrases.get(self.vocabulary.key(phrase or ""), [])
-            if phrase and hits:
-                said = f"{word} = {phrase} (dictionary)"
-                extra.append(Match((at,), said, tuple(h for h in hits if not h.typed_as)))
+        taken: set[int] = set()
+        for (at, word), (after, following) in pairwise(unknown):
+            if after == at + 1 and at not in taken:
+                pair = self._dictionary_match((at, after), f"{word} {following}")
+                if pair is not None:
+                    extra.append(pair)
+                    taken |= {at, after}
+        for at, word in unknown:
+            single = None if at in taken else self._dictionary_match((at,), word)
+            extra += [single] if single is not None else []
         return QuestionWords((*found.matches, *extra), found.terms) if extra else found
+
+    def _dictionary_match(self, at: tuple[int, ...], said: str) -> Match | None:
+        phrase = self.dictionary_reading(said)
+        hits = self.vocabulary.phrases.get(self.vocabulary.key(phrase or ""), [])
+        if not phrase or not hits:
+            return None
+        reading = f"{said} = {phrase} (dictionary)"
+        return Match(at, reading, tuple(h for h in hits if not h.typed_as))
 
     def select(
         self,

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from orquestra.ddl_catalog.model import Catalog, per_catalog
 from orquestra.ddl_catalog.naming import language_of as names_language
-from orquestra.ddl_catalog.question_words import question_words, unknown_words
 from orquestra.ddl_catalog.selection import SourceIndex
 from orquestra.graph.embeddings import embed_terms
 from orquestra.graph.vector_cache import VectorCache
@@ -30,20 +29,16 @@ async def read_by_meaning(
     """(word as typed, catalog phrase) for each word of `question` the catalog does not know
     and that reads as one of its phrases by meaning: selection's own rule and phrase vectors
     (`SourceIndex.meaning_of`), the words embedded off the event loop."""
-    found = question_words(question, index.vocabulary)
-    dictionary = [
-        (word, phrase)
-        for _, word in unknown_words(question, found, index.vocabulary)
-        if (phrase := index.dictionary_reading(word)) is not None
-    ]
-    unknown = index.unknown_words(question)  # what the dictionary did not read
+    # the offline model's readings: by meaning alone (the dictionary serves selection), so
+    # that it reads no more words than its own checks can hold it to
+    unknown = index.unknown_words(question, dictionary=False)
     if not unknown or index.meaning_matrix is None:
-        return tuple(dictionary)
+        return ()
     embedded = await embed_terms(vectors.embeddings, unknown)
     read = (
         (word, index.meaning_of(vector)) for word, vector in zip(unknown, embedded, strict=True)
     )
-    return (*dictionary, *((word, phrase) for word, phrase in read if phrase is not None))
+    return tuple((word, phrase) for word, phrase in read if phrase is not None)
 
 
 @per_catalog

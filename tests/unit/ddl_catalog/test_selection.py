@@ -150,6 +150,13 @@ def test_a_word_of_another_language_is_read_by_the_dictionary(store, model) -> N
     assert said == "clientes = customers (dictionary)"
 
 
+def test_the_offline_models_words_to_read_by_meaning_leave_the_dictionary_out(store) -> None:
+    """`graph.meaning.read_by_meaning` (the offline model's readings) asks for every word the
+    catalog does not know: the dictionary serves selection only."""
+    assert store.unknown_words("quantos clientes temos?") == []
+    assert store.unknown_words("quantos clientes temos?", dictionary=False) == ["clientes"]
+
+
 def test_a_word_the_dictionary_lacks_is_read_by_its_meaning(store, model) -> None:
     selection = select(store, model, "a clientela de cada loja")
     assert set(selection.tables) == {"customers", "shops"}
