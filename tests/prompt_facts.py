@@ -15,8 +15,27 @@ from datetime import date
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.knowledge import Chunk
 from orquestra.graph.hints import GlossaryLine, ModelHints, ShownRows
+
+FOUND_LINE = re.compile(r"""^"(.+)": (\w+)\.(\w+) = '((?:[^']|'')*)'(.*)$""")
+FOUND_PART = re.compile(r" AND \w+\.(\w+) = '((?:[^']|'')*)'")
+
+
+def found_values_of(section: str) -> tuple[FoundValue, ...]:
+    """The SQL writer's `Values in the data` lines, as the stage found them (a part of several
+    values, which names no row, is left out as the offline writer leaves it)."""
+    found = []
+    for line in section.splitlines():
+        matched = FOUND_LINE.match(line.strip())
+        if matched:
+            said, table, column, value, rest = matched.groups()
+            parts = tuple((c, v.replace("''", "'")) for c, v in FOUND_PART.findall(rest))
+            value = value.replace("''", "'")
+            found.append(FoundValue(said, (), table, column, value, "exact", parts))
+    return tuple(found)
+
 
 GLOSSARY_LINE = re.compile(r"(?m)^- (.+?)(?: \((.*?)\))?: (.+)$")
 PASSAGE_HEAD = re.compile(r"^\[([^\]]+)\] (.*)$")
@@ -61,7 +80,8 @@ def read_hints(role: str, messages: list[BaseMessage]) -> ModelHints:
     if role == "sql_writer":
         # The whole list as one text: the offline writer looks for its SQL in what was tried.
         tried = said.get("already tried", "")
-        return hints.merged(ModelHints(tried_sql=(tried,) if tried else ()))
+        found = found_values_of(said.get("values in the data", ""))
+        return hints.merged(ModelHints(tried_sql=(tried,) if tried else (), found_values=found))
     if role == "fixer":
         failing, error = said.get("failing sql", ""), said.get("error", "")
         return hints.merged(ModelHints(failing_sql=failing, error=error))

@@ -10,9 +10,12 @@ generic error.
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
 import httpx
 import pytest
 from playwright.sync_api import Browser, expect
@@ -78,8 +81,34 @@ def test_a_working_provider_is_ready_and_answers(
         events = stream(running.url, QUESTION, bearer=token())
         result = next(e["data"] for e in events if e["event"] == "result")
         assert result["rows"] and "notas_fiscais" in result["sql"]
+        # a customer's name, found in the tenant's rows, is in the SQL writer's prompt
+        name = asyncio.run(own_customer(data_dir, "101"))
+        before = len(fake.requests)
+        events = stream(running.url, f"quantos pedidos o cliente {name} fez?", bearer=token())
+        result = next(e["data"] for e in events if e["event"] == "result")
+        asked = [r for r in fake.requests[before:] if r.role == "sql_writer"]
+        prompt = json.dumps(asked[0].body, ensure_ascii=False)
+        assert "## Values in the data" in prompt and f"clientes.nome = '{name}'" in prompt
+        assert f"'{name}'" in result["sql"] and result["rows"] and result["rows"][0][0] > 0
     finally:
         running.stop()
+
+
+async def own_customer(data_dir: Path, tenant: str) -> str:
+    """A customer's name among the tenant's rows only (the fake reads what the server found)."""
+    from orquestra.core.database import admin_url
+    from orquestra.core.settings import Settings
+
+    conn = await asyncpg.connect(admin_url(Settings(data_dir=data_dir)))
+    try:
+        return await conn.fetchval(
+            "SELECT c.nome FROM clientes c WHERE c.cod_fornecedor::text = $1 AND NOT EXISTS "
+            "(SELECT 1 FROM clientes o WHERE o.nome = c.nome AND o.cod_fornecedor <> "
+            "c.cod_fornecedor) ORDER BY c.cod_cliente LIMIT 1",
+            tenant,
+        )
+    finally:
+        await conn.close()
 
 
 @pytest.mark.parametrize(
