@@ -3,9 +3,10 @@ says what is looked for, where, and how it is read).
 
 The lookup is a query like the SQL writer's: through the guard (the asker's rows only), then
 inside layer 3's read-only transaction as the asker's tenant, under `TIMEOUT_MS`. Nothing it
-finds is kept beyond the turn. A name of a tenant (the asker's own or another's) is never
-looked up: the first is whose data this is, the second is answered as the guard answers it.
-A lookup that fails or runs out of time finds nothing, and the turn goes on without it.
+finds is kept beyond the turn. The asker's own company's name is not looked up (it says whose
+data this is). Another tenant's name is looked up like any name — the same statement, the
+same time — and found in none of the asker's rows, so nothing tells it from a made-up name.
+A lookup that fails or runs out of time searched nothing, and the turn goes on without it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import asyncpg
 
@@ -36,6 +37,15 @@ TIMEOUT_MS = 800
 """How long the lookup may take in the database; then the turn goes on without it."""
 
 
+@dataclass(frozen=True)
+class LookedUp:
+    """What a lookup searched (the question's names, as written) and what it found; nothing
+    searched when it could not run."""
+
+    searched: tuple[str, ...] = ()
+    found: tuple[FoundValue, ...] = ()
+
+
 async def look_up_values(
     question: str,
     index: SourceIndex,
@@ -47,15 +57,30 @@ async def look_up_values(
     names: TenantNames | None = None,
 ) -> list[FoundValue]:
     """The values of the asker's rows that `question` names, and where they are."""
+    looked = await look_up(question, index, pool, policy, tenant=tenant, limits=limits, names=names)
+    return list(looked.found)
+
+
+async def look_up(
+    question: str,
+    index: SourceIndex,
+    pool: asyncpg.Pool,
+    policy: GuardPolicy,
+    *,
+    tenant: str,
+    limits: ExecutionLimits,
+    names: TenantNames | None = None,
+) -> LookedUp:
+    """`look_up_values`, with the names it searched: one searched and not found is no row's
+    name in the asker's data."""
     spans = [
         s
         for s in value_spans(question, index.vocabulary)
-        if names is None
-        or not (names.own_names(s.text, tenant) or names.first_other(s.text, tenant))
+        if names is None or not names.own_names(s.text, tenant)
     ]
     columns = await asyncio.to_thread(searchable_columns, index.catalog) if spans else []
     if not columns:
-        return []
+        return LookedUp()
     started = time.perf_counter()
     try:
         guarded = guard_sql(lookup_sql(columns, spans), policy, tenant, max_rows=0)
@@ -69,7 +94,7 @@ async def look_up_values(
             "values not looked up",
             extra={"code": getattr(failed, "code", ""), "spans": len(spans)},
         )
-        return []
+        return LookedUp()
     found = found_values(result.rows, columns, spans)
     log.info(
         "values looked up",
@@ -80,4 +105,4 @@ async def look_up_values(
             "ms": round((time.perf_counter() - started) * 1000, 1),
         },
     )
-    return found
+    return LookedUp(tuple(s.text for s in spans), tuple(found))

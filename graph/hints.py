@@ -80,6 +80,8 @@ class ModelHints:
     found_values: tuple[FoundValue, ...] = ()
     """SQL writer: the names the question writes, found in the asker's rows: the table, the
     column(s) and the value as the data holds it (`graph.data_values`)."""
+    names_searched: tuple[str, ...] = ()
+    """SQL writer: every name of the question looked up in the asker's rows, found or not."""
     read_as: tuple[tuple[str, str], ...] = ()
     """SQL writer: the question's words the catalog does not know, each read as the catalog
     phrase nearest in meaning (word as typed, phrase: "pedidos" → "orders";

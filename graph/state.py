@@ -107,6 +107,9 @@ class AgentState(InputState, OutputState, total=False):
     found_values: list[dict[str, Any]]
     """The names the question writes, found in the asker's own rows this turn
     (`ddl_catalog.data_values.FoundValue.as_dict`): for the SQL writer, never kept."""
+    names_searched: list[str]
+    """The names the question writes that were looked up in the asker's rows, found or not
+    (none when the lookup could not run)."""
     draft_sql: str | None
     """SQL waiting for the guard."""
     guarded_sql: str | None

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from orquestra.ddl_catalog.render import render_schema
 from orquestra.graph.context import RunContext
-from orquestra.graph.data_values import look_up_values
+from orquestra.graph.data_values import look_up
 from orquestra.graph.resources import Resources
 from orquestra.graph.sources import choose_sources
 from orquestra.graph.stage import stage
@@ -30,7 +30,7 @@ async def select_sources(
     state: AgentState, runtime: Runtime[RunContext], resources: Resources
 ) -> dict[str, Any]:
     context = runtime.context
-    values = await look_up_values(
+    looked = await look_up(
         state["question"],
         resources.sources,
         resources.agent_pool,
@@ -44,12 +44,13 @@ async def select_sources(
         resources.vectors,
         state["question"],
         asker=context.asker,
-        values=values,
+        values=looked.found,
     )
     today = context.today_date(resources.settings).isoformat()
     schema = render_schema(resources.catalog, selection.tables, selection.terms, today)
     return {
         "sources": selection.as_dict(),
         "schema_text": schema,
-        "found_values": [v.as_dict() for v in values],
+        "found_values": [v.as_dict() for v in looked.found],
+        "names_searched": list(looked.searched),
     }

@@ -68,6 +68,19 @@ def found_lines(found: tuple[FoundValue, ...]) -> str:
     return "\n".join(lines)
 
 
+NOT_FOUND_NOTE = "Looked for in the data and found in no name: {names}. No row has it."
+
+
+def values_section(found: tuple[FoundValue, ...], searched: tuple[str, ...]) -> str:
+    """The `Values in the data` section: where each name was found, and the names looked
+    for that no row holds (empty when nothing was looked for)."""
+    missing = [s for s in searched if not any(f.said == s for f in found)]
+    parts = [f"{FOUND_NOTE}\n{found_lines(found)}" if found else ""]
+    if missing:
+        parts.append(NOT_FOUND_NOTE.format(names=", ".join(f'"{m}"' for m in missing)))
+    return "\n".join(p for p in parts if p)
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -152,10 +165,11 @@ async def sql_writer(
     names = await resources.tenants.for_asker(context.tenant)  # a tenant added since start too
     own = names.own_names(state["question"], context.tenant)
     found = tuple(FoundValue.of(v) for v in state.get("found_values") or [])
+    searched = tuple(state.get("names_searched") or [])
     user = sections(
         question=state["question"],
         own_company_named=OWN_COMPANY_NOTE.format(names=", ".join(own)) if own else "",
-        values_in_the_data=f"{FOUND_NOTE}\n{found_lines(found)}" if found else "",
+        values_in_the_data=values_section(found, searched),
         already_tried=previous,
         instruction=RETRY_INSTRUCTION if previous else "",
     )
@@ -165,6 +179,7 @@ async def sql_writer(
         question=state["question"],
         own_company_names=tuple(own),
         found_values=found,
+        names_searched=searched,
         read_as=await _read_as(state, resources) if isinstance(model, LocalChatModel) else (),
         tried_sql=tuple(a["sql"] for a in state.get("attempts") or [] if a.get("sql")),
     )

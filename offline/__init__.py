@@ -103,7 +103,7 @@ class OfflineChatModel(LocalChatModel):
             foreign = lang not in catalog_languages(catalog)
             said = [(w, p) for w, p in hints.read_as if foreign and not the_languages_own(fold(w))]
             # a name found in the data is that column's value ("Tofu": the product's name)
-            read = lexicon.reading(said).with_values(hints.found_values)
+            read = lexicon.reading(said).with_values(hints.found_values, hints.names_searched)
             return _write_sql(asked, catalog, read, today, hints.tried_sql, lang)
         if self.role == "fixer":
             failing = hints.failing_sql.strip()
@@ -155,6 +155,15 @@ def _write_sql(
     """The SQL for `question`: none when it maps to nothing the catalog holds, or when the
     only reading is one already `tried` this turn (a retry after zero rows)."""
     intent = parse(question, catalog, lexicon, today)
+    if lexicon.not_in_data(intent.subject.named):  # looked up: no row has that name
+        answered = partial(_answered, catalog, lexicon, today)
+        said = explain(intent, catalog, lang, today, answered, not_found=intent.subject.named)
+        return {
+            "thought_process": "no such name",
+            "sql": "",
+            "missing_info": said,
+            "confidence": 0.0,
+        }
     try:
         sql = build_sql(intent, catalog, today.isoformat())
         # its computed columns named in the question's language ("count", not "quantidade")

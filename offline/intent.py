@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, fields, replace
 
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.model import GlossaryTerm
 from orquestra.ddl_catalog.text import fold
 from orquestra.offline.lang import alternation
@@ -61,6 +62,9 @@ class Subject:
     """A tenant named in the question ("loja 2", "store 2"): filtered like any column."""
     named: str | None = None
     """A row's own name said in the question ("Empório São Jorge ME"): its display column."""
+    named_split: FoundValue | None = None
+    """That name as found in the asker's rows, kept in two columns of one row ("Margaret
+    Peacock": `first_name` and `last_name` of an employee)."""
     owners: str | None = None
     """ "quais clientes têm títulos vencidos": this table's rows that the rows asked about
     refer to, listed once each."""

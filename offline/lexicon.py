@@ -139,6 +139,12 @@ class Lexicon:
         "tarefa travada"), by its root without gender: that state, of that table's rows."""
         self.terms: dict[tuple[str, ...], GlossaryTerm] = {}
         """Every glossary term's phrases (concepts, matched without consuming words)."""
+        self.searched: frozenset[str] = frozenset()
+        """The question's names looked up in the asker's rows and found in none (folded): no
+        row has such a name (`with_values`)."""
+        self.split_names: dict[str, FoundValue] = {}
+        """A name found kept in two columns of a row ("Margaret Peacock": first and last
+        name), by its folded text."""
         for table in catalog.tables.values():
             self._add_table(table)
         self._add_units(catalog)
@@ -190,17 +196,20 @@ class Lexicon:
         read.vocabulary = self.vocabulary | {w for key in extra for w in key}
         return read
 
-    def with_values(self, found: Sequence[FoundValue]) -> Lexicon:
+    def with_values(self, found: Sequence[FoundValue], searched: Sequence[str] = ()) -> Lexicon:
         """This lexicon with each name the question writes that was found in the data
         (`graph.data_values`) read as that column's value, like a value the catalog lists
-        ("Tofu" as `products.product_name` = 'Tofu'), before any other reading of its
-        words; itself when none was found in one column alone (a name split over two
-        columns is left to the name's own reading), or none is `certain` (several rows'
-        names hold it: which one is meant is not known)."""
-        whole = [f for f in found if not f.rest and f.certain and phrase_key(f.said)]
-        if not whole:
+        ("Tofu" as `products.product_name` = 'Tofu'), before any other reading of its words
+        — when it is `certain` (several rows' names holding it name no row); a name kept in
+        two columns of a row in `split_names`; and the texts `searched`."""
+        if not found and not searched:
             return self
         read = copy.copy(self)
+        read.searched = frozenset(fold(s) for s in searched) - {fold(f.said) for f in found}
+        read.split_names = {fold(f.said): f for f in found if f.rest and f.certain}
+        whole = [f for f in found if not f.rest and f.certain and phrase_key(f.said)]
+        if not whole:
+            return read
         read.phrases = dict(self.phrases)
         added: dict[tuple[str, ...], list[Meaning]] = {}
         for value in whole:
@@ -212,6 +221,10 @@ class Lexicon:
         read.longest = max(self.longest, *(len(key) for key in added))
         read.vocabulary = self.vocabulary | {w for key in added for w in key}
         return read
+
+    def not_in_data(self, name: str | None) -> bool:
+        """`name` was looked up in the asker's rows and no row's name holds it."""
+        return bool(name) and fold(name or "") in self.searched
 
     def terms_in(self, tokens: Sequence[str]) -> list[GlossaryTerm]:
         """Glossary terms mentioned anywhere in `tokens`; first, a term whose name's words

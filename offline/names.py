@@ -77,10 +77,23 @@ def _named_by(column: Column) -> bool:
 
 
 def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
-    """The condition that the named row is the one its name says: on the table named right
-    before the name, else the nearest table with names."""
+    """The condition that the named row is the one its name says: the row the data holds it
+    in, when found there kept in two columns (`Subject.named_split`); else on the table named
+    right before the name, else the nearest table with names."""
     if not intent.subject.named:
         return None
+    split = intent.subject.named_split
+    if split is not None and join_path(joins.graph, set(joins.aliases), split.table) is not None:
+        # found in the data, kept in two columns of one row: that row
+        alias = joins.alias(split.table)
+        return (
+            "("
+            + " AND ".join(
+                f"{alias}.{column} = '{value.replace(chr(39), chr(39) * 2)}'"
+                for column, value in split.parts
+            )
+            + ")"
+        )
     candidates = [
         t.name
         for t in catalog.tables.values()

@@ -315,8 +315,10 @@ def _metric_named(q: Question, intent: Intent) -> None:
 
 def _name_said(q: Question, intent: Intent) -> None:
     """ "do Empório São Jorge ME": a row's own name, its words read as a name, not as the
-    catalog's (`Question.named`)."""
+    catalog's (`Question.named`); as found in the asker's rows when kept in two columns of a
+    row ("Margaret Peacock")."""
     intent.subject.named = q.named
+    intent.subject.named_split = q.lexicon.split_names.get(fold(q.named or ""))
 
 
 def _note(intent: Intent, meanings: list[Meaning]) -> None:

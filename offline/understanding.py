@@ -101,10 +101,12 @@ def explain(
     today: date,
     answered: Callable[[str], bool] | None = None,
     unused: bool = False,
+    not_found: str | None = None,
 ) -> str:
     """What was understood of the question, and questions that can be answered about the
     same tables (each one `answered` says the model answers, when given). `unused`: the words
-    are the catalog's, and the query could not use them ("discontinued", "below", "10")."""
+    are the catalog's, and the query could not use them ("discontinued", "below", "10").
+    `not_found`: the row's name it writes was looked up in the data and no row has it."""
     tables = about(intent)
     named = ", ".join(_name(catalog.table(t), lang) for t in tables[:2])
     unknown = ", ".join(f'"{w}"' for w in intent.unread.unmapped)
@@ -112,6 +114,8 @@ def explain(
     listed = "; ".join(asks)
     if intent.unread.elsewhere and named:
         return _not_theirs(intent, catalog, lang, named, listed)
+    if not_found:
+        return _written("no_such_name", lang, name=not_found, listed=listed)
     subject = _written("about_tables", lang, named=named) if named else ""
     said = "not_used" if unused else "nothing_for"
     return _written(said, lang, subject=subject, unknown=unknown, listed=listed)

@@ -80,8 +80,15 @@ def read_hints(role: str, messages: list[BaseMessage]) -> ModelHints:
     if role == "sql_writer":
         # The whole list as one text: the offline writer looks for its SQL in what was tried.
         tried = said.get("already tried", "")
-        found = found_values_of(said.get("values in the data", ""))
-        return hints.merged(ModelHints(tried_sql=(tried,) if tried else (), found_values=found))
+        section = said.get("values in the data", "")
+        found = found_values_of(section)
+        missing = re.findall(r'"([^"]+)"', section.partition("found in no name:")[2])
+        searched = (*(f.said for f in found), *missing)
+        return hints.merged(
+            ModelHints(
+                tried_sql=(tried,) if tried else (), found_values=found, names_searched=searched
+            )
+        )
     if role == "fixer":
         failing, error = said.get("failing sql", ""), said.get("error", "")
         return hints.merged(ModelHints(failing_sql=failing, error=error))

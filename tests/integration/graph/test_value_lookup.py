@@ -13,7 +13,7 @@ from orquestra.core.database import agent_url
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.ddl_catalog.selection import SourceIndex
-from orquestra.graph.data_values import look_up_values
+from orquestra.graph.data_values import LookedUp, look_up, look_up_values
 from orquestra.guards import GuardPolicy, TablePolicy
 from orquestra.guards.tenant_names import TenantNames
 
@@ -81,14 +81,19 @@ async def test_a_tenant_finds_its_own_names_and_never_anothers(
     assert all(f.level != "exact" for f in theirs)
 
 
-async def test_tenant_names_are_never_looked_up(
+async def test_the_own_company_is_not_looked_up_and_another_is_found_nowhere(
     index: SourceIndex, pool: asyncpg.Pool, conn: asyncpg.Connection, settings: Settings
 ) -> None:
-    rows = await conn.fetch("SELECT cod_fornecedor::text AS code, razao_social FROM fornecedores")
+    """The asker's own name says whose data this is; another tenant's is searched like a
+    made-up name (the same statement, the same time) and found in none of the asker's rows."""
+    rows = await conn.fetch(
+        "SELECT cod_fornecedor::text AS code, razao_social FROM fornecedores ORDER BY 1"
+    )
     names = TenantNames({r["code"]: r["razao_social"] for r in rows})
     own, other = rows[0], rows[1]
-    for said in (own["razao_social"], other["razao_social"]):
-        found = await look_up_values(
+    looked = {}
+    for said in (own["razao_social"], other["razao_social"], "Xavante Comercial Ltda"):
+        looked[said] = await look_up(
             f"pedidos da {said} em 2025",
             index,
             pool,
@@ -97,7 +102,9 @@ async def test_tenant_names_are_never_looked_up(
             limits=settings.limits.execution(),
             names=names,
         )
-        assert found == []
+    assert looked[own["razao_social"]] == LookedUp()
+    for said in (other["razao_social"], "Xavante Comercial Ltda"):
+        assert looked[said].searched and not looked[said].found, looked[said]
 
 
 async def test_quotes_and_wildcards_are_text_and_a_failed_lookup_finds_nothing(
