@@ -29,10 +29,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from orquestra.ddl_catalog.model import Catalog, Column, Table, base_type, per_catalog
-from orquestra.ddl_catalog.naming import column_kind, is_free_text, language_of, said
+from orquestra.ddl_catalog.naming import (
+    column_kind,
+    is_free_text,
+    language_of,
+    said,
+    vocabularies,
+)
 from orquestra.ddl_catalog.question_words import WORD_CHARACTERS, as_typed
 from orquestra.ddl_catalog.selection_words import EVERYDAY, Vocabulary
 from orquestra.ddl_catalog.text import fold, quoted, stem, words
@@ -168,10 +175,21 @@ def value_spans(question: str, vocabulary: Vocabulary) -> list[Span]:
             add(tuple(run))
             if run[0] == 0:
                 add(tuple(run[1:]))
-        elif len(run) == 1 and (run[0] > 0 or len(folded[0]) > 3):
+        elif len(run) == 1 and (run[0] > 0 or _may_open_a_name(folded[0])):
             add(tuple(run))
         run = [at] if capital else []
     return spans[:MAX_SPANS]
+
+
+def _may_open_a_name(word: str) -> bool:
+    """A question's first word, capitalised as every first word is, may be a name alone
+    ("Tofu é de qual categoria?") when long enough and no word of the languages' own."""
+    return len(word) > 3 and word not in _language_words()
+
+
+@cache
+def _language_words() -> frozenset[str]:
+    return frozenset().union(*(v.all_words() for v in vocabularies().values()))
 
 
 def _punctuated(question: str) -> list[bool]:

@@ -155,21 +155,11 @@ async def test_a_customers_name_is_found_in_the_owning_reps_rows_only(
     assert row["last_name"] not in json.dumps(reasons[other])
 
 
-def test_a_title_found_in_the_data_answers_with_the_default_model(
-    environment: dict[str, str],
-) -> None:
+def test_a_title_found_in_the_data_answers_with_the_default_model(server: Server) -> None:
     """A shared table's row named by its own title ("Let There Be Rock"), which the catalog
     cannot list, read by the offline model as that column's value."""
-    answered = orquestra(
-        environment,
-        "ask",
-        "--json",
-        "--tenant",
-        REPS[0],
-        "Who recorded the album Let There Be Rock?",
-    )
-    assert answered.returncode == 0, answered.stderr
-    events = [json.loads(line) for line in answered.stdout.splitlines() if line.strip()]
+    question = "Who recorded the album Let There Be Rock?"
+    events = stream(server.url, question, bearer=mint_token(Settings(), REPS[0]))
     result = next(e["data"] for e in events if e["event"] == "result")
     assert "'Let There Be Rock'" in result["sql"]
     assert any("AC/DC" in map(str, r) for r in result["rows"]), result["rows"]

@@ -152,15 +152,3 @@ def test_a_word_the_embeddings_miss_is_read_by_the_dictionary_and_a_name_in_the_
     assert traders["reasons"]["suppliers"]["values"] == [
         "company_name = Tokyo Traders (Tokyo Traders)"
     ]
-    without = orquestra(
-        settings.data_dir,
-        "--deployment",
-        str(northwind),
-        "catalog",
-        "select",
-        "--json",
-        "What products do we buy from Tokyo Traders?",
-    )
-    assert "suppliers" not in json.loads(without.stdout)["reasons"] or not json.loads(
-        without.stdout
-    )["reasons"]["suppliers"].get("values")
