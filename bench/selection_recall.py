@@ -34,7 +34,7 @@ from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import Catalog, load_catalog
 from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.selection import SourceIndex
-from orquestra.graph.data_values import look_up_values
+from orquestra.graph.data_values import look_up
 from orquestra.graph.embeddings import E5Embeddings
 from orquestra.graph.sources import choose_sources, source_index
 from orquestra.graph.vector_cache import VectorCache
@@ -96,9 +96,9 @@ class Lookup:
     tenant: str
     seconds: list[float]
 
-    async def values(self, index: SourceIndex, question: str) -> list[FoundValue]:
+    async def values(self, index: SourceIndex, question: str) -> tuple[FoundValue, ...]:
         start = time.perf_counter()
-        found = await look_up_values(
+        looked = await look_up(
             question,
             index,
             self.pool,
@@ -107,7 +107,7 @@ class Lookup:
             limits=Settings().limits.execution(),
         )
         self.seconds.append(time.perf_counter() - start)
-        return found
+        return looked.found
 
 
 async def measure(
@@ -118,7 +118,7 @@ async def measure(
         gold = gold_tables(sql, index.catalog)
         if not gold:
             continue  # reads no catalog table (a constant, a function): nothing to select
-        values = await lookup.values(index, question) if lookup else []
+        values = await lookup.values(index, question) if lookup else ()
         selection = await choose_sources(index, cache, question, asker="bench", values=values)
         outcomes.append(Outcome(case, question, gold, selection.tables))
     return outcomes

@@ -46,21 +46,6 @@ class LookedUp:
     found: tuple[FoundValue, ...] = ()
 
 
-async def look_up_values(
-    question: str,
-    index: SourceIndex,
-    pool: asyncpg.Pool,
-    policy: GuardPolicy,
-    *,
-    tenant: str,
-    limits: ExecutionLimits,
-    names: TenantNames | None = None,
-) -> list[FoundValue]:
-    """The values of the asker's rows that `question` names, and where they are."""
-    looked = await look_up(question, index, pool, policy, tenant=tenant, limits=limits, names=names)
-    return list(looked.found)
-
-
 async def look_up(
     question: str,
     index: SourceIndex,
@@ -71,8 +56,8 @@ async def look_up(
     limits: ExecutionLimits,
     names: TenantNames | None = None,
 ) -> LookedUp:
-    """`look_up_values`, with the names it searched: one searched and not found is no row's
-    name in the asker's data."""
+    """The values of the asker's rows that `question` names and where they are, with the
+    names it searched: one searched and not found is no row's name in the asker's data."""
     spans = [
         s
         for s in value_spans(question, index.vocabulary)

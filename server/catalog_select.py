@@ -23,8 +23,9 @@ import asyncpg
 from orquestra.core.database import agent_url, connect_agent
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
+from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.selection import Reason, Selection
-from orquestra.graph.data_values import look_up_values
+from orquestra.graph.data_values import look_up
 from orquestra.graph.embeddings import build_embeddings
 from orquestra.graph.sources import choose_sources, source_index
 from orquestra.graph.vector_cache import VectorCache
@@ -76,8 +77,9 @@ async def _select(
     lines = []
     try:
         for question in questions:
-            values = (
-                await look_up_values(
+            values: tuple[FoundValue, ...] = ()
+            if pool is not None:
+                looked = await look_up(
                     question,
                     index,
                     pool,
@@ -85,9 +87,7 @@ async def _select(
                     tenant=tenant or "",
                     limits=settings.limits.execution(),
                 )
-                if pool is not None
-                else []
-            )
+                values = looked.found
             selection = await choose_sources(index, vectors, question, asker=ASKER, values=values)
             if as_json:
                 lines.append(json.dumps(as_record(question, selection), ensure_ascii=False))

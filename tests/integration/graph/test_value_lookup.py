@@ -13,7 +13,7 @@ from orquestra.core.database import agent_url
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.ddl_catalog.selection import SourceIndex
-from orquestra.graph.data_values import LookedUp, look_up, look_up_values
+from orquestra.graph.data_values import LookedUp, look_up
 from orquestra.guards import GuardPolicy, TablePolicy
 from orquestra.guards.tenant_names import TenantNames
 
@@ -72,11 +72,11 @@ async def test_a_tenant_finds_its_own_names_and_never_anothers(
         policy = unscoped(policy)
     question = f"quantos pedidos o cliente {name} fez em 2025?"
     limits = settings.limits.execution()
-    found = await look_up_values(question, index, pool, policy, tenant=owner, limits=limits)
+    found = (await look_up(question, index, pool, policy, tenant=owner, limits=limits)).found
     assert [(f.table, f.column, f.value, f.level) for f in found] == [
         ("clientes", "nome", name, "exact")
     ]
-    theirs = await look_up_values(question, index, pool, policy, tenant=other, limits=limits)
+    theirs = (await look_up(question, index, pool, policy, tenant=other, limits=limits)).found
     assert all(name not in (f.value, *(v for _, v in f.rest)) for f in theirs)
     assert all(f.level != "exact" for f in theirs)
 
@@ -115,10 +115,10 @@ async def test_quotes_and_wildcards_are_text_and_a_failed_lookup_finds_nothing(
     policy = GuardPolicy.from_catalog(CATALOG)
     for question in ("pedidos do Zé D'Ávila 100%", 'pedidos de "%_%"', "vendas de X'; DROP"):
         assert (
-            await look_up_values(question, index, pool, policy, tenant=owner, limits=limits) == []
-        )
+            await look_up(question, index, pool, policy, tenant=owner, limits=limits)
+        ).found == ()
     # a table the allowlist lacks: the guard refuses the lookup, and the turn goes on
     empty = GuardPolicy({}, policy.types)
     name, owner, _ = await one_tenants_name(conn)
     question = f"pedidos do cliente {name}"
-    assert await look_up_values(question, index, pool, empty, tenant=owner, limits=limits) == []
+    assert (await look_up(question, index, pool, empty, tenant=owner, limits=limits)) == LookedUp()
