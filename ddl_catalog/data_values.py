@@ -42,7 +42,7 @@ from orquestra.ddl_catalog.naming import (
 )
 from orquestra.ddl_catalog.question_words import WORD_CHARACTERS, as_typed
 from orquestra.ddl_catalog.selection_words import EVERYDAY, Vocabulary
-from orquestra.ddl_catalog.text import fold, quoted, stem, words
+from orquestra.ddl_catalog.text import fold, literal, quoted, stem, words
 
 MAX_SPANS = 4
 """Texts of one question looked up at most."""
@@ -266,14 +266,14 @@ searchable_columns = per_catalog(_searchable_columns)
 def lookup_sql(columns: Sequence[tuple[Table, Column]], spans: Sequence[Span]) -> str:
     """One statement: for each column (its position as `source`), the `PER_COLUMN` shortest
     distinct values that contain a span, case aside."""
-    patterns = [_literal("%" + _like_escaped(s.text) + "%") for s in spans]
+    patterns = [literal("%" + _like_escaped(s.text) + "%") for s in spans]
     parts = []
     for source, (table, column) in enumerate(columns):
         name = quoted(column.name)
         wanted = " OR ".join(
             [
                 *(f"{name} ILIKE {p}" for p in patterns),
-                *(f"lower({name}) = lower({_literal(w)})" for w in _name_parts(spans)),
+                *(f"lower({name}) = lower({literal(w)})" for w in _name_parts(spans)),
             ]
         )
         parts.append(
@@ -289,10 +289,6 @@ def _name_parts(spans: Sequence[Span]) -> list[str]:
     name is often kept in two columns (first name, last name)."""
     parts = [p for s in spans if 1 < len(s.text.split()) <= NAME_PARTS for p in s.text.split()]
     return list(dict.fromkeys(p for p in parts if len(p) >= SPAN_LETTERS))
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _like_escaped(text: str) -> str:

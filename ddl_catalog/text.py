@@ -63,6 +63,15 @@ def is_code_name(name: str) -> bool:
     return name == "id" or name.startswith(CODE_PREFIXES) or name.endswith(CODE_SUFFIXES)
 
 
+def literal(text: str) -> str:
+    """A text as a PostgreSQL string literal (standard_conforming_strings, the default).
+
+    >>> print(literal("D'Ávila"))
+    'D''Ávila'
+    """
+    return "'" + text.replace("'", "''") + "'"
+
+
 def quoted(name: str) -> str:
     """An identifier quoted as PostgreSQL reads it.
 

@@ -21,12 +21,12 @@ NOTICE starting with `orquestra:` that `--apply` prints as "what changed".
 from __future__ import annotations
 
 from orquestra.ddl_catalog import Catalog
+from orquestra.ddl_catalog.text import literal
 from orquestra.guards.row_security import (
     NOTICE_PREFIX,
     POLICY_NAME,
     Statement,
     ident,
-    literal,
     qualified,
     step,
     table_statements,

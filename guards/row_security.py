@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from orquestra.ddl_catalog import Catalog
 from orquestra.ddl_catalog.model import Table
+from orquestra.ddl_catalog.text import literal
 
 POLICY_NAME = "orquestra_tenant_isolation"
 """Restrictive: the agent reads a tenant table's rows of its tenant only."""
@@ -223,7 +224,3 @@ def regclass_of(table: Table) -> str:
 
 def ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-
-def literal(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"

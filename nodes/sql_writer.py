@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.render import render_schema
+from orquestra.ddl_catalog.text import literal
 from orquestra.ddl_catalog.wording import voice_of
 from orquestra.graph.context import RunContext
 from orquestra.graph.hints import ModelHints
@@ -59,10 +60,10 @@ def found_lines(found: tuple[FoundValue, ...]) -> str:
     lines = []
     for value in found:
         where = " AND ".join(
-            f"{value.table}.{column} = {_literal(held)}" for column, held in value.parts
+            f"{value.table}.{column} = {literal(held)}" for column, held in value.parts
         )
         if not value.certain:
-            held = ", ".join(_literal(v) for v in (value.value, *value.others))
+            held = ", ".join(literal(v) for v in (value.value, *value.others))
             where = f"part of several {value.table}.{value.column} values ({held}…): ask which"
         lines.append(f'"{value.said}": {where}')
     return "\n".join(lines)
@@ -79,10 +80,6 @@ def values_section(found: tuple[FoundValue, ...], searched: tuple[str, ...]) -> 
     if missing:
         parts.append(NOT_FOUND_NOTE.format(names=", ".join(f'"{m}"' for m in missing)))
     return "\n".join(p for p in parts if p)
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 class SqlDraft(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from orquestra.ddl_catalog.model import Catalog, Column
-from orquestra.ddl_catalog.text import fold, stem, words
+from orquestra.ddl_catalog.text import fold, literal, stem, words
 from orquestra.offline.intent import Intent
 from orquestra.offline.joins import Joins, join_path
 from orquestra.offline.lang import word_set
@@ -88,10 +88,7 @@ def named_row(intent: Intent, catalog: Catalog, joins: Joins) -> str | None:
         alias = joins.alias(split.table)
         return (
             "("
-            + " AND ".join(
-                f"{alias}.{column} = '{value.replace(chr(39), chr(39) * 2)}'"
-                for column, value in split.parts
-            )
+            + " AND ".join(f"{alias}.{column} = {literal(value)}" for column, value in split.parts)
             + ")"
         )
     candidates = [

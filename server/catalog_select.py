@@ -74,6 +74,7 @@ async def _select(
         pool = await asyncpg.create_pool(
             await asyncio.to_thread(agent_url, settings), min_size=1, max_size=1
         )
+    policy = GuardPolicy.from_catalog(catalog)
     lines = []
     try:
         for question in questions:
@@ -83,7 +84,7 @@ async def _select(
                     question,
                     index,
                     pool,
-                    GuardPolicy.from_catalog(catalog),
+                    policy,
                     tenant=tenant or "",
                     limits=settings.limits.execution(),
                 )
