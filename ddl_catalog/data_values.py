@@ -166,9 +166,21 @@ def value_spans(question: str, vocabulary: Vocabulary) -> list[Span]:
             add(tuple(range(start, start + len(inside))))
     run: list[int] = []
     breaks = _punctuated(question)
+    connectors = said("name_connectors")
     for at, word in enumerate([*typed, ""]):
-        capital = CAPITALISED.match(word) or (word.isupper() and len(word) >= SPAN_LETTERS)
+        capital = _capitalised(word)
         if capital and not (run and breaks[run[-1]]):
+            run.append(at)
+            continue
+        if (  # "Central de Compras": a name goes on through its small words (not the
+            # question's first word alone, capitalised as every first word is)
+            run
+            and run != [0]
+            and at + 1 < len(typed)
+            and folded[at] in connectors
+            and not breaks[run[-1]]
+            and _capitalised(typed[at + 1])
+        ):
             run.append(at)
             continue
         if len(run) > 1:
@@ -179,6 +191,10 @@ def value_spans(question: str, vocabulary: Vocabulary) -> list[Span]:
             add(tuple(run))
         run = [at] if capital else []
     return spans[:MAX_SPANS]
+
+
+def _capitalised(word: str) -> bool:
+    return bool(CAPITALISED.match(word)) or (word.isupper() and len(word) >= SPAN_LETTERS)
 
 
 def _may_open_a_name(word: str) -> bool:

@@ -12,7 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from orquestra.core.deployment import Profile
+from orquestra.ddl_catalog.dictionary import readings
 from orquestra.ddl_catalog.model import Catalog
+from orquestra.ddl_catalog.selection_words import vocabulary_of
 from orquestra.ddl_catalog.text import abbreviated_by, fold, phrase_key, stem, words
 from orquestra.guards.rails.config import Entry
 from orquestra.guards.rails.contracts import RailCheck, RailResult
@@ -183,6 +185,14 @@ class OutOfScope:
         # delivery): five letters in common with a catalog word of five or more count.
         self.prefixes = {w[:PREFIX] for w in self.vocabulary if len(w) >= PREFIX}
         self.long_words = sorted(w for w in self.vocabulary if len(w) > 3)
+        # The languages' words for what the catalog names ("cliente" where the catalog says
+        # customer): a question in the other language is about the same data. As written
+        # only: their first letters open nothing ("ganhos" is revenue, "ganhou" no word).
+        for key in readings(vocabulary_of(toolkit.catalog)):
+            if len(key) == 1:
+                self.vocabulary.add(key[0])
+            else:
+                self.phrases.append(key)
 
     async def evaluate(self, check: RailCheck) -> RailResult:
         score = 1.0 if self._in_scope(check) else 0.0

@@ -5,6 +5,7 @@ groundedness and relevance judges, and how an entry's settings resolve (env > YA
 from __future__ import annotations
 
 from datetime import date, datetime
+from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
@@ -265,6 +266,24 @@ async def test_oos_abbreviations_do_not_open_the_door(text: str, deployment: str
     are exam modalities of the clinics) are no subject."""
     found = Toolkit(load_catalog(load_deployment(deployment).catalog_dir))
     assert not (await OutOfScope(Entry(code="OOS"), found).evaluate(ask(text))).allowed
+
+
+@pytest.mark.parametrize(
+    ("text", "allowed"),
+    [
+        ("em que cidade mora o cliente Ana Lima?", True),  # cliente: the catalog's customers
+        ("onde moram os clientes?", True),
+        ("quem ganhou a copa de 2022?", False),
+    ],
+)
+async def test_oos_reads_the_other_languages_words_for_the_catalogs(
+    text: str, allowed: bool
+) -> None:
+    """A catalog written in English only (as `init` leaves one): a question in Portuguese
+    about its data is in scope through the languages' dictionary, an off-topic one is not."""
+    shop = Toolkit(load_catalog(Path(__file__).parents[3] / "fixtures" / "catalogs" / "shop_en"))
+    result = await OutOfScope(Entry(code="OOS"), shop).evaluate(ask(text))
+    assert result.allowed is allowed
 
 
 @pytest.mark.parametrize(
