@@ -112,6 +112,13 @@ class Outage:
         return time.monotonic() - cls.last_lost < seconds
 
 
+def state_scope(deployment: str, data_url: str) -> str:
+    """What Orquestra's own state is kept per: the deployment and the data database it
+    answers about (`shops/orquestra_shops`). One state database may serve several, and
+    tenant codes and user names repeat between them."""
+    return f"{deployment}/{urlsplit(data_url).path.lstrip('/')}"
+
+
 @contextlib.asynccontextmanager
 async def database_work(timeout_s: float, what: str) -> AsyncIterator[None]:
     """Bound the server's own database work: past `timeout_s`, or when the connection is

@@ -303,6 +303,9 @@ class Settings(BaseSettings):
     """When set, tokens must carry this `aud` (and minted tokens do)."""
     jwt_issuer: str | None = None
     """When set, tokens must carry this `iss` (and minted tokens do)."""
+    roles_claim: str = Field("roles", min_length=1)
+    """The token claim that holds the person's roles (a list, or names separated by
+    spaces). `reviewer` opens the review queue of the web chat and `/v1/review`."""
     token_ttl_s: int = Field(8 * 3600, ge=60)
     """Lifetime of tokens minted by `orquestra token` and the demo login."""
     token_max_lifetime_s: int = Field(12 * 3600, ge=60)

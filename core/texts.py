@@ -209,6 +209,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "pt": "Nenhum registro atende a essa pergunta, então não há {what} a mostrar.",
         "en": "No records match this question, so there is no {what} to show.",
     },
+    "answer.reviewed_example": {
+        "pt": "Respondi a partir de um exemplo revisado, com os valores da sua pergunta.",
+        "en": "I answered from a reviewed example, with your question's values.",
+    },
 }
 
 

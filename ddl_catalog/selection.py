@@ -121,6 +121,14 @@ class SourceIndex:
             found = self._by_dictionary(question, found)
         return [w for _, w in unknown_words(question, found, self.vocabulary)]
 
+    def named(self, question: str) -> frozenset[tuple[str, str, str]]:
+        """What `question` names of the catalog, by its words and the languages' dictionary:
+        each table, column, listed value and term, as `(table, kind, label)`. Two questions
+        that name the same ask about the same data (`graph.reviewed_examples`)."""
+        found = self._by_dictionary(question, question_words(question, self.vocabulary))
+        named = {(h.table, h.kind, h.label) for m in found.matches for h in m.hits}
+        return frozenset(named | {("", "term", t.term) for t in found.terms})
+
     def dictionary_reading(self, word: str) -> str | None:
         """The catalog phrase a word the catalog does not know names, by the languages'
         dictionary (`ddl_catalog.dictionary`); None when it does not say."""

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.knowledge import Chunk
+from orquestra.graph.reviewed_examples import ReviewedExample
 
 HINTS_KEY = "orquestra_hints"
 """Where a call's hints travel: its config metadata, never the prompt."""
@@ -86,6 +87,9 @@ class ModelHints:
     """SQL writer: the question's words the catalog does not know, each read as the catalog
     phrase nearest in meaning (word as typed, phrase: "pedidos" → "orders";
     `graph.meaning`)."""
+    reviewed: tuple[tuple[ReviewedExample, float], ...] = ()
+    """SQL writer: the reviewed examples the asker may see nearest to the question, each with
+    its similarity to the question with its found names as slots (`offline.reviewed`)."""
     tried_sql: tuple[str, ...] = ()
     """SQL writer: the SQL already tried this turn (a retry after zero rows), in order."""
 
@@ -119,6 +123,8 @@ class ModelHints:
     """Answer writer: the librarian's explanation of a term the question uses."""
     assumption: str = ""
     """Answer writer: how an incomplete question was read."""
+    reviewed_example: int | None = None
+    """Answer writer: the reviewed example the SQL came from, which the answer names."""
 
     def merged(self, facts: ModelHints | None) -> ModelHints:
         """These hints with every fact `facts` sets (differs from its default) taken from it."""

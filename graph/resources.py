@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -24,6 +23,7 @@ from orquestra.core.database import (
     agent_url,
     connect_agent,
     ensure_state_database,
+    state_scope,
 )
 from orquestra.core.deployment import Deployment, Profile
 from orquestra.core.settings import Settings
@@ -33,6 +33,7 @@ from orquestra.ddl_catalog.selection import SourceIndex
 from orquestra.graph import tracing
 from orquestra.graph.embeddings import build_embeddings
 from orquestra.graph.models import prepare_models
+from orquestra.graph.reviewed_examples import ReviewedExample, ReviewedExamples
 from orquestra.graph.sources import source_index
 from orquestra.graph.tenant_directory import TenantDirectory, open_directory
 from orquestra.graph.tenant_note import NoteAllowance
@@ -75,6 +76,10 @@ class Resources:
     note_allowance: NoteAllowance | None = None
     """Each person's remaining "another tenant named" notes (state database); None when the
     note is off (or in hand-built test resources): no answer then says a name is a tenant's."""
+    reviewed: ReviewedExamples = field(
+        default_factory=lambda: ReviewedExamples(pool=None, scope="", timeout_s=1.0)
+    )
+    """The examples reviewers approved (state database), read again when one changes."""
 
     @property
     def tenant_names(self) -> TenantNames:
@@ -112,6 +117,19 @@ class Resources:
         query = await self.vectors.query(question, asker=asker)
         found = await self.vectors.nearest([e.question for e in pool], query, k)
         return [pool[i] for i in found]
+
+    async def nearest_reviewed(
+        self, question: str, *, tenant: str, asker: str, k: int = 3
+    ) -> list[tuple[ReviewedExample, float]]:
+        """The approved examples `tenant` may see nearest to `question`, with their
+        similarity (cosine, of the question to each example's template question)."""
+        seen = await self.reviewed.seen_by(tenant)
+        if not seen:
+            return []
+        query = await self.vectors.query(question, asker=asker)
+        scores = await self.vectors.passages([e.template_question for e in seen]) @ query
+        ranked = sorted(zip(seen, scores.tolist(), strict=True), key=lambda pair: -pair[1])
+        return ranked[:k]
 
     async def nearest_chunks(self, question: str, *, asker: str, k: int = 3) -> list[Chunk]:
         query = await self.vectors.query(question, asker=asker)
@@ -225,6 +243,9 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
         deployment,
         state_pool=state_pool,
         note_allowance=await _note_allowance(settings, state_pool, urls[1]),
+        reviewed=await ReviewedExamples(
+            state_pool, state_scope(settings.active_deployment.name, urls[1]), bound
+        ).ready(),
     )
     return resources
 
@@ -236,7 +257,7 @@ async def _note_allowance(
     Counted per deployment and data database (`admin`'s), as `server.threads.thread_scope`."""
     if not settings.tenant_name_note.enabled:
         return None
-    scope = f"{settings.active_deployment.name}/{urlsplit(admin).path.lstrip('/')}"
+    scope = state_scope(settings.active_deployment.name, admin)
     bound = settings.limits.database_timeout_s
     allowance = NoteAllowance(state_pool, settings.tenant_name_note, timeout_s=bound, scope=scope)
     await allowance.ensure_table()

@@ -104,6 +104,8 @@ class AgentState(InputState, OutputState, total=False):
     """Clarifying questions asked in this turn."""
     schema_text: str
     """DDL, descriptions and glossary terms of the selected sources."""
+    reviewed_example: int | None
+    """The reviewed example whose SQL the writer reused this turn (the answer says so)."""
     found_values: list[dict[str, Any]]
     """The names the question writes, found in the asker's own rows this turn
     (`ddl_catalog.data_values.FoundValue.as_dict`): for the SQL writer, never kept."""

@@ -37,13 +37,17 @@ class Caller:
     user: str
     tenant: str
     """Canonical tenant identifier."""
+    roles: frozenset[str] = frozenset()
+    """The token's roles (`roles_claim`): `reviewer` sees and decides the review queue."""
 
 
 class TokenRefused(OrquestraError):
     """A token that cannot be used, with the code and message the client gets."""
 
 
-def mint_token(settings: Settings, tenant: str, user: str = "demo") -> str:
+def mint_token(
+    settings: Settings, tenant: str, user: str = "demo", roles: tuple[str, ...] = ()
+) -> str:
     """A token for local use (HS256 with the configured secret)."""
     if settings.jwt_algorithm != "HS256":
         raise TokenRefused(
@@ -54,6 +58,8 @@ def mint_token(settings: Settings, tenant: str, user: str = "demo") -> str:
     claims: dict[str, Any] = {"sub": user, "iat": now}
     if tenant != NO_TENANT:  # a deployment without tenants: a token without the claim
         claims["tenant"] = tenant
+    if roles:
+        claims[settings.roles_claim] = list(roles)
     claims["exp"] = now + settings.token_ttl_s
     if settings.jwt_audience:
         claims["aud"] = settings.jwt_audience
@@ -77,7 +83,17 @@ def verify_token(settings: Settings, token: str, tenant_key: TenantKey) -> Calle
         tenant = tenant_key.canonical(claims.get("tenant"))
     except InvalidTenant as exc:
         raise TokenRefused("TOKEN_INVALID", f"the token names no valid tenant: {exc}") from None
-    return Caller(user=user, tenant=tenant)
+    return Caller(user=user, tenant=tenant, roles=_roles(claims.get(settings.roles_claim)))
+
+
+def _roles(claim: Any) -> frozenset[str]:
+    """A roles claim as identity providers write it: a list of names, or one text of names
+    separated by spaces (as `scope`); anything else is no role."""
+    if isinstance(claim, str):
+        return frozenset(claim.split())
+    if isinstance(claim, list):
+        return frozenset(r for r in claim if isinstance(r, str) and r)
+    return frozenset()
 
 
 def _verified_claims(settings: Settings, token: str) -> dict[str, Any]:

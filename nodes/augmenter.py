@@ -39,6 +39,11 @@ class Augmented(BaseModel):
     lang: Literal["pt", "en"] = "pt"
 
 
+REVIEWED_SHOWN = 3
+"""Reviewed questions shown with their labels, simple or complex (seed 004's calibration:
+what needs a clarifying question depends on one organisation's words)."""
+
+
 def history(state: AgentState) -> str:
     """The last messages before the current one, as `user:`/`assistant:` lines."""
     lines = []
@@ -63,11 +68,15 @@ async def augmenter(
     can_ask = state.get("clarify_rounds", 0) < context.caps.max_clarify_rounds
     meter = Meter.of(state, context, context.today_date(resources.settings))
     message = state.get("turn_message") or latest_user_message(state)
+    labelled = await resources.nearest_reviewed(
+        message, tenant=context.tenant, asker=context.asker, k=REVIEWED_SHOWN
+    )
     user = sections(
         today=context.today_date(resources.settings).isoformat(),
         previous_question=state.get("last_question"),
         conversation=history(state),
         clarifications="\n".join(state.get("clarifications") or []),
+        reviewed_questions="\n".join(f"- {e.question} → {e.complexity}" for e, _ in labelled),
         message=message,
     )
     words = voice_of(resources).prompt_values(state.get("lang"))

@@ -24,6 +24,7 @@ from orquestra.graph.meaning import catalog_languages, read_by_meaning
 from orquestra.graph.model_errors import ModelContext
 from orquestra.graph.models import model_for
 from orquestra.graph.resources import Resources
+from orquestra.graph.reviewed_examples import ReviewedExample, asks_the_same_data, masked
 from orquestra.graph.stage import stage
 from orquestra.graph.state import AgentState
 from orquestra.nodes.prompts import prompt, sections
@@ -33,6 +34,8 @@ CODE_MODE = (
     "column names) that sets `result` to a small dict of the figures that matter (totals, "
     "growth, top items). Only pandas, numpy, math, statistics and datetime; no files, no I/O."
 )
+REVIEWED_SHOWN = 2
+"""Reviewed examples shown before the deployment's own: a person checked each."""
 RETRY_INSTRUCTION = (
     "The SQL above ran but returned no rows. Read the question another way: a looser filter "
     "(e.g. ILIKE instead of =, fewer conditions), another date column, another join or table. "
@@ -91,6 +94,19 @@ class SqlDraft(BaseModel):
     confidence: float = Field(0.5, ge=0, le=1)
     analysis_code: str | None = Field(
         None, description="Code mode only: pandas code over `df` that sets `result` to a dict."
+    )
+    reviewed_example: int | None = Field(
+        None, description="The number of the reviewed example whose SQL this reuses, if any."
+    )
+
+
+def reviewed_text(example: ReviewedExample) -> str:
+    """A reviewed example as the prompt shows it. Another tenant's has its names as slots:
+    `{first_name}` stands for the value of that column the question gives."""
+    slots = ", ".join("{" + s.name + "}" for s in example.slots if not example.own)
+    note = f" (reviewed; {slots}: the question's own values)" if slots else " (reviewed)"
+    return (
+        f"Q{note} [reviewed example {example.id}]: {example.question}\nSQL: {example.sql.strip()}"
     )
 
 
@@ -154,14 +170,24 @@ async def sql_writer(
     context = runtime.context
     kind = "tracking" if state.get("route") == "TRACKING" else "analytics"
     examples = await resources.nearest_examples(state["question"], kind, asker=context.asker)
-    shown = "\n\n".join(f"Q: {e.question}\nSQL: {e.sql.strip()}" for e in examples)
+    found = tuple(FoundValue.of(v) for v in state.get("found_values") or [])
+    asked = masked(state["question"], found)
+    reviewed = await resources.nearest_reviewed(asked, tenant=context.tenant, asker=context.asker)
+    same_data = [  # one that names other data asks something else, however near in meaning
+        (example, score)
+        for example, score in reviewed
+        if asks_the_same_data(resources.sources, asked, example, score)
+    ]
+    shown = "\n\n".join(
+        [reviewed_text(e) for e, _ in reviewed[:REVIEWED_SHOWN]]
+        + [f"Q: {e.question}\nSQL: {e.sql.strip()}" for e in examples]
+    )
     previous = tried(state)
     # The asker's own company, named, is whose data this is (the guard keeps its rows), never
     # a value to look for in a row's name. Another tenant's name is left as any name is: the
     # SQL must not tell a tenant's name from another word (`guards.tenant_names`).
     names = await resources.tenants.for_asker(context.tenant)  # a tenant added since start too
     own = names.own_names(state["question"], context.tenant)
-    found = tuple(FoundValue.of(v) for v in state.get("found_values") or [])
     searched = tuple(state.get("names_searched") or [])
     user = sections(
         question=state["question"],
@@ -179,6 +205,7 @@ async def sql_writer(
         names_searched=searched,
         read_as=await _read_as(state, resources) if isinstance(model, LocalChatModel) else (),
         tried_sql=tuple(a["sql"] for a in state.get("attempts") or [] if a.get("sql")),
+        reviewed=tuple(same_data),
     )
     try:
         system = _system(state, runtime, resources, state["schema_text"], shown or "(none)")
@@ -195,6 +222,7 @@ async def sql_writer(
         "sql_attempt": state.get("sql_attempt", 0) + 1,
         "analysis_code": draft.analysis_code if context.analysis_code_mode else None,
         "fix_attempts": 0,
+        "reviewed_example": draft.reviewed_example if sql else None,
         "last_error": None
         if sql
         else (draft.missing_info or "the question does not map to the data"),

@@ -145,6 +145,7 @@ async def _data_answer(
     user = sections(
         question=state["question"],
         assumption=state.get("assumption"),
+        answered_from_a_reviewed_example=_reviewed_note(state),
         concept_explanation=state.get("knowledge"),
         analysis=json.dumps(analysis, ensure_ascii=False) if state.get("analysis") else "",
         result=preview_text(rows),
@@ -161,6 +162,7 @@ async def _data_answer(
         analysis=json.loads(json.dumps(analysis)) if analysis is not None else None,
         concept_explanation=state.get("knowledge") or "",
         assumption=state.get("assumption") or "",
+        reviewed_example=state.get("reviewed_example"),
     )
     system = prompt("answer", **voice_of(resources).prompt_values(state.get("lang")))
     try:
@@ -197,6 +199,12 @@ def answer_model(runtime: Runtime[RunContext], resources: Resources) -> str:
     """The answer role's model as the client shows it (a scripted model's file left out)."""
     spec = spec_for("answer", runtime.context, resources.settings)
     return spec.split(":", 1)[0] if spec.startswith("scripted:") else spec
+
+
+def _reviewed_note(state: AgentState) -> str:
+    """What the answer says of a reviewed example the SQL came from, in its language."""
+    example = state.get("reviewed_example")
+    return "" if example is None else say("answer.reviewed_example", state.get("lang"))
 
 
 def column_units(state: AgentState) -> dict[str, str]:

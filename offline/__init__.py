@@ -39,6 +39,7 @@ from orquestra.offline.languages import language_of
 from orquestra.offline.lexicon import Lexicon, lexicon_for
 from orquestra.offline.parser import parse
 from orquestra.offline.result_names import named_in
+from orquestra.offline.reviewed import reuse
 from orquestra.offline.sql import build_sql
 from orquestra.offline.understanding import explain
 from orquestra.offline.unread import the_languages_own
@@ -102,6 +103,16 @@ class OfflineChatModel(LocalChatModel):
             # (never "ones" as "units": the languages' own words are theirs)
             foreign = lang not in catalog_languages(catalog)
             said = [(w, p) for w, p in hints.read_as if foreign and not the_languages_own(fold(w))]
+            reused = reuse(hints.reviewed, question, hints.found_values, hints.names_searched)
+            if reused is not None and reused[0] not in hints.tried_sql:
+                sql, example = reused
+                return {
+                    "thought_process": f"reviewed example {example.id}, this question's values",
+                    "sql": sql,
+                    "missing_info": None,
+                    "confidence": 0.9,
+                    "reviewed_example": example.id,
+                }
             # a name found in the data is that column's value ("Tofu": the product's name)
             read = lexicon.reading(said).with_values(hints.found_values, hints.names_searched)
             return _write_sql(asked, catalog, read, today, hints.tried_sql, lang)

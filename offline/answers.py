@@ -167,6 +167,8 @@ def answer(hints: ModelHints, lang: str) -> str:
         parts.append(explained)
     if assumed := hints.assumption.strip():
         parts.append(assumed)
+    if hints.reviewed_example is not None:
+        parts.append(say("answer.reviewed_example", lang))
     parts += _findings(hints.analysis, lang, _label)
     total = shown.row_count if shown is not None else None
     truncated = shown is not None and shown.truncated

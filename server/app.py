@@ -27,10 +27,11 @@ from orquestra.graph.context import RunContext
 from orquestra.graph.resources import Resources
 from orquestra.guards.rails import Guardrails
 from orquestra.guards.tenant_key import InvalidTenant, deployment_key
-from orquestra.server import chat, thread_routes, web
+from orquestra.server import chat, review_routes, thread_routes, web
 from orquestra.server.auth import TokenRefused, mint_token
 from orquestra.server.middleware import RETRY_AFTER_S, BodyLimit, RequestMetrics, error_response
 from orquestra.server.retention import Pruner
+from orquestra.server.review import ReviewStore
 from orquestra.server.run_leases import RunLeases
 from orquestra.server.schemas import DevLogin, invalid_input
 from orquestra.server.shutdown import Drain
@@ -50,6 +51,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         scope = await asyncio.to_thread(thread_scope, settings)
         app.state.threads = ThreadStore(resources.state, settings.limits.database_timeout_s, scope)
         await app.state.threads.ensure_table()
+        app.state.review = ReviewStore(resources.state, settings.limits.database_timeout_s, scope)
+        await app.state.review.ensure_tables()
         app.state.leases = RunLeases(
             resources.state,
             ttl_s=settings.run_lease_s,
@@ -100,6 +103,7 @@ def create_app(
     _errors(app)
     app.include_router(chat.router)
     app.include_router(thread_routes.router)
+    app.include_router(review_routes.router)
     chat.document_events(app)
     _routes(app)
     if dev_login:

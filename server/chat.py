@@ -36,6 +36,9 @@ from orquestra.graph.event_types import (
     ErrorData,
     ErrorEvent,
     Event,
+    ResultData,
+    ResultEvent,
+    RunEvent,
     TurnEvent,
 )
 from orquestra.graph.events import (
@@ -284,14 +287,21 @@ async def _events(
         )
         drain: Drain = app.state.drain
         ended = False
+        run_id, result = "", None
         async with aclosing(turn) as events, aclosing(drain.until_cut(events)) as running:
             async for event in running:
                 ended = event.event == "done"
                 failed = failed or event.event == "error"
+                if isinstance(event, RunEvent):
+                    run_id = event.data.run_id
+                elif isinstance(event, ResultEvent):
+                    result = event.data
                 if ended and not failed:
-                    failure = await _commit(app, caller, thread)
+                    failure, values = await _commit(app, caller, thread)
                     if failure is not None:
                         yield _sse(failure)
+                    elif result is not None:
+                        await _record(app, caller, thread, run_id, message, values, result)
                 yield _sse(event)
         if not ended:  # the drain cut the turn: it ends as a failed one, and is not kept
             failed = True
@@ -322,8 +332,11 @@ def db_timeout(app: Any) -> float:
     return settings.limits.database_timeout_s
 
 
-async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> ErrorEvent | None:
-    """Commit the turn that just ended well; the error event if that failed."""
+async def _commit(
+    app: Any, caller: Caller, thread: dict[str, Any]
+) -> tuple[ErrorEvent | None, dict[str, Any]]:
+    """Commit the turn that just ended well: the error event if that failed, and the turn's
+    state."""
     try:
         async with database_work(db_timeout(app), "reading the turn's checkpoint"):
             snapshot = await app.state.graph.aget_state(thread_config(thread["thread_id"]))
@@ -335,14 +348,39 @@ async def _commit(app: Any, caller: Caller, thread: dict[str, Any]) -> ErrorEven
             previous=thread["checkpoint_id"],
         )
     except DatabaseUnavailable as exc:
-        return ErrorEvent(data=user_error(exc, thread["thread_id"]))
+        return ErrorEvent(data=user_error(exc, thread["thread_id"])), {}
     if not committed:
         busy = (
             "the thread changed while this answer was written (another answer was saved"
             " first, or the thread was deleted); this one was not kept"
         )
-        return ErrorEvent(data=ErrorData(code="THREAD_BUSY", message=busy))
-    return None
+        return ErrorEvent(data=ErrorData(code="THREAD_BUSY", message=busy)), {}
+    return None, snapshot.values
+
+
+async def _record(
+    app: Any,
+    caller: Caller,
+    thread: dict[str, Any],
+    run_id: str,
+    message: str,
+    values: dict[str, Any],
+    result: ResultData,
+) -> None:
+    """Keep the committed turn for feedback and review (`server.review`). The answer is
+    already the person's: a failure here is logged, never theirs."""
+    try:
+        await app.state.review.record(
+            caller,
+            thread_id=thread["thread_id"],
+            run_id=run_id,
+            message=message,
+            rewritten=values.get("question"),
+            lang=values.get("lang"),
+            result=result,
+        )
+    except DatabaseUnavailable:
+        log.warning("the turn was not recorded for review", extra={"run_id": run_id})
 
 
 def _sse(event: TurnEvent) -> dict[str, str]:

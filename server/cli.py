@@ -43,6 +43,7 @@ from orquestra.server.cli_run import (
     _cmd_token,
 )
 from orquestra.server.logs import configure_logging
+from orquestra.server.review_command import add_review_command
 from orquestra.server.terminal import fail
 from orquestra.server.threads_command import add_threads_command
 
@@ -111,6 +112,13 @@ def build_parser() -> argparse.ArgumentParser:
     token = _deployment_option(commands.add_parser("token", help="a signed token for local use"))
     token.add_argument("--tenant", default=None, help=TENANT_HELP)
     token.add_argument("--user", default="local", help="the user the token names")
+    token.add_argument(
+        "--role",
+        action="append",
+        default=[],
+        metavar="ROLE",
+        help="a role the token holds (repeat for several); reviewer: the review queue",
+    )
     token.set_defaults(run=_cmd_token)
 
     db = commands.add_parser("db", help="database set-up").add_subparsers(
@@ -257,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     select.set_defaults(run=_cmd_catalog_select)
 
     _deployment_option(add_threads_command(commands))
+    _deployment_option(add_review_command(commands))
 
     init = commands.add_parser("init", help="scaffold a deployment folder from a live schema")
     init.add_argument("folder", type=Path, metavar="DIR", help="new (or empty) folder to write")

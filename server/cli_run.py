@@ -135,7 +135,8 @@ def asked_tenant(settings: Settings, given: str | None) -> str:
 def _cmd_token(args: argparse.Namespace, settings: Settings) -> int:
     from orquestra.server.auth import mint_token
 
-    print(mint_token(settings, asked_tenant(settings, args.tenant), args.user))
+    tenant = asked_tenant(settings, args.tenant)
+    print(mint_token(settings, tenant, args.user, tuple(args.role)))
     return 0
 
 

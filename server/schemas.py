@@ -74,10 +74,13 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 ERROR_TEXT = {
     401: "No token, or a token that is invalid or expired (`TOKEN_*`)",
-    404: "No such thread among the caller's (`THREAD_NOT_FOUND`)",
+    403: "The token lacks the role this needs (`NOT_A_REVIEWER`)",
+    404: "No such thread, answer or turn among the caller's (`THREAD_NOT_FOUND`,"
+    " `TURN_NOT_FOUND`, `REVIEW_NOT_FOUND`)",
     409: "The thread is answering another message (`THREAD_BUSY`)",
     413: "Body or message too large (`BODY_TOO_LARGE`, `MESSAGE_TOO_LONG`)",
-    422: "Invalid body or text (`INVALID_REQUEST`, `INVALID_TEXT`)",
+    422: "Invalid body or text (`INVALID_REQUEST`, `INVALID_TEXT`), or SQL a reviewer sent"
+    " that the guard or the database refused (its code)",
     429: "Too many questions at once for this tenant (`TOO_MANY_RUNS`)",
     503: "The database is unavailable (`DB_UNAVAILABLE`), or the server is shutting down"
     " (`SHUTTING_DOWN`); retry after `Retry-After` seconds",

@@ -1,4 +1,5 @@
-"""Erasing conversations: a thread's owner row and every checkpoint, blob and write of it.
+"""Erasing conversations: a thread's owner row and every checkpoint, blob and write of it,
+and its turns' ratings and review entries (but an approved one, now the deployment's).
 
 Used by `DELETE /v1/threads/{id}` (one thread, its owner only) and by the pruner
 (`server.retention`: threads past the retention, conversations nobody owns). A thread is
@@ -23,6 +24,7 @@ import asyncpg
 from orquestra.core.database import database_work
 from orquestra.graph.checkpoints import SCHEMA
 from orquestra.server.auth import Caller
+from orquestra.server.review import TURNS
 from orquestra.server.run_leases import TABLE as LEASES
 from orquestra.server.run_leases import holder_name
 from orquestra.server.schemas import THREAD_ID
@@ -104,6 +106,13 @@ async def erase(conn: asyncpg.Connection, thread_ids: Sequence[str]) -> Removed:
     )
     writes = await _deleted(conn, f"DELETE FROM {WRITES} WHERE thread_id = ANY($1::text[])", ids)
     blobs = await _deleted(conn, f"DELETE FROM {BLOBS} WHERE thread_id = ANY($1::text[])", ids)
+    if await conn.fetchval("SELECT to_regclass($1)", TURNS):  # their ratings and queue entries
+        # too; an approved one stays: a reviewer made it the deployment's example
+        await conn.execute(
+            f"DELETE FROM {TURNS} WHERE thread_id = ANY($1::text[])"
+            " AND status IS DISTINCT FROM 'approved'",
+            ids,
+        )
     return Removed(
         threads=owned,
         orphans=len(ids) - owned,

@@ -15,11 +15,10 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import asyncpg
 
-from orquestra.core.database import admin_url, database_work, setup_lock
+from orquestra.core.database import admin_url, database_work, setup_lock, state_scope
 from orquestra.core.settings import Settings
 from orquestra.graph.checkpoints import SCHEMA
 from orquestra.server.auth import Caller
@@ -35,8 +34,7 @@ def new_thread_id() -> str:
 
 def thread_scope(settings: Settings) -> str:
     """The deployment and the data database a server answers about: `shops/orquestra_shops`."""
-    database = urlsplit(admin_url(settings)).path.lstrip("/")
-    return f"{settings.active_deployment.name}/{database}"
+    return state_scope(settings.active_deployment.name, admin_url(settings))
 
 
 class ThreadStore:

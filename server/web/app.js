@@ -19,6 +19,12 @@ const TEXT = {
         sql: "SQL executado", row: "linha", rows: "linhas", truncated: "mostrando as primeiras linhas",
         error: "Erro", vs: "vs. período anterior", clarify: "Preciso de um detalhe:",
         answeredBy: "Respondido por", offline: "modelo offline (embutido)",
+        rateUp: "Resposta certa", rateDown: "Resposta errada", commentHint: "O que estava errado? (opcional)",
+        rateSend: "Enviar avaliação", rated: "Obrigado, avaliação registrada.",
+        review: "Revisão", reviewTitle: "Fila de revisão", reviewEmpty: "Nada a revisar.",
+        approve: "Aprovar", reject: "Rejeitar", approved: "Aprovada: exemplo nº {id}.",
+        rejected: "Rejeitada.", unanswered: "sem resposta", complex: "devia ter perguntado de volta",
+        back: "Voltar à conversa",
         offlineNote: "entende perguntas diretas sobre {topics}: contagens, somas e médias, listas, "
           + "séries por período e os maiores de um grupo. Para perguntas mais livres, configure um "
           + "modelo de linguagem." },
@@ -32,6 +38,12 @@ const TEXT = {
         sql: "SQL that ran", row: "row", rows: "rows", truncated: "showing the first rows",
         error: "Error", vs: "vs. previous period", clarify: "I need one detail:",
         answeredBy: "Answered by", offline: "offline model (built in)",
+        rateUp: "Right answer", rateDown: "Wrong answer", commentHint: "What was wrong? (optional)",
+        rateSend: "Send rating", rated: "Thank you, rating saved.",
+        review: "Review", reviewTitle: "Review queue", reviewEmpty: "Nothing to review.",
+        approve: "Approve", reject: "Reject", approved: "Approved: example no. {id}.",
+        rejected: "Rejected.", unanswered: "unanswered", complex: "should have asked back",
+        back: "Back to the chat",
         offlineNote: "it understands direct questions about {topics}: counts, sums and averages, "
           + "lists, series by period and the largest of a group. For freer questions, configure "
           + "a language model." },
@@ -186,6 +198,8 @@ async function showApp() {
   $("who").textContent = whoLabel();
   newThread();
   await loadThreads();
+  // The review page is for tokens with the reviewer role: the server says (403 otherwise).
+  $("review").hidden = !(await fetch("/v1/review", { headers: { Authorization: `Bearer ${state.token}` } })).ok;
 }
 
 async function loadThreads() {
@@ -216,12 +230,14 @@ async function deleteThread(id, title) {
 }
 
 function newThread() {
+  $("chat").hidden = false; $("review-page").hidden = true;
   state.thread = null; $("messages").innerHTML = ""; $("title").textContent = t("newThreadTitle");
   showExamples();
 }
 
 async function openThread(id, title) {
   const data = await (await api(`/v1/threads/${id}`)).json();
+  $("chat").hidden = false; $("review-page").hidden = true;
   state.thread = id; $("title").textContent = title; $("messages").innerHTML = "";
   $("examples").hidden = true;
   for (const message of data.messages) {
@@ -284,7 +300,7 @@ async function ask(question) {
 }
 
 function handle(bot, event, data) {
-  if (event === "run") { state.thread = data.thread_id; }
+  if (event === "run") { state.thread = data.thread_id; bot.run = data.run_id; }
   else if (event === "node") {
     stage(bot, data);
   }
@@ -336,6 +352,73 @@ function result(bot, data) {
     && data.cards.length === (data.columns || []).length;
   if (data.rows && data.rows.length && !asCards) bot.extra.append(table(data, display));
   if (model) bot.div.append(modelNote(model));
+  if (bot.run) bot.div.append(rating(bot.run, state.thread));
+}
+
+// Up or down on one answer, with an optional comment (POST …/feedback): a turn rated (or
+// one that could not answer) joins the review queue.
+function rating(runId, threadId) {
+  const bar = document.createElement("div"); bar.className = "rating";
+  const comment = document.createElement("input"); comment.className = "comment";
+  comment.placeholder = t("commentHint"); comment.maxLength = 2000; comment.hidden = true;
+  const send = document.createElement("button"); send.className = "link"; send.textContent = t("rateSend");
+  send.hidden = true;
+  const done = document.createElement("span"); done.className = "note";
+  const rate = async (value) => {
+    try {
+      await api(`/v1/threads/${threadId}/feedback`, { method: "POST", body: JSON.stringify(
+        { run_id: runId, rating: value, ...(comment.value.trim() ? { comment: comment.value.trim() } : {}) }) });
+      bar.querySelectorAll("button, input").forEach((b) => { b.disabled = true; });
+      done.textContent = t("rated");
+    } catch (error) { done.textContent = `${t("error")}: ${error.message}`; }
+  };
+  const up = document.createElement("button"); up.className = "rate up"; up.textContent = "👍";
+  up.title = t("rateUp"); up.setAttribute("aria-label", t("rateUp")); up.onclick = () => rate("up");
+  const down = document.createElement("button"); down.className = "rate down"; down.textContent = "👎";
+  down.title = t("rateDown"); down.setAttribute("aria-label", t("rateDown"));
+  down.onclick = () => { comment.hidden = false; send.hidden = false; comment.focus(); };
+  send.onclick = () => rate("down");
+  bar.append(up, down, comment, send, done); return bar;
+}
+
+// The review page (reviewers): the tenant's queue, each turn with its SQL to correct, and
+// approve (the SQL runs as the turn's tenant first; its rows are shown) or reject.
+async function showReview() {
+  $("chat").hidden = true; $("review-page").hidden = false; $("title").textContent = t("reviewTitle");
+  const list = $("review-list"); list.innerHTML = "";
+  const { turns } = await (await api("/v1/review")).json();
+  if (!turns.length) { const p = document.createElement("p"); p.textContent = t("reviewEmpty"); list.append(p); }
+  for (const turn of turns) list.append(await reviewItem(turn.id));
+}
+
+async function reviewItem(id) {
+  const turn = await (await api(`/v1/review/${id}`)).json();
+  const item = document.createElement("article"); item.className = "review-item"; item.dataset.turn = id;
+  const head = document.createElement("h3"); head.textContent = turn.question;
+  const meta = document.createElement("p"); meta.className = "note";
+  meta.textContent = [turn.route, turn.rating === "down" ? "👎" : turn.rating === "up" ? "👍" : t("unanswered"),
+                      turn.comment || ""].filter(Boolean).join(" · ");
+  const sql = document.createElement("textarea"); sql.className = "review-sql"; sql.rows = 5;
+  sql.value = turn.sql || ""; sql.spellcheck = false;
+  const complex = document.createElement("label"); const box = document.createElement("input");
+  box.type = "checkbox"; complex.append(box, ` ${t("complex")}`);
+  const approve = document.createElement("button"); approve.textContent = t("approve"); approve.className = "approve";
+  const reject = document.createElement("button"); reject.textContent = t("reject"); reject.className = "link";
+  const out = document.createElement("div"); out.className = "review-out";
+  approve.onclick = async () => {
+    out.innerHTML = "";
+    try {
+      const done = await (await api(`/v1/review/${id}/approve`, { method: "POST", body: JSON.stringify(
+        { sql: sql.value, complexity: box.checked ? "complex" : "simple" }) })).json();
+      const p = document.createElement("p"); p.textContent = t("approved").replace("{id}", done.example_id);
+      out.append(p, table(done, null)); approve.disabled = reject.disabled = true;
+    } catch (error) { const p = document.createElement("p"); p.className = "error"; p.textContent = error.message; out.append(p); }
+  };
+  reject.onclick = async () => {
+    await api(`/v1/review/${id}/reject`, { method: "POST", body: "{}" });
+    out.textContent = t("rejected"); approve.disabled = reject.disabled = true;
+  };
+  item.append(head, meta, sql, complex, approve, reject, out); return item;
 }
 
 // Which model wrote the answer; for the offline one, what kinds of question it handles.
@@ -510,6 +593,8 @@ async function start() {
     if (q) { $("question").value = ""; ask(q); }
   };
   $("new-thread").onclick = () => { newThread(); loadThreads(); };
+  $("review").onclick = () => showReview();
+  $("review-back").onclick = () => newThread();
   $("switch").onclick = () => signOut();
   document.querySelectorAll(".lang").forEach((button) => { button.onclick = () => {
     state.lang = otherLanguage(); localStorage.setItem("lang", state.lang); applyLanguage();

@@ -96,6 +96,9 @@ def test_replicas_started_at_once_on_a_fresh_server_all_become_ready(
         "orquestra_sessions.run_leases",
         "orquestra_sessions.checkpoints",
         "orquestra_sessions.checkpoint_writes",
+        "orquestra_sessions.turns",
+        "orquestra_sessions.reviewed_examples",
+        "orquestra_sessions.review_log",
         "orquestra_internal.embedding_cache",
     ):
         assert table in tables, tables

@@ -149,10 +149,11 @@ async def draft(question: str) -> str:
         tenants=TenantDirectory.fixed(NAMES),
     )
 
-    async def nearest_examples(question: str, kind: str, **_: object) -> list[object]:
+    async def nearest_examples(question: str, *_: object, **__: object) -> list[object]:
         return []
 
     fake.nearest_examples = nearest_examples
+    fake.nearest_reviewed = nearest_examples  # none reviewed
     state = cast(
         AgentState,
         {"messages": [], "question": question, "route": "ANALYTICS", "schema_text": "(schema)"},

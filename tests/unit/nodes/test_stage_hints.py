@@ -50,7 +50,7 @@ class Recorder(LocalChatModel):
 def resources() -> Resources:
     settings = Settings()
 
-    async def nearest_examples(question: str, kind: str, **_: object) -> list[object]:
+    async def nearest_examples(question: str, *_: object, **__: object) -> list[object]:
         return []
 
     fake = SimpleNamespace(
@@ -60,6 +60,7 @@ def resources() -> Resources:
         profile=settings.active_deployment.profile,
         tenants=TenantDirectory.fixed(TenantNames({"101": "Aurora Alimentos S.A."})),
         nearest_examples=nearest_examples,
+        nearest_reviewed=nearest_examples,  # none reviewed
     )
     return cast(Resources, fake)
 

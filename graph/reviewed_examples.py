@@ -1,0 +1,202 @@
+"""Reviewed examples: question→SQL pairs a reviewer approved, read by every turn at once.
+
+`orquestra review approve` (and the review page) writes them to the state database
+(`server.review`); every replica reads them here. A turn asks for the table's generation
+first (one indexed `max`), and reads the examples again only when it moved, so an approval
+or a reversion takes effect on the next turn of every process, without a restart.
+
+Who sees what (design §5): the tenant whose turn an example came from sees it as approved;
+another tenant sees it only as its template (`guards.example_literals`: the first tenant's
+literals replaced by slots), and only when that template is `shareable`. In a deployment
+without tenants every person sees it as approved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+
+from orquestra.core.database import database_work, setup_lock
+from orquestra.ddl_catalog.data_values import FoundValue
+from orquestra.ddl_catalog.selection import SourceIndex
+from orquestra.graph.checkpoints import SCHEMA
+from orquestra.guards.example_literals import Slot
+
+TABLE = f"{SCHEMA}.reviewed_examples"
+VERSION = f"{SCHEMA}.reviewed_examples_version"
+
+
+@dataclass(frozen=True)
+class ReviewedExample:
+    """One approved example, as one asker may see it."""
+
+    id: int
+    question: str
+    sql: str
+    kind: str
+    """`tracking` or `analytics` (the route it was approved for)."""
+    complexity: str
+    """`simple`, or `complex`: it should have been asked back."""
+    tables: tuple[str, ...]
+    template_question: str
+    template_sql: str
+    slots: tuple[Slot, ...]
+    """The template's slots; their values only for the example's own tenant."""
+    own: bool
+    """Approved from this asker's tenant's turn (or a deployment without tenants)."""
+
+
+@dataclass
+class _Row:
+    id: int
+    tenant: str
+    question: str
+    sql: str
+    kind: str
+    complexity: str
+    tables: tuple[str, ...]
+    template_question: str
+    template_sql: str
+    slots: tuple[Slot, ...]
+    shareable: bool
+
+    def seen_by(self, tenant: str) -> ReviewedExample | None:
+        own = tenant == self.tenant
+        if not own and not self.shareable:
+            return None
+        slots = self.slots if own else tuple(_without_value(s) for s in self.slots)
+        return ReviewedExample(
+            id=self.id,
+            question=self.question if own else self.template_question,
+            sql=self.sql if own else self.template_sql,
+            kind=self.kind,
+            complexity=self.complexity,
+            tables=self.tables,
+            template_question=self.template_question,
+            template_sql=self.template_sql,
+            slots=slots,
+            own=own,
+        )
+
+
+def masked(question: str, found: Sequence[FoundValue]) -> str:
+    """`question` with each name found in the data written as its column's slot, as the
+    examples' template questions are (`{first_name} {last_name}`): what an example is
+    compared with, so that another name does not make the same question look another."""
+    for value in sorted(found, key=lambda f: -len(f.said)):
+        slots = " ".join("{" + column + "}" for column, _ in value.parts)
+        question = question.replace(value.said, slots)
+    return question
+
+
+UNSAID_SIMILAR = 0.93
+"""How near in meaning a question must be to an example whose question names a table it does
+not (it may say it in words the catalog lacks: "songs" for tracks), to be the same."""
+
+
+def asks_the_same_data(
+    index: SourceIndex, asked: str, example: ReviewedExample, similarity: float
+) -> bool:
+    """Whether `asked` (its found names as slots) may be the example's question: it names
+    no table the example neither names nor reads, the same listed values ("Metal" is not
+    "Rock"), and, when the example names a table `asked` does not, it is nearer in meaning
+    than `UNSAID_SIMILAR`."""
+    said, theirs = index.named(asked), index.named(example.template_question)
+    if {n for n in said if n[1] == "value"} != {n for n in theirs if n[1] == "value"}:
+        return False
+    tables = {t for t, kind, _ in said if kind == "named"}
+    named = {t for t, kind, _ in theirs if kind == "named"}
+    if tables - named - set(example.tables):
+        return False
+    return not (named - tables) or similarity >= UNSAID_SIMILAR
+
+
+def _without_value(slot: Slot) -> Slot:
+    return Slot(slot.name, slot.kind, slot.column, "")
+
+
+async def ensure_table(pool: asyncpg.Pool) -> None:
+    async with pool.acquire() as conn, setup_lock(conn, "preparing the reviewed examples"):
+        await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
+        await conn.execute(f"CREATE SEQUENCE IF NOT EXISTS {VERSION}")
+        await conn.execute(
+            f"CREATE TABLE IF NOT EXISTS {TABLE} (id bigserial PRIMARY KEY,"
+            " scope text NOT NULL, turn_id bigint NOT NULL, tenant text NOT NULL,"
+            " question text NOT NULL, sql text NOT NULL, route text NOT NULL,"
+            " complexity text NOT NULL, lang text NOT NULL, tables text[] NOT NULL,"
+            " template_question text NOT NULL, template_sql text NOT NULL,"
+            " slots jsonb NOT NULL, shareable boolean NOT NULL,"
+            " approved_by text NOT NULL, approved_at timestamptz NOT NULL DEFAULT now(),"
+            " reverted_by text, reverted_at timestamptz,"
+            f" version bigint NOT NULL DEFAULT nextval('{VERSION}'))"
+        )
+        await conn.execute(
+            f"CREATE INDEX IF NOT EXISTS reviewed_examples_scope_idx ON {TABLE} (scope, version)"
+        )
+
+
+def slots_json(slots: tuple[Slot, ...] | list[Slot]) -> str:
+    return json.dumps([s.__dict__ for s in slots])
+
+
+def _slots(raw: Any) -> tuple[Slot, ...]:
+    items = json.loads(raw) if isinstance(raw, str) else raw
+    return tuple(Slot(**item) for item in items)
+
+
+@dataclass
+class ReviewedExamples:
+    """The approved examples of one scope, read again when their generation moves."""
+
+    pool: asyncpg.Pool | None
+    scope: str
+    timeout_s: float
+    generation: int = -1
+    rows: list[_Row] = field(default_factory=list)
+
+    async def ready(self) -> ReviewedExamples:
+        if self.pool is not None:
+            await ensure_table(self.pool)
+        return self
+
+    async def seen_by(self, tenant: str) -> list[ReviewedExample]:
+        """The examples `tenant` may see, as it may see them; read again if any changed."""
+        await self._refresh()
+        return [seen for row in self.rows if (seen := row.seen_by(tenant)) is not None]
+
+    async def _refresh(self) -> None:
+        if self.pool is None:
+            return
+        async with database_work(self.timeout_s, "reading the reviewed examples"):
+            generation = await self.pool.fetchval(
+                f"SELECT coalesce(max(version), 0) FROM {TABLE} WHERE scope = $1", self.scope
+            )
+            if generation == self.generation:
+                return
+            records = await self.pool.fetch(
+                f"SELECT id, tenant, question, sql, route, complexity, tables,"
+                f" template_question, template_sql, slots, shareable FROM {TABLE}"
+                " WHERE scope = $1 AND reverted_at IS NULL ORDER BY id",
+                self.scope,
+            )
+        self.rows = [
+            _Row(
+                id=r["id"],
+                tenant=r["tenant"],
+                question=r["question"],
+                sql=r["sql"],
+                kind=r["route"],
+                complexity=r["complexity"],
+                tables=tuple(r["tables"]),
+                template_question=r["template_question"],
+                template_sql=r["template_sql"],
+                slots=_slots(r["slots"]),
+                shareable=r["shareable"],
+            )
+            for r in records
+        ]
+        self.generation = generation
