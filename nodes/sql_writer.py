@@ -222,7 +222,10 @@ async def sql_writer(
         "sql_attempt": state.get("sql_attempt", 0) + 1,
         "analysis_code": draft.analysis_code if context.analysis_code_mode else None,
         "fix_attempts": 0,
-        "reviewed_example": draft.reviewed_example if sql else None,
+        # an example it was shown (a model may name any number)
+        "reviewed_example": draft.reviewed_example
+        if sql and draft.reviewed_example in {e.id for e, _ in reviewed}
+        else None,
         "last_error": None
         if sql
         else (draft.missing_info or "the question does not map to the data"),

@@ -59,6 +59,10 @@ class PolicyReport:
 
 
 LOCK_TIMEOUT = "5s"
+DEADLOCK_ATTEMPTS = 3
+"""Runs of the whole transaction when PostgreSQL breaks a deadlock with another (an apply
+by another process on the same role, which every database shares): each run is all or
+nothing."""
 """How long a statement waits for a table the company is using before everything stops."""
 TENANT_READER = "pg_catalog.current_setting(text, boolean)"
 """What the least-intrusive policies read the tenant with (SET LOCAL writes it)."""
@@ -94,12 +98,21 @@ async def apply_policies(
 
     conn.add_log_listener(listen)
     try:
-        async with conn.transaction():
-            await conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
-            for statement in statements:
-                await _run(conn, statement)
-            if not owned and catalog.tenant_tables():
-                await _require_tenant_readable(conn, role)
+        for attempt in range(1, DEADLOCK_ATTEMPTS + 1):
+            notices.clear()
+            try:
+                async with conn.transaction():
+                    await conn.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
+                    for statement in statements:
+                        await _run(conn, statement)
+                    if not owned and catalog.tenant_tables():
+                        await _require_tenant_readable(conn, role)
+                break
+            except _Deadlock as deadlock:
+                # PostgreSQL rolled the whole transaction back: nothing was changed, and the
+                # other transaction (another apply, the server's own autovacuum) has gone on.
+                if attempt == DEADLOCK_ATTEMPTS:
+                    raise deadlock.error from None
         await asyncio.sleep(0)  # notices are delivered through the event loop
     finally:
         conn.remove_log_listener(listen)
@@ -122,10 +135,21 @@ async def _run(conn: asyncpg.Connection, statement: Statement) -> None:
             f" {LOCK_TIMEOUT}; nothing was changed. Try again when it is quieter.",
         ) from None
     except asyncpg.PostgresError as exc:
-        raise PolicyError(
+        failed = PolicyError(
             "POLICY_FAILED",
             f"{statement.comment}: PostgreSQL said: {exc}; nothing was changed",
-        ) from None
+        )
+        if isinstance(exc, asyncpg.DeadlockDetectedError):
+            raise _Deadlock(failed) from None
+        raise failed from None
+
+
+class _Deadlock(Exception):
+    """PostgreSQL broke a deadlock by rolling this transaction back: run it again."""
+
+    def __init__(self, error: PolicyError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 async def _require_tenant_readable(conn: asyncpg.Connection, role: str) -> None:

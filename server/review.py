@@ -199,6 +199,8 @@ class ReviewStore:
 
     async def shown(self, turn_id: int, *, tenant: str | None = None) -> dict[str, Any]:
         """One turn of the queue, whole, with its review history."""
+        if not 0 < turn_id < 2**63:
+            raise ReviewError("REVIEW_NOT_FOUND", f"no turn {turn_id} in the review queue")
         async with database_work(self.timeout_s, "reading the turn"):
             row = await self.pool.fetchrow(
                 f"SELECT * FROM {TURNS} WHERE id = $1 AND scope = $2"

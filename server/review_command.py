@@ -17,19 +17,14 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import asyncpg
-import yaml
-
-from orquestra.core.database import Connection, agent_url, ensure_state_database
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
-from orquestra.ddl_catalog import load_catalog
-from orquestra.guards import GuardPolicy
 from orquestra.guards.tenant_key import NO_TENANT
-from orquestra.server.review import ReviewStore
-from orquestra.server.threads import thread_scope
+
+if TYPE_CHECKING:  # imported when the command runs: every command line starts without them
+    from orquestra.server.review import ReviewStore
 
 T = TypeVar("T")
 
@@ -83,6 +78,12 @@ def add_review_command(commands: argparse._SubParsersAction) -> argparse.Argumen
 
 
 async def _with_store(settings: Settings, work: Callable[[ReviewStore], Awaitable[T]]) -> T:
+    import asyncpg
+
+    from orquestra.core.database import ensure_state_database
+    from orquestra.server.review import ReviewStore
+    from orquestra.server.threads import thread_scope
+
     scope = await asyncio.to_thread(thread_scope, settings)
     pool = await asyncpg.create_pool(await ensure_state_database(settings), min_size=1, max_size=2)
     try:
@@ -132,6 +133,12 @@ def _cmd_approve(args: argparse.Namespace, settings: Settings) -> int:
     sql = None
     if args.sql is not None:
         sql = sys.stdin.read() if args.sql == "-" else _read(Path(args.sql))
+    import asyncpg
+
+    from orquestra.core.database import Connection, agent_url
+    from orquestra.ddl_catalog import load_catalog
+    from orquestra.guards import GuardPolicy
+
     catalog = load_catalog(settings.catalog_folder)
     policy = GuardPolicy.from_catalog(catalog)
 
@@ -200,6 +207,8 @@ def _cmd_export(args: argparse.Namespace, settings: Settings) -> int:
         args.eval.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
         print(f"{len(lines)} reviewed turns written to {args.eval}", file=sys.stderr)
         return 0
+    import yaml
+
     tenanted = any(e["tenant"] != NO_TENANT for e in approved)
     kept = [e for e in approved if e["shareable"] or not tenanted]
     text = yaml.safe_dump(

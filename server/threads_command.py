@@ -7,16 +7,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+from typing import TYPE_CHECKING
 
-import asyncpg
-
-from orquestra.core.database import ensure_state_database
 from orquestra.core.errors import OrquestraError
 from orquestra.core.settings import Settings
 from orquestra.core.texts import counted
-from orquestra.server.retention import Pruner, PruneReport
-from orquestra.server.run_leases import RunLeases
-from orquestra.server.threads import ThreadStore, thread_scope
+
+if TYPE_CHECKING:  # imported when the command runs: every command line starts without them
+    from orquestra.server.retention import PruneReport
 
 
 class PruneBusy(OrquestraError):
@@ -50,6 +48,8 @@ def add_threads_command(commands: argparse._SubParsersAction) -> argparse.Argume
 def _cmd_threads_prune(args: argparse.Namespace, settings: Settings) -> int:
     if args.older_than_days is not None and args.older_than_days < 0:
         raise OrquestraError("INVALID_OPTION", "--older-than-days must be 0 or more")
+    from orquestra.server.threads import thread_scope
+
     scope = thread_scope(settings)  # may start the embedded PostgreSQL: before the loop
     report = asyncio.run(_prune(settings, scope, args.older_than_days, args.dry_run))
     if args.json:
@@ -62,6 +62,13 @@ def _cmd_threads_prune(args: argparse.Namespace, settings: Settings) -> int:
 async def _prune(
     settings: Settings, scope: str, older_than_days: float | None, dry_run: bool
 ) -> PruneReport:
+    import asyncpg
+
+    from orquestra.core.database import ensure_state_database
+    from orquestra.server.retention import Pruner
+    from orquestra.server.run_leases import RunLeases
+    from orquestra.server.threads import ThreadStore
+
     pool = await asyncpg.create_pool(await ensure_state_database(settings), min_size=1, max_size=2)
     try:
         timeout = settings.limits.database_timeout_s
@@ -79,6 +86,7 @@ async def _prune(
 def describe(report: PruneReport) -> str:
     """The report as one line.
 
+    >>> from orquestra.server.retention import PruneReport
     >>> from orquestra.server.thread_erasure import Removed
     >>> line = describe(PruneReport(Removed(threads=1, checkpoints=14), [0.02]))
     >>> line.split(", ")[:3], line.split(" (")[-1]

@@ -363,7 +363,7 @@ function rating(runId, threadId) {
   comment.placeholder = t("commentHint"); comment.maxLength = 2000; comment.hidden = true;
   const send = document.createElement("button"); send.className = "link"; send.textContent = t("rateSend");
   send.hidden = true;
-  const done = document.createElement("span"); done.className = "note";
+  const done = document.createElement("span"); done.className = "rated";
   const rate = async (value) => {
     try {
       await api(`/v1/threads/${threadId}/feedback`, { method: "POST", body: JSON.stringify(
@@ -395,7 +395,7 @@ async function reviewItem(id) {
   const turn = await (await api(`/v1/review/${id}`)).json();
   const item = document.createElement("article"); item.className = "review-item"; item.dataset.turn = id;
   const head = document.createElement("h3"); head.textContent = turn.question;
-  const meta = document.createElement("p"); meta.className = "note";
+  const meta = document.createElement("p"); meta.className = "review-meta";
   meta.textContent = [turn.route, turn.rating === "down" ? "👎" : turn.rating === "up" ? "👍" : t("unanswered"),
                       turn.comment || ""].filter(Boolean).join(" · ");
   const sql = document.createElement("textarea"); sql.className = "review-sql"; sql.rows = 5;

@@ -141,7 +141,7 @@ def test_ask_rate_review_approve_and_ask_again(
         bot.locator(".rating .comment").fill("should give the date of the last invoice")
         bot.locator(".rating button.link").click()
         # the page speaks the deployment's language (English here); answers, the question's
-        expect(bot.locator(".rating .note")).to_have_text("Thank you, rating saved.")
+        expect(bot.locator(".rating .rated")).to_have_text("Thank you, rating saved.")
 
         sign_in(page, server.url, rita)
         expect(page.locator("#review")).to_be_visible(timeout=10_000)
