@@ -243,9 +243,9 @@ async def _build(settings: Settings, guardrails: Guardrails | None) -> Resources
         deployment,
         state_pool=state_pool,
         note_allowance=await _note_allowance(settings, state_pool, urls[1]),
-        reviewed=await ReviewedExamples(
+        reviewed=ReviewedExamples(
             state_pool, state_scope(settings.active_deployment.name, urls[1]), bound
-        ).ready(),
+        ),
     )
     return resources
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from orquestra.core.database import database_work, setup_lock
+from orquestra.core.database import database_work
 from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.ddl_catalog.selection import SourceIndex
 from orquestra.graph.checkpoints import SCHEMA
@@ -119,24 +119,25 @@ def _without_value(slot: Slot) -> Slot:
     return Slot(slot.name, slot.kind, slot.column, "")
 
 
-async def ensure_table(pool: asyncpg.Pool) -> None:
-    async with pool.acquire() as conn, setup_lock(conn, "preparing the reviewed examples"):
-        await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
-        await conn.execute(f"CREATE SEQUENCE IF NOT EXISTS {VERSION}")
-        await conn.execute(
-            f"CREATE TABLE IF NOT EXISTS {TABLE} (id bigserial PRIMARY KEY,"
-            " scope text NOT NULL, turn_id bigint NOT NULL, tenant text NOT NULL,"
-            " question text NOT NULL, sql text NOT NULL, route text NOT NULL,"
-            " complexity text NOT NULL, lang text NOT NULL, tables text[] NOT NULL,"
-            " template_question text NOT NULL, template_sql text NOT NULL,"
-            " slots jsonb NOT NULL, shareable boolean NOT NULL,"
-            " approved_by text NOT NULL, approved_at timestamptz NOT NULL DEFAULT now(),"
-            " reverted_by text, reverted_at timestamptz,"
-            f" version bigint NOT NULL DEFAULT nextval('{VERSION}'))"
-        )
-        await conn.execute(
-            f"CREATE INDEX IF NOT EXISTS reviewed_examples_scope_idx ON {TABLE} (scope, version)"
-        )
+async def create_table(conn: asyncpg.Connection) -> None:
+    """The examples' table, if missing; run under the setup lock by whoever writes them
+    (`server.review`). Readers only read: a table not made yet holds no example."""
+    await conn.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
+    await conn.execute(f"CREATE SEQUENCE IF NOT EXISTS {VERSION}")
+    await conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {TABLE} (id bigserial PRIMARY KEY,"
+        " scope text NOT NULL, turn_id bigint NOT NULL, tenant text NOT NULL,"
+        " question text NOT NULL, sql text NOT NULL, route text NOT NULL,"
+        " complexity text NOT NULL, lang text NOT NULL, tables text[] NOT NULL,"
+        " template_question text NOT NULL, template_sql text NOT NULL,"
+        " slots jsonb NOT NULL, shareable boolean NOT NULL,"
+        " approved_by text NOT NULL, approved_at timestamptz NOT NULL DEFAULT now(),"
+        " reverted_by text, reverted_at timestamptz,"
+        f" version bigint NOT NULL DEFAULT nextval('{VERSION}'))"
+    )
+    await conn.execute(
+        f"CREATE INDEX IF NOT EXISTS reviewed_examples_scope_idx ON {TABLE} (scope, version)"
+    )
 
 
 def slots_json(slots: tuple[Slot, ...] | list[Slot]) -> str:
@@ -158,11 +159,6 @@ class ReviewedExamples:
     generation: int = -1
     rows: list[_Row] = field(default_factory=list)
 
-    async def ready(self) -> ReviewedExamples:
-        if self.pool is not None:
-            await ensure_table(self.pool)
-        return self
-
     async def seen_by(self, tenant: str) -> list[ReviewedExample]:
         """The examples `tenant` may see, as it may see them; read again if any changed."""
         await self._refresh()
@@ -172,9 +168,13 @@ class ReviewedExamples:
         if self.pool is None:
             return
         async with database_work(self.timeout_s, "reading the reviewed examples"):
-            generation = await self.pool.fetchval(
-                f"SELECT coalesce(max(version), 0) FROM {TABLE} WHERE scope = $1", self.scope
-            )
+            try:
+                generation = await self.pool.fetchval(
+                    f"SELECT coalesce(max(version), 0) FROM {TABLE} WHERE scope = $1",
+                    self.scope,
+                )
+            except asyncpg.UndefinedTableError:
+                return  # nothing was ever approved here (the server makes the table)
             if generation == self.generation:
                 return
             records = await self.pool.fetch(

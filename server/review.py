@@ -38,7 +38,7 @@ from orquestra.graph.checkpoints import SCHEMA
 from orquestra.graph.event_types import ResultData
 from orquestra.graph.reviewed_examples import TABLE as EXAMPLES
 from orquestra.graph.reviewed_examples import VERSION, slots_json
-from orquestra.graph.reviewed_examples import ensure_table as ensure_examples
+from orquestra.graph.reviewed_examples import create_table as create_examples
 from orquestra.guards import GuardPolicy, GuardRejection, guard_sql
 from orquestra.guards.example_literals import NotParsed, template_of
 from orquestra.guards.tenant_query import QueryError, QueryResult, run_as_tenant
@@ -94,8 +94,10 @@ class ReviewStore:
         self.scope = scope
 
     async def ensure_tables(self) -> None:
-        await ensure_examples(self.pool)
+        """The turns, the log and the examples' tables, in one step under the setup lock
+        (replicas starting together take it in turn for each step)."""
         async with self.pool.acquire() as conn, setup_lock(conn, "preparing the review tables"):
+            await create_examples(conn)
             await conn.execute(
                 f"CREATE TABLE IF NOT EXISTS {TURNS} (id bigserial PRIMARY KEY,"
                 " run_id text NOT NULL UNIQUE, scope text NOT NULL, thread_id text NOT NULL,"

@@ -46,9 +46,9 @@ async def store(harness: Harness) -> AsyncIterator[ReviewStore]:
     resources = harness.resources
     scope = f"test-reviewed-{uuid.uuid4().hex[:8]}"
     kept = resources.reviewed
-    resources.reviewed = await ReviewedExamples(resources.state, scope, 5.0).ready()
     opened = ReviewStore(resources.state, 5.0, scope)
     await opened.ensure_tables()
+    resources.reviewed = ReviewedExamples(resources.state, scope, 5.0)
     try:
         yield opened
     finally:
