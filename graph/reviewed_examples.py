@@ -14,8 +14,9 @@ without tenants every person sees it as approved.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import asyncpg
@@ -27,6 +28,7 @@ from orquestra.graph.checkpoints import SCHEMA
 from orquestra.guards.example_literals import Slot
 
 TABLE = f"{SCHEMA}.reviewed_examples"
+IDENTIFIER = re.compile(r"[a-z_][a-z0-9_]*")
 VERSION = f"{SCHEMA}.reviewed_examples_version"
 
 
@@ -50,36 +52,26 @@ class ReviewedExample:
     """Approved from this asker's tenant's turn (or a deployment without tenants)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Row:
-    id: int
+    """An approval as its own tenant sees it, with whose it is and whether others may."""
+
+    example: ReviewedExample
     tenant: str
-    question: str
-    sql: str
-    kind: str
-    complexity: str
-    tables: tuple[str, ...]
-    template_question: str
-    template_sql: str
-    slots: tuple[Slot, ...]
     shareable: bool
 
     def seen_by(self, tenant: str) -> ReviewedExample | None:
-        own = tenant == self.tenant
-        if not own and not self.shareable:
+        if tenant == self.tenant:
+            return self.example
+        if not self.shareable:
             return None
-        slots = self.slots if own else tuple(_without_value(s) for s in self.slots)
-        return ReviewedExample(
-            id=self.id,
-            question=self.question if own else self.template_question,
-            sql=self.sql if own else self.template_sql,
-            kind=self.kind,
-            complexity=self.complexity,
-            tables=self.tables,
-            template_question=self.template_question,
-            template_sql=self.template_sql,
-            slots=slots,
-            own=own,
+        e = self.example
+        return replace(
+            e,
+            question=e.template_question,
+            sql=e.template_sql,
+            slots=tuple(replace(s, value="") for s in e.slots),
+            own=False,
         )
 
 
@@ -93,30 +85,29 @@ def masked(question: str, found: Sequence[FoundValue]) -> str:
     return question
 
 
-UNSAID_SIMILAR = 0.93
-"""How near in meaning a question must be to an example whose question names a table it does
-not (it may say it in words the catalog lacks: "songs" for tracks), to be the same."""
-
-
 def asks_the_same_data(
-    index: SourceIndex, asked: str, example: ReviewedExample, similarity: float
+    index: SourceIndex, said: frozenset[tuple[str, str, str]], example: ReviewedExample
 ) -> bool:
-    """Whether `asked` (its found names as slots) may be the example's question: it names
-    no table the example neither names nor reads, the same listed values ("Metal" is not
-    "Rock"), and, when the example names a table `asked` does not, it is nearer in meaning
-    than `UNSAID_SIMILAR`."""
-    said, theirs = index.named(asked), index.named(example.template_question)
+    """Whether a question that names `said` of the catalog (`SourceIndex.named` of it, its
+    found names as slots) may be the example's: the same tables named and the same listed
+    values ("Metal" is not "Rock"); a table or a column it names that the example's question
+    does not is allowed only when the example's SQL reads it ("the city of {name}" is not
+    "the email of {name}"). A question that leaves out a table the example names ("the 5
+    customers who spent most" beside "the 5 artists who earned most from my customers") asks
+    something else, however near in meaning."""
+    theirs = index.named(example.template_question)
     if {n for n in said if n[1] == "value"} != {n for n in theirs if n[1] == "value"}:
         return False
     tables = {t for t, kind, _ in said if kind == "named"}
     named = {t for t, kind, _ in theirs if kind == "named"}
-    if tables - named - set(example.tables):
-        return False
-    return not (named - tables) or similarity >= UNSAID_SIMILAR
-
-
-def _without_value(slot: Slot) -> Slot:
-    return Slot(slot.name, slot.kind, slot.column, "")
+    read = set(IDENTIFIER.findall(example.template_sql.lower()))
+    columns = {label for _, kind, label in said if kind == "column"}
+    unread = {c for c in columns if c.rpartition(".")[2] not in read}
+    return (
+        not (tables - named - set(example.tables))
+        and named <= tables
+        and unread <= {label for _, kind, label in theirs if kind == "column"}
+    )
 
 
 async def create_table(conn: asyncpg.Connection) -> None:
@@ -185,16 +176,19 @@ class ReviewedExamples:
             )
         self.rows = [
             _Row(
-                id=r["id"],
+                ReviewedExample(
+                    id=r["id"],
+                    question=r["question"],
+                    sql=r["sql"],
+                    kind=r["route"],
+                    complexity=r["complexity"],
+                    tables=tuple(r["tables"]),
+                    template_question=r["template_question"],
+                    template_sql=r["template_sql"],
+                    slots=_slots(r["slots"]),
+                    own=True,
+                ),
                 tenant=r["tenant"],
-                question=r["question"],
-                sql=r["sql"],
-                kind=r["route"],
-                complexity=r["complexity"],
-                tables=tuple(r["tables"]),
-                template_question=r["template_question"],
-                template_sql=r["template_sql"],
-                slots=_slots(r["slots"]),
                 shareable=r["shareable"],
             )
             for r in records

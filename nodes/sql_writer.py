@@ -173,10 +173,11 @@ async def sql_writer(
     found = tuple(FoundValue.of(v) for v in state.get("found_values") or [])
     asked = masked(state["question"], found)
     reviewed = await resources.nearest_reviewed(asked, tenant=context.tenant, asker=context.asker)
+    said = resources.sources.named(asked)
     same_data = [  # one that names other data asks something else, however near in meaning
         (example, score)
         for example, score in reviewed
-        if asks_the_same_data(resources.sources, asked, example, score)
+        if asks_the_same_data(resources.sources, said, example)
     ]
     shown = "\n\n".join(
         [reviewed_text(e) for e, _ in reviewed[:REVIEWED_SHOWN]]

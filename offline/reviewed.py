@@ -5,10 +5,8 @@ A reviewer approved a question and its SQL (`server.review`); its template
 numbers and years the question wrote. A new question is answered from it when:
 
 - it names the same data (`graph.reviewed_examples.asks_the_same_data`; the SQL writer passes
-  only those examples): no table the example neither names nor reads, the same listed
-  values, and when the example names a table it does not, a nearer meaning still ("the 5
-  customers who spent most" is not "the 5 artists who earned most from my customers",
-  however near their wording);
+  only those examples): every table the example's question names, no table the example
+  neither names nor reads, and the same listed values;
 - it is nearest to the example's template question by meaning (`hints.reviewed`, the
   embeddings' cosine of the question with its found names masked as the same slots), at
   least `SIMILAR`, and by `MARGIN` more than the next example of other SQL: two examples that
@@ -32,11 +30,10 @@ from collections.abc import Callable, Sequence
 
 from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.graph.reviewed_examples import ReviewedExample
-from orquestra.guards.example_literals import SLOT, filled
+from orquestra.guards.example_literals import NUMBER, SLOT, filled
 
 SIMILAR = 0.86
 MARGIN = 0.02
-NUMBER = re.compile(r"(?<![\w.,{])\d+(?:[.,]\d+)?(?![\w}])")
 YEAR = re.compile(r"^(?:19|20)\d{2}$")
 DATE_YEAR = re.compile(r"'((?:19|20)\d{2})(-\d{2}-\d{2}[^']*)'")
 

@@ -130,6 +130,24 @@ def orquestra_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProces
     )
 
 
+def imported_deployment(url: str, data_dir: Path, folder: Path, *decision: str) -> dict[str, str]:
+    """A schema taken as a company would: `init DIR --schema public` with the tenancy
+    `decision`, `catalog check`, `db policies --apply`; the environment that serves it."""
+    env = {
+        "DATABASE_URL": url,
+        "ORQUESTRA_DATA_DIR": str(data_dir),
+        "ORQUESTRA_DEPLOYMENT": str(folder),
+    }
+    for step in (
+        ("init", str(folder), "--schema", "public", *decision),
+        ("catalog", "check"),
+        ("db", "policies", "--apply"),
+    ):
+        done = orquestra_cli(env, *step)
+        assert done.returncode == 0, done.stdout + done.stderr
+    return env
+
+
 def token(tenant: str = "101", user: str = "ana") -> str:
     from orquestra.core.settings import Settings
     from orquestra.server.auth import mint_token

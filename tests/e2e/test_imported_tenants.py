@@ -17,7 +17,7 @@ from orquestra.core.database import embedded_server
 from orquestra.core.settings import Settings
 from orquestra.ddl_catalog import load_catalog
 from orquestra.server.auth import mint_token
-from tests.e2e.conftest import Server, start_server, stream
+from tests.e2e.conftest import Server, imported_deployment, start_server, stream
 from tests.e2e.conftest import orquestra_cli as orquestra
 from tests.schemas import load_schema
 
@@ -34,20 +34,7 @@ async def chinook_url(settings: Settings) -> str:
 @pytest.fixture(scope="module")
 def environment(chinook_url: str, data_dir: Path, tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("chinook") / "deployment"
-    env = {
-        "DATABASE_URL": chinook_url,
-        "ORQUESTRA_DATA_DIR": str(data_dir),
-        "ORQUESTRA_DEPLOYMENT": str(folder),
-    }
-    written = orquestra(
-        env, "init", str(folder), "--schema", "public", "--tenant-column", "support_rep_id"
-    )
-    assert written.returncode == 0, written.stdout + written.stderr
-    checked = orquestra(env, "catalog", "check")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    applied = orquestra(env, "db", "policies", "--apply")
-    assert applied.returncode == 0, applied.stdout + applied.stderr
-    return env
+    return imported_deployment(chinook_url, data_dir, folder, "--tenant-column", "support_rep_id")
 
 
 @pytest.fixture(scope="module")

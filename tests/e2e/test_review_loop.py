@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from orquestra.core.database import embedded_server
 from orquestra.core.settings import Settings
 from orquestra.server.auth import mint_token
-from tests.e2e.conftest import Server, start_server, stream
+from tests.e2e.conftest import Server, imported_deployment, start_server, stream
 from tests.e2e.conftest import orquestra_cli as orquestra
 from tests.schemas import load_schema
 
@@ -47,18 +47,7 @@ async def chinook_url(settings: Settings) -> str:
 @pytest.fixture(scope="module")
 def environment(chinook_url: str, data_dir: Path, tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("review") / "chinook"
-    env = {
-        "DATABASE_URL": chinook_url,
-        "ORQUESTRA_DATA_DIR": str(data_dir),
-        "ORQUESTRA_DEPLOYMENT": str(folder),
-    }
-    for step in (
-        ("init", str(folder), "--schema", "public", "--tenant-column", "support_rep_id"),
-        ("db", "policies", "--apply"),
-    ):
-        done = orquestra(env, *step)
-        assert done.returncode == 0, done.stdout + done.stderr
-    return env
+    return imported_deployment(chinook_url, data_dir, folder, "--tenant-column", "support_rep_id")
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,8 @@ reading."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from orquestra.ddl_catalog.data_values import FoundValue
 from orquestra.graph.reviewed_examples import ReviewedExample, masked
 from orquestra.guards.example_literals import Slot
@@ -92,3 +94,40 @@ def test_numbers_that_do_not_pair_up_or_a_name_found_nowhere_leave_it() -> None:
     assert reuse([(SPENT, 0.95)], "Quanto Ana Souza gastou?", found, []) is None
     searched = ["Ana Souza", "Loja Fantasma"]
     assert reuse([(SPENT, 0.95)], "Quanto Ana Souza gastou em 2024?", found, searched) is None
+
+
+def test_a_question_that_leaves_out_or_adds_what_the_example_names_asks_something_else() -> None:
+    """The SQL writer passes the offline model only examples naming the same data."""
+    import numpy as np
+
+    from orquestra.ddl_catalog import load_catalog
+    from orquestra.ddl_catalog.selection import SourceIndex
+    from orquestra.graph.reviewed_examples import asks_the_same_data
+
+    catalog = load_catalog()
+    index = SourceIndex(catalog, {name: np.ones(4) for name in catalog.tables})
+    orders = ReviewedExample(
+        id=1,
+        question="",
+        sql="",
+        kind="analytics",
+        complexity="simple",
+        tables=("pedidos", "clientes"),
+        template_question="quantos pedidos o cliente {nome} fez?",
+        template_sql="",
+        slots=(),
+        own=False,
+    )
+    same = index.named("quantos pedidos a cliente {nome} fez em 2025?")
+    assert asks_the_same_data(index, same, orders)
+    other_table = index.named("quantas notas fiscais o cliente {nome} recebeu?")
+    assert not asks_the_same_data(index, other_table, orders)
+    left_out = index.named("o cliente {nome} fez quantos?")
+    assert not asks_the_same_data(index, left_out, orders)
+    blocked = index.named("quantos pedidos cancelados o cliente {nome} fez?")
+    assert not asks_the_same_data(index, blocked, orders)  # a listed value it lacks
+    other_column = index.named("qual a cidade do cliente {nome}?")
+    email = replace(
+        orders, template_question="qual o email do cliente {nome}?", tables=("clientes",)
+    )
+    assert not asks_the_same_data(index, other_column, email)
