@@ -173,7 +173,7 @@ async def sql_writer(
     found = tuple(FoundValue.of(v) for v in state.get("found_values") or [])
     asked = masked(state["question"], found)
     reviewed = await resources.nearest_reviewed(asked, tenant=context.tenant, asker=context.asker)
-    said = resources.sources.named(asked)
+    said = resources.sources.named(asked) if reviewed else frozenset()
     same_data = [  # one that names other data asks something else, however near in meaning
         (example, score)
         for example, score in reviewed
